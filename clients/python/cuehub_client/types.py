@@ -1,0 +1,92 @@
+"""Typed shapes of the hub's JSON (PROTOCOL.md). ``total=False``: the hub may add fields."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+Discipline = Literal["golden_nine", "wpa_nine", "chinese_eight", "chase_nine"]
+MatchStatus = Literal["scheduled", "live", "finished"]
+Phase = Literal["lag", "break", "play", "decision", "over"]
+
+
+class Tournament(TypedDict, total=False):
+    id: str
+    name: str
+
+
+class Table(TypedDict, total=False):
+    id: str
+    name: str
+    token: str
+
+
+class PlayerSpec(TypedDict, total=False):
+    id: str
+    name: str
+    handicap: str
+
+
+class Pending(TypedDict):
+    player: str
+    options: list[str]
+
+
+class Rack(TypedDict, total=False):
+    number: int
+    breaker: str | None
+    shooter: str | None
+    phase: Phase
+    on_table: list[int]
+    ball_in_hand: str | None
+    pending: Pending | None
+    table_open: bool
+    push_out_allowed: bool
+    order: list[str]
+
+
+class Player(TypedDict, total=False):
+    id: str
+    name: str
+    score: int
+    racks_won: int
+    fouls_in_rack: int
+    consecutive_fouls: int
+    extensions_left: int
+    group: str | None
+    win_ball: int
+    warnings: int
+    intentional_fouls: int
+    stats: dict[str, int]
+
+
+class Match(TypedDict, total=False):
+    id: str
+    tournament_id: str
+    table_id: str
+    discipline: Discipline
+    status: MatchStatus
+    version: int
+    format: dict[str, Any]
+    options: dict[str, Any]
+    players: list[Player]
+    rack: Rack
+    racks: list[dict[str, Any]]
+    clock: dict[str, Any]
+    winner: str | None
+    result: dict[str, Any] | None
+    last: dict[str, Any] | None
+
+
+class StoredEvent(TypedDict, total=False):
+    version: int
+    kind: str
+    data: dict[str, Any]
+    at: int
+    command_id: str | None
+    voided: bool
+
+
+class Ack(TypedDict):
+    type: Literal["ack"]
+    id: str
+    version: int
