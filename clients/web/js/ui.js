@@ -1,0 +1,212 @@
+// DOM helpers shared by the screens. Every piece of data reaches the page through
+// textContent or a property: nothing here parses a string as HTML.
+
+import { t, tc, langSwitch, applyI18n, onLangChange } from "./i18n.js";
+import { remainingMs } from "./live.js";
+
+/** el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...) */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "text") e.textContent = String(v);
+    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+    else if (k in e && typeof v !== "string") e[k] = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  append(e, children);
+  return e;
+}
+
+function append(parent, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    parent.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** Replace a node's children. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+/** The last path segment, decoded: /tablet/{id} -> id */
+export function pathId() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return parts.length ? decodeURIComponent(parts[parts.length - 1]) : "";
+}
+
+/** The standard header: title, connection light, language switch. */
+export function header(titleKey, extra = []) {
+  const conn = el("span", { class: "conn conn-connecting", id: "conn", "data-i18n": "conn_connecting" });
+  const h = el("header", { class: "topbar" },
+    el("a", { class: "brand", href: "/" }, "cuehub"),
+    el("span", { class: "title", "data-i18n": titleKey }),
+    el("span", { class: "spacer" }),
+    extra, conn, langSwitch());
+  document.body.prepend(h);
+  applyI18n(h);
+  return h;
+}
+
+export function setConn(state) {
+  const c = document.getElementById("conn");
+  if (!c) return;
+  c.className = `conn conn-${state}`;
+  const key = { live: "conn_live", offline: "conn_offline", auth: "conn_auth" }[state] || "conn_connecting";
+  c.dataset.i18n = key;
+  c.textContent = t(key);
+}
+
+export function playerName(match, id) {
+  if (!match || id === null || id === undefined) return "";
+  const p = (match.players || []).find((x) => x.id === id);
+  return p ? p.name : String(id);
+}
+
+export function formatLabel(match) {
+  const f = (match && match.format) || {};
+  if (f.race_to) return t("race_to", { n: f.race_to });
+  if (f.racks) return t("n_racks", { n: f.racks });
+  if (f.minutes) return t("n_minutes", { n: f.minutes });
+  return "";
+}
+
+/** "0:45" / "12" style text for a number of milliseconds. */
+export function clockText(ms, { minutes = false } = {}) {
+  if (ms === null || ms === undefined) return "";
+  const s = Math.ceil(ms / 1000);
+  if (!minutes && s < 100) return String(s);
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A billiard ball: a numbered circle, striped for 9-15. */
+export function ball(n, extraClass = "") {
+  const b = el("span", { class: `ball ball-${n} ${n >= 9 && n <= 15 ? "stripe" : ""} ${extraClass}`.trim(), dataset: { ball: n } });
+  b.append(el("span", { class: "num", text: n === 0 ? "" : String(n) }));
+  return b;
+}
+
+export function ballsRow(numbers) {
+  return el("span", { class: "balls" }, (numbers || []).map((n) => ball(n)));
+}
+
+/** Ball in hand text for a rack, or "". */
+export function bihText(rack) {
+  if (!rack || !rack.ball_in_hand) return "";
+  return rack.ball_in_hand === "behind_line" ? t("bih_behind_line") : t("bih_anywhere");
+}
+
+/**
+ * Keep every [data-clock] countdown in `root` ticking. `getClock(node)` returns the
+ * clock object for that node. Adds class "warn" at 10 s or less, "expired" at 0.
+ */
+export function startTicker(update, ms = 200) {
+  update();
+  return setInterval(update, ms);
+}
+
+export function paintShotClock(node, clock) {
+  if (!node) return;
+  const ms = remainingMs(clock);
+  if (ms === null) {
+    node.textContent = "";
+    node.classList.add("hidden");
+    node.classList.remove("warn", "expired", "paused");
+    return;
+  }
+  node.classList.remove("hidden");
+  node.textContent = clockText(ms);
+  node.classList.toggle("warn", ms <= 10000 && ms > 0);
+  node.classList.toggle("expired", ms <= 0);
+  node.classList.toggle("paused", clock.running === false);
+}
+
+export function onLang(fn) { onLangChange(fn); }
+
+export function winTypeText(r) {
+  return tc("w", r.win_type);
+}
+
+export function statusText(match) {
+  if (!match) return "";
+  if (match.status === "live" && match.rack) return tc("p", match.rack.phase);
+  return tc("s", match.status);
+}
+
+export function resultText(match) {
+  if (!match || match.status !== "finished") return "";
+  const who = match.winner ? t("wins_match", { name: playerName(match, match.winner) }) : t("draw");
+  const why = match.result && match.result.reason ? ` · ${tc("r", match.result.reason)}` : "";
+  return who + why;
+}
+
+/** A short human description of what the latest event did (projection.last). */
+export function lastText(match) {
+  const last = match && match.last;
+  if (!last) return "";
+  const parts = [];
+  const who = last.player ? playerName(match, last.player) : "";
+  parts.push(`${tc("k", last.kind)}${who ? " · " + who : ""}`);
+  if (last.foul || (last.fouls && last.fouls.length)) {
+    parts.push(`${t("foul")}: ${(last.fouls || []).map((f) => tc("f", f)).join(", ")}`);
+  }
+  for (const n of last.notes || []) parts.push(tc("note", n));
+  return parts.join(" — ");
+}
+
+/** In-page confirmation (never window.confirm: it would block the socket's page). */
+export function confirmDialog(text) {
+  return new Promise((resolve) => {
+    const done = (v) => { back.remove(); document.removeEventListener("keydown", onKey); resolve(v); };
+    const onKey = (e) => { if (e.key === "Escape") done(false); };
+    const back = el("div", { class: "modal-back", id: "modal" },
+      el("div", { class: "modal", role: "dialog", "aria-modal": "true" },
+        el("p", { id: "modal-text", text }),
+        el("div", { class: "row" },
+          el("button", { class: "btn", id: "modal-cancel", type: "button", text: t("cancel"), onclick: () => done(false) }),
+          el("button", { class: "btn primary", id: "modal-confirm", type: "button", text: t("confirm"), onclick: () => done(true) }))));
+    back.addEventListener("click", (e) => { if (e.target === back) done(false); });
+    document.addEventListener("keydown", onKey);
+    document.body.append(back);
+    back.querySelector("#modal-confirm").focus();
+  });
+}
+
+/** The players strip: name, score, racks, who is at the table. */
+export function scoreline(match, { compact = false } = {}) {
+  const players = (match && match.players) || [];
+  const rack = (match && match.rack) || {};
+  const active = rack.shooter || (rack.pending && rack.pending.player) || null;
+  const three = players.length === 3;
+  const box = el("div", { class: `scoreline ${three ? "three" : ""}` });
+  players.forEach((p, i) => {
+    const right = !three && i === 1;
+    const sub = [];
+    if (match.discipline === "golden_nine" || match.discipline === "chase_nine") {
+      sub.push(`${t("racks")} ${p.racks_won ?? 0}`);
+    }
+    if (p.group) sub.push(t(p.group));
+    if (!compact && p.fouls_in_rack) sub.push(`${t("fouls_in_rack")} ${p.fouls_in_rack}`);
+    if (!compact && p.consecutive_fouls && match.discipline !== "golden_nine") sub.push(`${t("consecutive_fouls")} ${p.consecutive_fouls}`);
+    if (!compact && p.win_ball === 8 && match.discipline === "golden_nine") sub.push(`${t("win_ball")} 8`);
+    const pl = el("div", { class: `pl ${right ? "right" : ""} ${p.id === active ? "at-table" : ""}`, dataset: { player: p.id } },
+      el("span", { class: "name", text: p.name }),
+      el("span", { class: "score", text: String(p.score ?? 0) }),
+      el("span", { class: "sub", text: sub.join(" · ") }),
+      p.id === active && match.status === "live"
+        ? el("span", { class: "badge at", text: rack.shooter ? t("at_table") : t("p_decision") }) : null);
+    box.append(pl);
+    if (!three && i === 0) {
+      box.append(el("div", { class: "mid" },
+        el("div", { class: "fmt", text: formatLabel(match) }),
+        rack.number ? el("div", { class: "racknum", text: `${t("rack")} ${rack.number}` }) : null));
+    }
+  });
+  return box;
+}
