@@ -1,0 +1,673 @@
+"""`cuehub simulate`: simulated table tablets that play plausible billiards against a hub.
+
+The simulator is a protocol client only (it uses ``cuehub_client`` and never the rules
+engine): it reads the match projection, picks a stroke a real player could have made, sends
+it over the table socket and waits for the answer. Given ``--seed`` every table plays the same
+strokes in the same order on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import os
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence, TextIO
+
+try:  # packaged with the hub (pyproject); fall back to the checkout layout
+    from cuehub_client import AdminClient, CommandRejected, HubError, SessionClosed, TableSession
+except ImportError:  # pragma: no cover - only in a bare checkout without an install
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "clients", "python"))
+    from cuehub_client import AdminClient, CommandRejected, HubError, SessionClosed, TableSession
+
+DISCIPLINES = ("golden_nine", "chase_nine", "wpa_nine", "chinese_eight")
+
+NAMES = (
+    "Zheng Yubo", "Yang Fan", "Shi Hantong", "Liu Haitao", "Wu Kunlin", "Chang Yu-Lung",
+    "Ko Pin-Yi", "Joshua Filler", "Fedor Gorst", "Han Yu", "Chen Siming", "Fu Xiaofang",
+    "Wang Xiaotong", "Kelly Fisher", "Bai Ge", "Li Hewen", "Xu Xiaotong", "Dang Jinhu",
+    "Eklent Kaci", "Albin Ouschan", "Jayson Shaw", "Carlo Biado", "Aloysius Yapp", "Pin-Yi Ko",
+    "Liu Shasha", "Chen Jiahua", "Wang Can", "Zhao Xintong", "Siming Chen", "Gao Yuan",
+)
+
+CALLED_FOULS = ("double_hit", "push_shot", "touched_ball", "feet_off_floor", "balls_moving", "illegal_jump", "other")
+OUTSIDE_FOULS = ("touched_ball", "balls_moving", "other")
+
+
+# --------------------------------------------------------------------------------------
+# match setups
+
+
+def match_setup(discipline: str, rng: random.Random, *, length: int = 3, shot_clock: bool = False,
+                handicap: bool = False) -> dict[str, Any]:
+    """A POST /api/matches body (minus tournament/table) for one discipline."""
+    n_players = 3 if discipline == "chase_nine" else 2
+    names = rng.sample(NAMES, n_players)
+    players: list[dict[str, Any]] = [{"id": f"p{i + 1}", "name": n} for i, n in enumerate(names)]
+    if handicap and discipline == "golden_nine":
+        players[1]["handicap"] = "eight"
+    if discipline in ("golden_nine", "chase_nine"):
+        fmt: dict[str, Any] = {"racks": length}
+    else:
+        fmt = {"race_to": length}
+    options: dict[str, Any] = {}
+    if shot_clock:
+        if discipline == "golden_nine":
+            options["shot_clock"] = {"shot_s": 45, "extension_s": 30, "break_s": 30}
+        elif discipline == "chase_nine":
+            options["shot_clock"] = {"shot_s": 45}
+        else:
+            options["shot_clock"] = {"shot_s": 40, "extension_s": 25}
+    return {"discipline": discipline, "players": players, "format": fmt, "options": options}
+
+
+@dataclass
+class TableSpec:
+    """What one simulated table plays."""
+
+    discipline: str
+    shot_clock: bool = False
+    handicap: bool = False
+    length: int = 3
+    name: str | None = None
+
+
+def default_specs(n: int, length: int = 3, disciplines: Sequence[str] = DISCIPLINES) -> list[TableSpec]:
+    specs = []
+    for i in range(n):
+        d = disciplines[i % len(disciplines)]
+        specs.append(TableSpec(d, shot_clock=(d == "golden_nine") or (i // len(disciplines)) % 2 == 1,
+                               handicap=(d == "golden_nine" and (i // len(disciplines)) % 2 == 1), length=length))
+    return specs
+
+
+# --------------------------------------------------------------------------------------
+# what a player does, from the projection only
+
+
+def _player(m: dict[str, Any], pid: str | None) -> dict[str, Any]:
+    for p in m.get("players", []):
+        if p.get("id") == pid:
+            return p
+    return {}
+
+
+def balls_on(m: dict[str, Any], shooter: str | None) -> list[int]:
+    """The balls the shooter may legally strike first, as a player reads the table."""
+    rack = m["rack"]
+    on = sorted(rack.get("on_table") or [])
+    if not on:
+        return []
+    if m["discipline"] != "chinese_eight":
+        return [on[0]]
+    group = _player(m, shooter).get("group")
+    if rack.get("table_open", True) or group is None:
+        cands = [b for b in on if b != 8]
+    else:
+        rng_ = range(1, 8) if group == "solids" else range(9, 16)
+        cands = [b for b in on if b in rng_]
+    return cands or ([8] if 8 in on else on[:1])
+
+
+def _weighted(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
+    total = sum(w for _, w in table)
+    r = rng.random() * total
+    for item, w in table:
+        r -= w
+        if r < 0:
+            return item
+    return table[-1][0]
+
+
+def break_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
+    rack = m["rack"]
+    d = m["discipline"]
+    shooter = rack["shooter"]
+    on = sorted(rack.get("on_table") or [])
+    special = {8} if d == "chinese_eight" else {9}
+    normal = [b for b in on if b not in special]
+    n = _weighted(rng, [(0, 0.3), (1, 0.4), (2, 0.22), (3, 0.08)])
+    pocketed = rng.sample(normal, min(n, len(normal)))
+    gold = rng.random() < (0.02 if d == "chinese_eight" else 0.05)
+    if gold and (special & set(on)):
+        pocketed.append(next(iter(special)))
+    cmd: dict[str, Any] = {"kind": "shot", "player": shooter, "pocketed": sorted(pocketed), "rail": True}
+    if d == "chinese_eight":
+        cmd["first_contact"] = rng.choice(on)
+    else:
+        cmd["first_contact"] = on[0] if rng.random() > 0.03 else rng.choice(on[1:] or on)
+    label = "break"
+    if rng.random() < 0.05:
+        cmd["cue_ball"] = "pocketed"
+        label = "break (scratch)"
+    if d == "golden_nine":
+        if rng.random() < 0.18:  # a soft break: not enough balls across the head string
+            cmd["break_crossings"] = rng.randint(0, max(0, 3 - len(pocketed)))
+            label = "break (few crossings)"
+        else:
+            cmd["break_crossings"] = max(0, rng.randint(4, 7) - len(pocketed))
+        if rng.random() < 0.03:
+            cmd["called_fouls"] = ["weak_break"]
+            label = "break (weak)"
+        if rng.random() < 0.03:
+            cmd["break_position"] = True
+    else:
+        cmd["break_rails"] = rng.randint(2, 7) if not pocketed else rng.randint(3, 8)
+    return cmd, label
+
+
+def play_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
+    rack = m["rack"]
+    d = m["discipline"]
+    shooter = rack["shooter"]
+    on = sorted(rack.get("on_table") or [])
+    cands = balls_on(m, shooter)
+    me = _player(m, shooter)
+    base: dict[str, Any] = {"kind": "shot", "player": shooter}
+
+    # wpa_nine push-out on the first stroke after the break
+    if d == "wpa_nine" and rack.get("push_out_allowed") and rng.random() < 0.25:
+        cmd = dict(base, push_out=True, first_contact=rng.choice(on) if rng.random() < 0.8 else None,
+                   rail=rng.random() < 0.5, pocketed=[])
+        if rng.random() < 0.1:
+            extra = [b for b in on if b != 9]
+            if extra:
+                cmd["pocketed"] = [rng.choice(extra)]
+        return cmd, "push-out"
+
+    p_foul = 0.07 + 0.22 * int(me.get("consecutive_fouls") or 0)
+    if d == "golden_nine":
+        p_foul += 0.08 * int(me.get("fouls_in_rack") or 0)
+    r = rng.random()
+    if r < p_foul:
+        return foul_shot(m, rng, cands), "foul"
+    r -= p_foul
+    if r < 0.12:
+        cmd = dict(base, first_contact=rng.choice(cands), rail=True, pocketed=[])
+        if d == "chase_nine":
+            if rng.random() < 0.3:
+                cmd["snooker"] = True
+            elif rng.random() < 0.15:
+                cmd["rail_safety"] = True
+        return cmd, "safety"
+    if r < 0.32:
+        return dict(base, first_contact=rng.choice(cands), rail=True, pocketed=[]), "miss"
+
+    target = rng.choice(cands)
+    pocketed = [target]
+    label = "pot"
+    if d == "chinese_eight":
+        if target != 8:
+            group = me.get("group")
+            if group is None or rack.get("table_open", True):
+                same = [b for b in on if b != 8 and b != target and (b < 8) == (target < 8)]
+            else:
+                same = [b for b in cands if b != target and b != 8]
+            if same and rng.random() < 0.15:
+                pocketed.append(rng.choice(same))
+            other = [b for b in on if b != 8 and b not in pocketed and (b < 8) != (target < 8)]
+            if other and rng.random() < 0.05:
+                pocketed.append(rng.choice(other))
+    else:
+        nine_free = d == "chase_nine" and rack.get("ball_in_hand")
+        if target != 9 and 9 in on and not nine_free and rng.random() < 0.06:
+            pocketed = [9]  # a combination on the 9
+            label = "combination"
+        else:
+            extra = [b for b in on if b not in (target, 9)]
+            if extra and rng.random() < 0.15:
+                pocketed.append(rng.choice(extra))
+    return dict(base, first_contact=target, pocketed=sorted(pocketed), rail=rng.random() < 0.7), label
+
+
+def foul_shot(m: dict[str, Any], rng: random.Random, cands: list[int]) -> dict[str, Any]:
+    rack = m["rack"]
+    d = m["discipline"]
+    on = sorted(rack.get("on_table") or [])
+    cmd: dict[str, Any] = {"kind": "shot", "player": rack["shooter"], "first_contact": rng.choice(cands),
+                           "rail": True, "pocketed": []}
+    wrong = [b for b in on if b not in cands]
+    if d == "chinese_eight" and 8 in cands:
+        wrong = [b for b in on if b != 8]
+    kind = _weighted(rng, [("scratch", 3), ("wrong_ball", 3 if wrong else 0), ("no_contact", 1), ("no_rail", 2),
+                           ("called", 2), ("ball_off", 1), ("cue_off", 0.5)])
+    if kind == "scratch":
+        cmd["cue_ball"] = "pocketed"
+        safe = [b for b in on if not (d == "chinese_eight" and b == 8)]
+        if safe and rng.random() < 0.3:
+            cmd["pocketed"] = [rng.choice(safe)]
+    elif kind == "wrong_ball":
+        cmd["first_contact"] = rng.choice(wrong)
+    elif kind == "no_contact":
+        cmd["first_contact"] = None
+        cmd["rail"] = rng.random() < 0.5
+    elif kind == "no_rail":
+        cmd["rail"] = False
+    elif kind == "called":
+        codes = list(CALLED_FOULS)
+        if d == "chinese_eight":
+            codes.append("not_trying")
+        cmd["called_fouls"] = [rng.choice(codes)]
+    elif kind == "ball_off":
+        safe = [b for b in on if not (d == "chinese_eight" and b == 8)]
+        if safe:
+            cmd["off_table"] = [rng.choice(safe)]
+        else:
+            cmd["cue_ball"] = "pocketed"
+    else:
+        cmd["cue_ball"] = "off_table"
+    return cmd
+
+
+def next_command(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] | None, str, float]:
+    """The tablet's next command for this projection: (command, label, pause before it in s at speed 1)."""
+    if m.get("status") == "finished":
+        return None, "finished", 0.0
+    rack = m.get("rack") or {}
+    ids = [p["id"] for p in m.get("players", [])]
+    if m.get("status") == "scheduled" and not rack.get("pending"):
+        if m["discipline"] == "chase_nine":
+            order = ids[:]
+            rng.shuffle(order)
+            return {"kind": "start", "order": order}, "start", 3.0
+        if rng.random() < 0.25:
+            return {"kind": "lag", "winner": rng.choice(ids)}, "lag", 4.0
+        return {"kind": "start", "breaker": rng.choice(ids)}, "start", 3.0
+    pending = rack.get("pending")
+    if pending:
+        options = list(pending.get("options") or [])
+        choice = rng.choice(options) if options else "play"
+        return {"kind": "decision", "player": pending["player"], "choice": choice}, f"decision {choice}", rng.uniform(1.5, 4.0)
+    phase = rack.get("phase")
+    if phase == "lag":
+        return {"kind": "lag", "winner": rng.choice(ids)}, "lag", 4.0
+    if phase == "break":
+        cmd, label = break_shot(m, rng)
+        return cmd, label, rng.uniform(3.0, 7.0)
+    if phase == "play":
+        shooter = rack.get("shooter")
+        me = _player(m, shooter)
+        shot_clock = (m.get("clock") or {}).get("shot")
+        if shot_clock and not shot_clock.get("extended") and int(me.get("extensions_left") or 0) > 0 and rng.random() < 0.04:
+            return {"kind": "extension", "player": shooter}, "extension", rng.uniform(1.0, 3.0)
+        if rng.random() < 0.01:
+            return {"kind": "foul", "player": shooter, "reason": rng.choice(OUTSIDE_FOULS)}, "called foul", rng.uniform(1.0, 3.0)
+        cmd, label = play_shot(m, rng)
+        return cmd, label, rng.uniform(2.0, 6.0)
+    return None, f"phase {phase}", 0.0
+
+
+# --------------------------------------------------------------------------------------
+# running tables
+
+
+@dataclass
+class Stats:
+    acks: int = 0
+    rejects: int = 0
+    reject_codes: collections.Counter = field(default_factory=collections.Counter)
+    latencies_ms: list[float] = field(default_factory=list)
+    strokes: int = 0
+    matches_created: int = 0
+    matches_finished: int = 0
+    errors: list[str] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+    def percentile(self, q: float) -> float | None:
+        if not self.latencies_ms:
+            return None
+        data = sorted(self.latencies_ms)
+        k = min(len(data) - 1, max(0, int(round(q / 100 * (len(data) - 1)))))
+        return data[k]
+
+
+@dataclass
+class TableSlot:
+    index: int
+    spec: TableSpec
+    table_id: str
+    table_name: str
+    token: str
+    rng: random.Random
+    match: dict[str, Any] | None = None
+    match_ids: list[str] = field(default_factory=list)
+    played: int = 0
+    last_label: str = ""
+    done: bool = False
+
+
+class Simulator:
+    """Create a tournament with simulated tables and drive their matches."""
+
+    def __init__(
+        self,
+        base_url: str,
+        admin_token: str,
+        *,
+        tables: int = 4,
+        matches: int | None = 1,
+        speed: float = 1.0,
+        seed: int = 0,
+        length: int = 3,
+        specs: Sequence[TableSpec] | None = None,
+        tournament_name: str | None = None,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        if speed <= 0:
+            raise ValueError("speed must be > 0")
+        self.base_url = base_url.rstrip("/")
+        self.admin_token = admin_token
+        self.specs = list(specs) if specs is not None else default_specs(tables, length)
+        self.matches = matches
+        self.speed = speed
+        self.seed = seed
+        self.tournament_name = tournament_name or f"Simulated open (seed {seed})"
+        self.stats = Stats()
+        self.slots: list[TableSlot] = []
+        self.tournament: dict[str, Any] | None = None
+        self.admin = AdminClient(self.base_url, admin_token)
+        self.messages: collections.deque[str] = collections.deque(maxlen=6)
+        self._log = log
+        self.started = time.monotonic()
+        self._sessions: list[TableSession] = []
+
+    def log(self, msg: str) -> None:
+        self.messages.append(msg)
+        if self._log is not None:
+            self._log(msg)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds / self.speed)
+
+    async def setup(self) -> None:
+        """Create the tournament, its tables and each table's first match."""
+        self.tournament = await self.admin.create_tournament(self.tournament_name)
+        tid = self.tournament["id"]
+        for i, spec in enumerate(self.specs):
+            name = spec.name or f"Table {i + 1}"
+            table = await self.admin.create_table(tid, name)
+            slot = TableSlot(i, spec, table["id"], table.get("name", name), table["token"],
+                             random.Random(f"cuehub-sim/{self.seed}/{i}"))
+            self.slots.append(slot)
+        for slot in self.slots:
+            await self._create_match(slot)
+
+    async def _create_match(self, slot: TableSlot) -> dict[str, Any]:
+        assert self.tournament is not None
+        body = match_setup(slot.spec.discipline, slot.rng, length=slot.spec.length,
+                           shot_clock=slot.spec.shot_clock, handicap=slot.spec.handicap)
+        m = await self.admin.create_match(self.tournament["id"], slot.table_id, **body)
+        slot.match = m
+        slot.match_ids.append(m["id"])
+        self.stats.matches_created += 1
+        return m
+
+    async def run(self, stop: asyncio.Event | None = None) -> Stats:
+        """Drive every table until its matches are played (or ``stop`` is set)."""
+        if not self.slots:
+            await self.setup()
+        stop = stop or asyncio.Event()
+        tasks = [asyncio.create_task(self._drive(slot, stop), name=f"sim-{slot.table_name}") for slot in self.slots]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for t in tasks:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t
+            await self.aclose()
+        return self.stats
+
+    async def aclose(self) -> None:
+        for s in self._sessions:
+            with contextlib.suppress(Exception):
+                await s.close()
+        self._sessions.clear()
+        with contextlib.suppress(Exception):
+            await self.admin.aclose()
+
+    async def _drive(self, slot: TableSlot, stop: asyncio.Event) -> None:
+        session = TableSession(self.base_url, slot.table_id, slot.token)
+        self._sessions.append(session)
+        try:
+            await session.connect(timeout=15)
+            while not stop.is_set():
+                assert slot.match is not None
+                await self._play_match(slot, session, stop)
+                if stop.is_set():
+                    break
+                slot.played += 1
+                if self.matches is not None and slot.played >= self.matches:
+                    break
+                await self._wait(stop, slot.rng.uniform(4.0, 8.0))
+                if stop.is_set():
+                    break
+                await self._create_match(slot)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # keep the other tables going
+            self.stats.errors.append(f"{slot.table_name}: {type(exc).__name__}: {exc}")
+            self.log(f"{slot.table_name}: stopped after {type(exc).__name__}: {exc}")
+        finally:
+            slot.done = True
+
+    async def _wait(self, stop: asyncio.Event, seconds: float) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), seconds / self.speed)
+
+    async def _play_match(self, slot: TableSlot, session: TableSession, stop: asyncio.Event) -> None:
+        assert slot.match is not None
+        mid = slot.match["id"]
+        m = slot.match
+        rejects_in_row = 0
+        while not stop.is_set():
+            if m.get("status") == "finished":
+                self.stats.matches_finished += 1
+                self.stats.results.append({"match": mid, "discipline": m["discipline"], "winner": m.get("winner"),
+                                           "result": m.get("result")})
+                self.log(f"{slot.table_name}: {m['discipline']} finished, winner {self._name(m, m.get('winner'))}"
+                         f" ({(m.get('result') or {}).get('reason')})")
+                return
+            cmd, label, pause = next_command(m, slot.rng)
+            if cmd is None:
+                # nothing to do from this projection (e.g. a phase we do not know): re-read soon
+                await self._wait(stop, 1.0)
+                m = await self.admin.get_match(mid)
+                slot.match = m
+                continue
+            await self._wait(stop, pause)
+            if stop.is_set():
+                return
+            slot.last_label = label
+            t0 = time.perf_counter()
+            try:
+                ack = await session.send(cmd, match_id=mid, timeout=30)
+            except CommandRejected as exc:
+                self.stats.rejects += 1
+                self.stats.reject_codes[exc.code] += 1
+                rejects_in_row += 1
+                self.log(f"{slot.table_name}: {cmd['kind']} rejected ({exc.code}: {exc.message}); re-reading")
+                if rejects_in_row >= 50:
+                    raise RuntimeError(f"match {mid}: 50 rejects in a row, giving up") from exc
+                m = await self.admin.get_match(mid)
+                slot.match = m
+                continue
+            self.stats.latencies_ms.append((time.perf_counter() - t0) * 1000)
+            self.stats.acks += 1
+            if cmd["kind"] == "shot":
+                self.stats.strokes += 1
+            rejects_in_row = 0
+            version = int(ack.get("version", 0))
+            try:
+                await session.wait_for(lambda x: x is not None and x.get("id") == mid and int(x.get("version", 0)) >= version,
+                                       timeout=5)
+                m = session.match  # type: ignore[assignment]
+            except asyncio.TimeoutError:
+                m = await self.admin.get_match(mid)
+            slot.match = m
+
+    @staticmethod
+    def _name(m: dict[str, Any], pid: str | None) -> str:
+        if pid is None:
+            return "none (shared top)"
+        return str(_player(m, pid).get("name", pid))
+
+
+# --------------------------------------------------------------------------------------
+# progress display and report
+
+
+def _score_line(m: dict[str, Any] | None) -> str:
+    if not m:
+        return "-"
+    players = m.get("players", [])
+    scores = " : ".join(f"{p.get('name', p.get('id'))} {p.get('score', 0)}" for p in players)
+    rack = m.get("rack") or {}
+    return f"{scores}  rack {rack.get('number', '-')}  {m.get('status')}"
+
+
+class Progress:
+    """Redraws a status block on a terminal, or prints a summary line now and then elsewhere."""
+
+    def __init__(self, sim: Simulator, out: TextIO = sys.stdout, interval: float = 0.5) -> None:
+        self.sim = sim
+        self.out = out
+        self.tty = hasattr(out, "isatty") and out.isatty()
+        self.interval = interval if self.tty else 5.0
+        self._lines = 0
+
+    def summary(self) -> str:
+        s = self.sim.stats
+        total = "∞" if self.sim.matches is None else str(self.sim.matches * len(self.sim.slots))
+        el = time.monotonic() - self.sim.started
+        return (f"[{el:6.1f}s] matches {s.matches_finished}/{total} finished · strokes {s.strokes} · "
+                f"acks {s.acks} · rejects {s.rejects}")
+
+    def render(self) -> None:
+        if not self.tty:
+            print(self.summary(), file=self.out, flush=True)
+            return
+        lines = [self.summary()]
+        for slot in self.sim.slots:
+            m = slot.match
+            d = slot.spec.discipline
+            lines.append(f"  {slot.table_name:<9} {d:<13} #{slot.played + (0 if slot.done else 1):<3} "
+                         f"{_score_line(m)[:80]:<80} {slot.last_label}")
+        lines += [f"  · {msg}" for msg in list(self.sim.messages)[-3:]]
+        buf = ""
+        if self._lines:
+            buf += f"\x1b[{self._lines}F"
+        buf += "".join(f"\x1b[2K{line}\n" for line in lines)
+        if len(lines) < self._lines:
+            buf += "\x1b[J"
+        self._lines = len(lines)
+        self.out.write(buf)
+        self.out.flush()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            self.render()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.interval)
+
+
+def report(stats: Stats, elapsed: float) -> str:
+    p50 = stats.percentile(50)
+    p99 = stats.percentile(99)
+    fmt = lambda v: "n/a" if v is None else f"{v:.1f} ms"  # noqa: E731
+    lines = [
+        f"done in {elapsed:.1f}s: {stats.matches_finished}/{stats.matches_created} matches finished, "
+        f"{stats.strokes} strokes",
+        f"acks {stats.acks}  rejects {stats.rejects}"
+        + (f" ({', '.join(f'{k} {v}' for k, v in stats.reject_codes.most_common())})" if stats.rejects else ""),
+        f"latency p50 {fmt(p50)}  p99 {fmt(p99)}",
+    ]
+    if stats.errors:
+        lines.append("errors:")
+        lines += [f"  {e}" for e in stats.errors]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# CLI
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cuehub simulate", description="Drive a running hub with simulated table tablets.")
+    p.add_argument("--url", default=os.environ.get("HUB_URL", "http://127.0.0.1:8000"), help="hub base URL")
+    p.add_argument("--admin-token", default=os.environ.get("HUB_ADMIN_TOKEN"), help="admin token (default $HUB_ADMIN_TOKEN)")
+    p.add_argument("--tables", type=int, default=4, help="number of tables (disciplines rotate)")
+    p.add_argument("--matches", type=int, default=1, help="matches per table, played one after another")
+    p.add_argument("--speed", type=float, default=1.0, help="pace multiplier (1 = a stroke every few seconds)")
+    p.add_argument("--seed", type=int, default=0, help="random seed; the same seed plays the same strokes")
+    p.add_argument("--length", type=int, default=3, help="race_to / racks of each match")
+    p.add_argument("--disciplines", default=",".join(DISCIPLINES), help="comma-separated disciplines to rotate")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    return p
+
+
+async def _main_async(args: argparse.Namespace) -> int:
+    disciplines = [d.strip() for d in args.disciplines.split(",") if d.strip()]
+    bad = [d for d in disciplines if d not in DISCIPLINES]
+    if bad or not disciplines:
+        print(f"unknown discipline(s): {', '.join(bad) or '(none)'}", file=sys.stderr)
+        return 2
+    progress_out = sys.stdout
+    sim = Simulator(args.url, args.admin_token, matches=args.matches, speed=args.speed, seed=args.seed,
+                    specs=default_specs(args.tables, args.length, disciplines),
+                    log=None if (not args.quiet and progress_out.isatty()) else (lambda m: print(m, file=sys.stderr)))
+    try:
+        await sim.setup()
+    except (HubError, OSError, Exception) as exc:  # noqa: B014 - report any setup failure plainly
+        await sim.aclose()
+        print(f"setup failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {len(sim.slots)} tables, "
+          f"{args.matches} match(es) each, speed {args.speed}", flush=True)
+    stop = asyncio.Event()
+    done = asyncio.Event()
+    progress = None if args.quiet else Progress(sim, progress_out)
+    ptask = asyncio.create_task(progress.run(done)) if progress else None
+    loop = asyncio.get_running_loop()
+    import signal
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+    try:
+        stats = await sim.run(stop)
+    finally:
+        done.set()
+        if ptask:
+            await ptask
+            progress.render()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
+    print(report(stats, time.monotonic() - sim.started), flush=True)
+    if stop.is_set():
+        return 130
+    return 0 if not stats.errors and stats.matches_finished == stats.matches_created else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    if not args.admin_token:
+        print("an admin token is needed: --admin-token or $HUB_ADMIN_TOKEN", file=sys.stderr)
+        return 2
+    if args.speed <= 0 or args.tables < 1 or args.matches < 1:
+        print("--speed must be > 0, --tables and --matches at least 1", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_main_async(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
