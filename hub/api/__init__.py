@@ -1,0 +1,1 @@
+"""REST routers: setup (tournaments, tables, matches, reads), commands, health."""

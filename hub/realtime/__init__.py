@@ -1,0 +1,1 @@
+"""Live connections: the table socket (table.py) and the watch gateway."""

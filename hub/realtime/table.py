@@ -1,0 +1,122 @@
+"""/ws/tables/{table_id}: a tablet's session (PROTOCOL.md section 2).
+
+auth -> ready -> envelopes answered by ack/reject; `state` pushed after every change of the
+table's match, whoever made it. Everything the socket sends goes through one queue drained by
+one sender task, so answers and pushes keep the order in which they happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from hub.api.commands import answer_json
+from hub.api.envelope import BadEnvelope, parse_envelope
+from hub.api.errors import error_body, strict_loads
+from hub.store import catalog
+from hub.store.db import now_ms
+from hub.writer import Change, MatchWriter
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+AUTH_TIMEOUT_S = 10.0
+CLOSE_AUTH = 4401
+# A tablet that stops reading this far behind is closed; its pushes must not pile up forever.
+QUEUE_LIMIT = 256
+
+
+def _reject(cid: str | None, code: str, message: str) -> dict[str, Any]:
+    return {"type": "reject", "id": cid, **error_body(code, message)}
+
+
+async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None:
+    try:
+        text = await asyncio.wait_for(ws.receive_text(), AUTH_TIMEOUT_S)
+        msg = strict_loads(text)
+    except (asyncio.TimeoutError, ValueError, KeyError, TypeError, RuntimeError):
+        return None
+    if not isinstance(msg, dict) or msg.get("type") != "auth" or not isinstance(msg.get("token"), str):
+        return None
+    table = await catalog.table_by_token(ws.app.state.engine, msg["token"])
+    return table if table is not None and table.id == table_id else None
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    await ws.accept()
+    table = await _authenticate(ws, table_id)
+    if table is None:
+        await ws.close(code=CLOSE_AUTH)
+        return
+    writer: MatchWriter = ws.app.state.writer
+    limit: int = ws.app.state.settings.max_body_bytes
+    outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def on_change(change: Change) -> None:
+        if change.table_id != table_id:
+            return
+        if outbox.qsize() >= QUEUE_LIMIT:
+            outbox.put_nowait(None)  # the sender closes the socket
+            return
+        outbox.put_nowait({"type": "state", "match": change.projection, "server_time": now_ms()})
+
+    # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
+    unsubscribe = writer.subscribe(on_change)
+    sender = asyncio.create_task(_send_loop(ws, outbox))
+    try:
+        outbox.put_nowait(
+            {"type": "ready", "match": await writer.table_projection(table_id), "server_time": now_ms()}
+        )
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None and message.get("bytes") is not None:
+                text = message["bytes"].decode("utf-8", errors="replace")
+            outbox.put_nowait(await _handle_frame(writer, table_id, text or "", limit))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        unsubscribe()
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
+    try:
+        while True:
+            msg = await outbox.get()
+            if msg is None:
+                await ws.close(code=4408)
+                return
+            await ws.send_json(msg)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: int) -> dict[str, Any]:
+    """One inbound frame -> its ack or reject. Malformed frames get bad_command, never a crash."""
+    if len(text) > limit:
+        return _reject(None, "bad_command", f"frame over {limit} bytes")
+    try:
+        raw = strict_loads(text)
+    except ValueError:
+        return _reject(None, "bad_command", "malformed JSON")
+    try:
+        env = parse_envelope(raw)
+    except BadEnvelope as exc:
+        return _reject(exc.id, "bad_command", exc.message)
+    match = await catalog.get_match(writer.engine, env.match_id)
+    if match is None or match.table_id != table_id:
+        return _reject(env.id, "unknown_match", f"no match {env.match_id!r} on this table")
+    answer = await writer.submit(env.match_id, env.id, env.command, env.expected_version)
+    return answer_json(answer, env.id)
+

@@ -1,0 +1,208 @@
+"""Tournaments, tables, matches and the hub's own settings row (the admin token hash)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hub.store.db import now_ms
+from hub.store.schema import matches, meta, tables, tournaments
+
+ADMIN_KEY = "admin_token_sha256"
+
+
+class TableBusy(Exception):
+    """The table already has a match that is not finished."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str) -> bool:
+    return hmac.compare_digest(token_hash(token), stored_hash)
+
+
+def new_id(prefix: str) -> str:
+    return prefix + secrets.token_hex(5)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    tournament_id: str
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    id: str
+    tournament_id: str
+    table_id: str
+    discipline: str
+    setup: dict[str, Any]
+    status: str
+    version: int
+
+
+def _match(row: sa.Row) -> MatchRow:
+    return MatchRow(row.id, row.tournament_id, row.table_id, row.discipline, dict(row.setup), row.status, row.version)
+
+
+# --- admin token -------------------------------------------------------------------------------
+
+
+async def ensure_admin_token(engine: AsyncEngine, configured: str | None) -> tuple[str, str | None]:
+    """Return (hash of the admin token, the token if it was generated just now).
+
+    HUB_ADMIN_TOKEN wins when set; otherwise the first start makes one and stores only its hash.
+    """
+    if configured:
+        digest = token_hash(configured)
+        async with engine.begin() as conn:
+            updated = await conn.execute(meta.update().where(meta.c.key == ADMIN_KEY).values(value=digest))
+            if updated.rowcount == 0:
+                await conn.execute(meta.insert().values(key=ADMIN_KEY, value=digest))
+        return digest, None
+    async with engine.connect() as conn:
+        stored = await conn.scalar(sa.select(meta.c.value).where(meta.c.key == ADMIN_KEY))
+    if stored:
+        return stored, None
+    token = secrets.token_urlsafe(24)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(meta.insert().values(key=ADMIN_KEY, value=token_hash(token)))
+    except IntegrityError:  # another process made one at the same moment; theirs stands
+        async with engine.connect() as conn:
+            return await conn.scalar(sa.select(meta.c.value).where(meta.c.key == ADMIN_KEY)), None
+    return token_hash(token), token
+
+
+# --- tournaments and tables --------------------------------------------------------------------
+
+
+async def create_tournament(engine: AsyncEngine, name: str) -> dict[str, str]:
+    tid = new_id("t")
+    async with engine.begin() as conn:
+        await conn.execute(tournaments.insert().values(id=tid, name=name, created_at=now_ms()))
+    return {"id": tid, "name": name}
+
+
+async def list_tournaments(engine: AsyncEngine) -> list[dict[str, str]]:
+    async with engine.connect() as conn:
+        rows = await conn.execute(sa.select(tournaments.c.id, tournaments.c.name).order_by(tournaments.c.n.desc()))
+        return [{"id": r.id, "name": r.name} for r in rows]
+
+
+async def get_tournament(engine: AsyncEngine, tid: str) -> dict[str, str] | None:
+    async with engine.connect() as conn:
+        row = (await conn.execute(sa.select(tournaments.c.id, tournaments.c.name).where(tournaments.c.id == tid))).first()
+    return {"id": row.id, "name": row.name} if row else None
+
+
+async def create_table(engine: AsyncEngine, tid: str, name: str) -> dict[str, str]:
+    """Make a table; the answer carries the clear token, which is shown this once."""
+    table_id = new_id("tb")
+    token = secrets.token_urlsafe(24)
+    async with engine.begin() as conn:
+        await conn.execute(
+            tables.insert().values(
+                id=table_id, tournament_id=tid, name=name, token_hash=token_hash(token), created_at=now_ms()
+            )
+        )
+    return {"id": table_id, "name": name, "token": token}
+
+
+async def get_table(engine: AsyncEngine, table_id: str) -> TableRow | None:
+    async with engine.connect() as conn:
+        row = (await conn.execute(sa.select(tables).where(tables.c.id == table_id))).first()
+    return TableRow(row.id, row.tournament_id, row.name, row.token_hash) if row else None
+
+
+async def table_by_token(engine: AsyncEngine, token: str) -> TableRow | None:
+    digest = token_hash(token)
+    async with engine.connect() as conn:
+        row = (await conn.execute(sa.select(tables).where(tables.c.token_hash == digest))).first()
+    if row is None or not hmac.compare_digest(row.token_hash, digest):
+        return None
+    return TableRow(row.id, row.tournament_id, row.name, row.token_hash)
+
+
+async def list_tables(engine: AsyncEngine, tid: str) -> list[TableRow]:
+    async with engine.connect() as conn:
+        rows = await conn.execute(sa.select(tables).where(tables.c.tournament_id == tid).order_by(tables.c.n))
+        return [TableRow(r.id, r.tournament_id, r.name, r.token_hash) for r in rows]
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+
+async def insert_match(
+    engine: AsyncEngine, *, match_id: str, tournament_id: str, table_id: str, discipline: str,
+    setup: dict[str, Any], status: str,
+) -> None:
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                matches.insert().values(
+                    id=match_id, tournament_id=tournament_id, table_id=table_id, discipline=discipline,
+                    setup=setup, status=status, version=0, created_at=now_ms(),
+                )
+            )
+    except IntegrityError as exc:  # the partial unique index: one unfinished match per table
+        raise TableBusy(table_id) from exc
+
+
+async def get_match(engine: AsyncEngine, match_id: str) -> MatchRow | None:
+    async with engine.connect() as conn:
+        row = (await conn.execute(sa.select(matches).where(matches.c.id == match_id))).first()
+    return _match(row) if row else None
+
+
+async def list_matches(
+    engine: AsyncEngine, *, status: str | None = None, tournament_id: str | None = None
+) -> list[MatchRow]:
+    """Newest first."""
+    query = sa.select(matches).order_by(matches.c.n.desc())
+    if status is not None:
+        query = query.where(matches.c.status == status)
+    if tournament_id is not None:
+        query = query.where(matches.c.tournament_id == tournament_id)
+    async with engine.connect() as conn:
+        return [_match(r) for r in await conn.execute(query)]
+
+
+async def current_match_id(engine: AsyncEngine, table_id: str) -> str | None:
+    """The match on a table now: its unfinished match, else the latest one (its final score)."""
+    async with engine.connect() as conn:
+        open_id = await conn.scalar(
+            sa.select(matches.c.id).where(matches.c.table_id == table_id, matches.c.status != "finished")
+        )
+        if open_id is not None:
+            return open_id
+        return await conn.scalar(
+            sa.select(matches.c.id).where(matches.c.table_id == table_id).order_by(matches.c.n.desc()).limit(1)
+        )
+
+
+async def tournament_version(engine: AsyncEngine, tid: str) -> int:
+    """A version that grows with every change of the tournament projection: one per table, one per
+    match created, plus every match's stream version. Derived, so nothing extra is stored."""
+    async with engine.connect() as conn:
+        n_tables = await conn.scalar(sa.select(sa.func.count()).select_from(tables).where(tables.c.tournament_id == tid))
+        row = (
+            await conn.execute(
+                sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(matches.c.version), 0)).where(
+                    matches.c.tournament_id == tid
+                )
+            )
+        ).first()
+    return int(n_tables or 0) + int(row[0]) + int(row[1])

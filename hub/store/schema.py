@@ -1,0 +1,89 @@
+"""The relational shape of the store. Alembic migrations create exactly this.
+
+Concurrency and idempotency live in the schema, not in luck:
+- events: primary key (match_id, version) -> two writers of the same version cannot both commit;
+- events: unique (match_id, command_id) -> a command id is stored at most once per match;
+- matches: a partial unique index on table_id over unfinished matches -> one open match per table.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+# Integer surrogate `n` columns give a stable creation order (ids are random strings).
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(64), nullable=False, unique=True),
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), nullable=False, index=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    # sha256 hex of the table token; the token itself is never stored.
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(64), nullable=False, unique=True),
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), nullable=False, index=True),
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("discipline", sa.String(32), nullable=False),
+    # The POST /api/matches body with hub-made player ids filled in: re-validating it rebuilds the setup.
+    sa.Column("setup", sa.JSON, nullable=False),
+    # Denormalised from the fold, updated in the same transaction as each append, for listings.
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Index(
+        "uq_matches_open_table",
+        "table_id",
+        unique=True,
+        sqlite_where=sa.text("status != 'finished'"),
+        postgresql_where=sa.text("status != 'finished'"),
+    ),
+)
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("match_id", sa.String(64), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Column("command_id", sa.String(64), nullable=True),
+    sa.Column("voided", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.UniqueConstraint("match_id", "command_id", name="uq_events_command"),
+)
+
+# First answers to rejected commands, so a retried id gets the same reject (PROTOCOL.md section 3).
+rejections = sa.Table(
+    "rejections",
+    metadata,
+    sa.Column("match_id", sa.String(64), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("command_id", sa.String(64), primary_key=True),
+    sa.Column("code", sa.String(32), nullable=False),
+    sa.Column("message", sa.String(500), nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+)
+
+meta = sa.Table(
+    "meta",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.String(500), nullable=False),
+)

@@ -1,0 +1,295 @@
+"""The match writer: every command on a match goes through here, one at a time.
+
+    load state (memory, or fold of the store) -> same command id? same answer
+    -> expected_version -> rules.decide -> append version+1 (commit) -> evolve -> ack -> notify
+
+Listeners (table sockets now, the watch bus later) are plain callables taking a `Change`.
+They are called from the event loop *after* the writer has moved on (loop.call_soon), in the
+order the changes were stored, and must not block: put the change on a queue and return.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field, replace
+from types import ModuleType
+from typing import Any, Callable, Mapping
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hub.store import catalog, events as store
+from hub.store.db import now_ms
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    code: str
+    message: str
+
+
+Answer = Ack | Rejected
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change of a match, as listeners see it. Treat `projection` and `event` as read-only."""
+
+    match_id: str
+    tournament_id: str
+    table_id: str
+    version: int
+    projection: dict[str, Any]
+    event: dict[str, Any] | None  # the stored event (PROTOCOL.md section 6); None for a new match
+
+
+Listener = Callable[[Change], None]
+
+
+class UnknownMatch(LookupError):
+    pass
+
+
+@dataclass(slots=True)
+class _Live:
+    """What the writer keeps in memory for a loaded match."""
+
+    row: catalog.MatchRow
+    setup: Any
+    state: Any
+    projection: dict[str, Any]
+    version: int
+    commands: dict[str, int] = field(default_factory=dict)  # command id -> stored version
+    rejects: dict[str, store.RejectAnswer] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def fill_player_ids(body: Mapping[str, Any]) -> dict[str, Any]:
+    """Give players without an id a stable one (p1, p2, ...), before the setup is stored, so a
+    rebuild from the stored body gives the same ids."""
+    out = dict(body)
+    players = out.get("players")
+    if not isinstance(players, list):
+        return out
+    taken = {p.get("id") for p in players if isinstance(p, dict)}
+    filled = []
+    n = 0
+    for p in players:
+        if isinstance(p, dict) and p.get("id") is None:
+            n += 1
+            while f"p{n}" in taken:
+                n += 1
+            p = {**p, "id": f"p{n}"}
+            taken.add(p["id"])
+        filled.append(p)
+    out["players"] = filled
+    return out
+
+
+class MatchWriter:
+    """Serialises the commands of each match and keeps live projections in memory."""
+
+    def __init__(self, engine: AsyncEngine, rules: ModuleType, clock: Callable[[], int] = now_ms) -> None:
+        self._engine = engine
+        self._rules = rules
+        self._clock = clock
+        self._live: dict[str, _Live] = {}
+        self._load_locks: dict[str, asyncio.Lock] = {}
+        self._listeners: list[Listener] = []
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
+    # --- listeners ----------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(change)` after every stored change; returns the unsubscribe function."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _notify(self, change: Change) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(change)
+            except Exception:  # a broken listener must never hurt the writer or the others
+                log.exception("listener failed on %s v%s", change.match_id, change.version)
+
+    def _publish(self, live: _Live, event: dict[str, Any] | None) -> None:
+        change = Change(live.row.id, live.row.tournament_id, live.row.table_id, live.version, live.projection, event)
+        asyncio.get_running_loop().call_soon(self._notify, change)
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def _load(self, match_id: str) -> _Live | None:
+        live = self._live.get(match_id)
+        if live is not None:
+            return live
+        lock = self._load_locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            live = self._live.get(match_id)
+            if live is not None:
+                return live
+            row = await catalog.get_match(self._engine, match_id)
+            if row is None:
+                self._load_locks.pop(match_id, None)
+                return None
+            setup = self._setup(row)
+            live = _Live(row=row, setup=setup, state=None, projection={}, version=0)
+            await self._refold(live)
+            live.rejects = await store.load_rejections(self._engine, match_id)
+            self._live[match_id] = live
+            return live
+
+    def _setup(self, row: catalog.MatchRow) -> Any:
+        return self._rules.validate_setup(
+            row.setup, match_id=row.id, tournament_id=row.tournament_id, table_id=row.table_id
+        )
+
+    async def _refold(self, live: _Live) -> None:
+        """Rebuild the state from the stored stream (first load, undo, or after losing a race)."""
+        stream = await store.read_events(self._engine, live.row.id)
+        live.state = self._rules.fold(live.setup, stream)
+        live.projection = self._rules.projection(live.state)
+        live.version = stream[-1].version if stream else 0
+        live.commands = {e.command_id: e.version for e in stream if e.command_id is not None}
+
+    async def state(self, match_id: str) -> Any | None:
+        live = await self._load(match_id)
+        return None if live is None else live.state
+
+    async def projection(self, match_id: str) -> dict[str, Any] | None:
+        live = await self._load(match_id)
+        return None if live is None else live.projection
+
+    async def short_projection(self, match_id: str) -> dict[str, Any] | None:
+        live = await self._load(match_id)
+        return None if live is None else self._rules.short_projection(live.state)
+
+    async def table_projection(self, table_id: str) -> dict[str, Any] | None:
+        """The projection of the match on a table now (PROTOCOL.md section 2), or None."""
+        mid = await catalog.current_match_id(self._engine, table_id)
+        return None if mid is None else await self.projection(mid)
+
+    async def tournament_projection(self, tid: str) -> dict[str, Any] | None:
+        """PROTOCOL.md section 5."""
+        tournament = await catalog.get_tournament(self._engine, tid)
+        if tournament is None:
+            return None
+        out_tables = []
+        for table in await catalog.list_tables(self._engine, tid):
+            mid = await catalog.current_match_id(self._engine, table.id)
+            short = None if mid is None else await self.short_projection(mid)
+            out_tables.append({"id": table.id, "name": table.name, "match": short})
+        version = await catalog.tournament_version(self._engine, tid)
+        return {**tournament, "version": version, "tables": out_tables}
+
+    # --- writes -------------------------------------------------------------------------------
+
+    async def create_match(self, body: Mapping[str, Any], *, tournament_id: str, table_id: str) -> dict[str, Any]:
+        """Store a new match; raises rules.SetupError (bad body) or catalog.TableBusy."""
+        match_id = catalog.new_id("m")
+        setup_body = fill_player_ids(body)
+        setup = self._rules.validate_setup(setup_body, match_id=match_id, tournament_id=tournament_id, table_id=table_id)
+        state = self._rules.initial(setup)
+        proj = self._rules.projection(state)
+        discipline = str(setup_body.get("discipline"))
+        await catalog.insert_match(
+            self._engine, match_id=match_id, tournament_id=tournament_id, table_id=table_id,
+            discipline=discipline, setup=setup_body, status=proj["status"],
+        )
+        row = catalog.MatchRow(match_id, tournament_id, table_id, discipline, setup_body, proj["status"], 0)
+        live = _Live(row=row, setup=setup, state=state, projection=proj, version=0)
+        self._live[match_id] = live
+        self._publish(live, None)
+        return proj
+
+    async def submit(
+        self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
+        *, server: bool = False,
+    ) -> Answer:
+        """Run one command envelope. Never raises for bad input: the answer says what happened."""
+        live = await self._load(match_id)
+        if live is None:
+            return Rejected("unknown_match", f"no match {match_id!r}")
+        async with live.lock:
+            if command_id is not None:
+                if command_id in live.commands:
+                    return Ack(live.commands[command_id])
+                if command_id in live.rejects:
+                    first = live.rejects[command_id]
+                    return Rejected(first.code, first.message)
+            if expected_version is not None and expected_version != live.version:
+                return await self._reject(
+                    live, command_id, "version_conflict",
+                    f"expected version {expected_version}, the match is at {live.version}",
+                )
+            return await self._decide_and_store(live, command_id, command, server)
+
+    async def submit_server(self, match_id: str, command: Mapping[str, Any], expected_version: int) -> Answer:
+        """A server-made command (clock_expired, match_time_expired), armed at `expected_version`:
+        if anything was stored since, it is refused with version_conflict and changes nothing."""
+        return await self.submit(match_id, None, command, expected_version, server=True)
+
+    async def _decide_and_store(
+        self, live: _Live, command_id: str | None, command: Mapping[str, Any], server: bool
+    ) -> Answer:
+        rules = self._rules
+        try:
+            kind, data = rules.decide(live.state, command, server=server)
+        except rules.Reject as r:
+            return await self._reject(live, command_id, r.code, r.message)
+        except Exception:
+            log.exception("rules.decide failed on %s", live.row.id)
+            return await self._reject(live, command_id, "bad_command", "the command could not be applied")
+
+        event = rules.Event(version=live.version + 1, kind=kind, data=dict(data), at=self._clock(), command_id=command_id)
+        void_target: int | None = None
+        try:
+            if kind == "undo":
+                void_target = int(data["target"])
+                stream = await store.read_events(self._engine, live.row.id)
+                stream = [replace(e, voided=True) if e.version == void_target else e for e in stream]
+                new_state = rules.fold(live.setup, [*stream, event])
+            else:
+                new_state = rules.evolve(live.state, event)
+            proj = rules.projection(new_state)
+        except Exception:
+            log.exception("rules failed to apply %s on %s", kind, live.row.id)
+            return await self._reject(live, command_id, "bad_command", "the command could not be applied")
+
+        try:
+            await store.append(self._engine, live.row.id, event, status=proj["status"], void_target=void_target)
+        except store.DuplicateCommand as dup:  # another process stored this id first
+            await self._refold(live)
+            return Ack(dup.version)
+        except store.VersionConflict:  # another process stored this version first
+            await self._refold(live)
+            return await self._reject(live, command_id, "version_conflict", "another command was stored first")
+
+        live.state, live.projection, live.version = new_state, proj, event.version
+        if command_id is not None:
+            live.commands[command_id] = event.version
+        self._publish(live, event.to_json())
+        return Ack(event.version)
+
+    async def _reject(self, live: _Live, command_id: str | None, code: str, message: str) -> Rejected:
+        if command_id is not None:
+            first = await store.save_rejection(
+                self._engine, live.row.id, command_id, store.RejectAnswer(code, message), self._clock()
+            )
+            live.rejects[command_id] = first
+            return Rejected(first.code, first.message)
+        return Rejected(code, message)

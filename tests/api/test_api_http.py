@@ -1,0 +1,98 @@
+"""REST setup, reads and commands on the fake rules: tokens, statuses, error shape, idempotency."""
+
+from __future__ import annotations
+
+from conftest import admin, bearer, envelope, make_match, make_table
+
+
+def test_setup_and_reads(client):
+    table = make_table(client)
+    assert client.get("/api/tournaments").json()["tournaments"][0]["id"] == table["tid"]
+    m = make_match(client, table)
+    assert m["status"] == "scheduled" and m["version"] == 0 and m["table_id"] == table["table_id"]
+    assert client.get(f"/api/matches/{m['id']}").json() == m
+    t = client.get(f"/api/tournaments/{table['tid']}").json()
+    assert t["tables"][0]["match"]["id"] == m["id"] and t["version"] == 2
+    assert client.get("/api/matches?status=scheduled").json()["matches"][0]["id"] == m["id"]
+    assert client.get("/api/matches?status=live").json()["matches"] == []
+
+
+def test_commands_and_events(client):
+    table = make_table(client)
+    m = make_match(client, table)
+    mid, tok = m["id"], bearer(table["token"])
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=tok)
+    assert r.status_code == 200 and r.json() == {"type": "ack", "id": r.json()["id"], "version": 1}
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "b"}), headers=tok)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "nope"}), headers=tok)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_command"
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}, expected=0), headers=tok)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "version_conflict"
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}, expected=1), headers=tok)
+    assert r.status_code == 200 and r.json()["version"] == 2
+    events = client.get(f"/api/matches/{mid}/events?since=1").json()["events"]
+    assert [e["version"] for e in events] == [2] and events[0]["kind"] == "shot" and events[0]["voided"] is False
+    assert client.get(f"/api/matches/{mid}").json()["players"][0]["score"] == 1
+
+
+def test_idempotent_retry(client):
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    tok = bearer(table["token"])
+    env = envelope(mid, {"kind": "start", "breaker": "a"}, cid="same-id")
+    first = client.post(f"/api/matches/{mid}/commands", json=env, headers=tok)
+    again = client.post(f"/api/matches/{mid}/commands", json=env, headers=tok)
+    assert first.json() == again.json() == {"type": "ack", "id": "same-id", "version": 1}
+    # A rejected id is answered with its first reject, even when it would now succeed.
+    bad = envelope(mid, {"kind": "shot", "player": "b"}, cid="rej")
+    assert client.post(f"/api/matches/{mid}/commands", json=bad, headers=tok).json()["error"]["code"] == "not_your_turn"
+    client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}), headers=tok)
+    again = client.post(f"/api/matches/{mid}/commands", json=bad, headers=tok)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "not_your_turn"
+    assert len(client.get(f"/api/matches/{mid}/events").json()["events"]) == 2
+
+
+def test_undo_voids_in_the_stream(client):
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    tok = bearer(table["token"])
+    for cmd in ({"kind": "start", "breaker": "a"}, {"kind": "shot", "player": "a"}, {"kind": "undo"}):
+        assert client.post(f"/api/matches/{mid}/commands", json=envelope(mid, cmd), headers=tok).status_code == 200
+    proj = client.get(f"/api/matches/{mid}").json()
+    assert proj["version"] == 3 and proj["players"][0]["score"] == 0 and proj["rack"]["shooter"] == "a"
+    events = client.get(f"/api/matches/{mid}/events").json()["events"]
+    assert [(e["kind"], e["voided"]) for e in events] == [("start", False), ("shot", True), ("undo", False)]
+    assert events[2]["data"] == {"target": 2}
+
+
+def test_tokens(client):
+    table = make_table(client)
+    other = make_table(client)
+    mid = make_match(client, table)["id"]
+    start = envelope(mid, {"kind": "start", "breaker": "a"})
+    assert client.post("/api/tournaments", json={"name": "x"}).status_code == 401
+    assert client.post("/api/tournaments", json={"name": "x"}, headers=bearer("wrong")).status_code == 403
+    assert client.post("/api/tournaments", json={"name": "x"}, headers=bearer(table["token"])).status_code == 403
+    assert client.post(f"/api/matches/{mid}/commands", json=start).status_code == 401
+    assert client.post(f"/api/matches/{mid}/commands", json=start, headers=bearer("wrong")).status_code == 403
+    r = client.post(f"/api/matches/{mid}/commands", json=start, headers=bearer(other["token"]))
+    assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+    r = client.post(f"/api/matches/{mid}/commands", json=start, headers=admin())
+    assert r.status_code == 403
+    assert client.get(f"/api/matches/{mid}/events").json()["events"] == []
+
+
+def test_one_open_match_per_table(client):
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    body = {"tournament_id": table["tid"], "table_id": table["table_id"], "discipline": "golden_nine",
+            "players": [{"name": "A"}, {"name": "B"}], "format": {"racks": 3}}
+    r = client.post("/api/matches", json=body, headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "table_busy"
+    tok = bearer(table["token"])
+    client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=tok)
+    client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "concede", "player": "a"}), headers=tok)
+    r = client.post("/api/matches", json=body, headers=admin())
+    assert r.status_code == 201, r.text
+    assert [p["id"] for p in r.json()["players"]] == ["p1", "p2"]

@@ -1,0 +1,73 @@
+"""Bad input of every kind answers 4xx with the error shape, never a 500, and leaves the stream alone."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import admin, bearer, envelope, make_match, make_table
+
+
+def _is_error(r, status):
+    assert r.status_code == status, (r.status_code, r.text)
+    body = r.json()
+    assert set(body["error"]) == {"code", "message"}
+
+
+def test_setup_bad_input(client):
+    table = make_table(client)
+    _is_error(client.post("/api/tournaments", content=b"{not json", headers=admin()), 422)
+    _is_error(client.post("/api/tournaments", json={"name": 5}, headers=admin()), 422)
+    _is_error(client.post("/api/tournaments", json=[], headers=admin()), 422)
+    _is_error(client.post("/api/tournaments/nope/tables", json={"name": "x"}, headers=admin()), 404)
+    _is_error(client.post("/api/matches", json={"tournament_id": table["tid"], "table_id": "nope"}, headers=admin()), 404)
+    _is_error(client.post("/api/matches", json={"tournament_id": table["tid"], "table_id": table["table_id"],
+                                                "discipline": "snooker", "players": []}, headers=admin()), 422)
+    _is_error(client.post("/api/tournaments", content=b"x" * 100_000, headers=admin()), 413)
+    _is_error(client.get("/api/matches/nope"), 404)
+    _is_error(client.get("/api/matches/nope/events"), 404)
+    _is_error(client.get("/api/tournaments/nope"), 404)
+    _is_error(client.get("/api/matches?status=bogus"), 422)
+    _is_error(client.get("/api/nothing-here"), 404)
+    _is_error(client.delete("/api/tournaments"), 405)
+
+
+def test_command_bad_input(client):
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    tok = bearer(table["token"])
+    url = f"/api/matches/{mid}/commands"
+    _is_error(client.post(url, content=b"[1,", headers=tok), 422)
+    _is_error(client.post(url, content=b'{"id": NaN}', headers=tok), 422)
+    _is_error(client.post(url, json={"id": "", "match_id": mid, "command": {"kind": "start"}}, headers=tok), 422)
+    _is_error(client.post(url, json={"id": "x" * 65, "match_id": mid, "command": {"kind": "start"}}, headers=tok), 422)
+    _is_error(client.post(url, json={"id": "a", "match_id": mid, "command": "start"}, headers=tok), 422)
+    _is_error(client.post(url, json={"id": "a", "match_id": mid, "expected_version": True, "command": {"kind": "start"}}, headers=tok), 422)
+    _is_error(client.post(url, json=envelope("other", {"kind": "start"}), headers=tok), 422)
+    _is_error(client.post(url, content=b"x" * 100_000, headers=tok), 413)
+    r = client.post("/api/matches/nope/commands", json=envelope("nope", {"kind": "start"}), headers=tok)
+    _is_error(r, 404)
+    assert r.json()["error"]["code"] == "unknown_match"
+    assert client.get(f"/api/matches/{mid}/events").json()["events"] == []
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(command=json_values, cid=json_values)
+def test_random_envelopes_never_500(client, command, cid):
+    table = client.app_table if hasattr(client, "app_table") else None
+    if table is None:
+        table = make_table(client)
+        table["mid"] = make_match(client, table)["id"]
+        client.app_table = table
+    mid = table["mid"]
+    r = client.post(f"/api/matches/{mid}/commands", json={"id": cid, "match_id": mid, "command": command},
+                    headers=bearer(table["token"]))
+    assert r.status_code < 500, r.text
+    assert "error" in r.json() or r.json()["type"] == "ack"
