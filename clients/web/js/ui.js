@@ -210,3 +210,25 @@ export function scoreline(match, { compact = false } = {}) {
   });
   return box;
 }
+
+/** Completed racks as a table: #, breaker, winner, how, points. */
+export function rackHistory(match) {
+  const racks = (match && match.racks) || [];
+  if (!racks.length) return el("p", { class: "muted", text: t("nothing_yet") });
+  const players = match.players || [];
+  return el("table", { class: "grid racks-table" },
+    el("thead", {}, el("tr", {},
+      el("th", { text: "#" }),
+      el("th", { text: t("winner") }),
+      el("th", { text: "" }),
+      players.map((p) => el("th", { class: "num", text: p.name })))),
+    el("tbody", {}, racks.slice().reverse().map((r) => el("tr", { class: r.win_type === "big_gold" || r.win_type === "small_gold" ? "gold" : "" },
+      el("td", { text: String(r.number) }),
+      el("td", { text: playerName(match, r.winner) }),
+      el("td", {}, el("span", { class: `badge ${r.win_type && r.win_type !== "normal" ? "gold" : ""}`, text: winTypeText(r) }),
+        r.reason && r.reason !== "win_ball" ? el("span", { class: "muted", text: ` ${tc("r", r.reason)}` }) : null),
+      players.map((p) => {
+        const v = (r.points || {})[p.id] ?? 0;
+        return el("td", { class: "num", text: v > 0 ? `+${v}` : String(v) });
+      })))));
+}
