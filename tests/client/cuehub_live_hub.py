@@ -10,6 +10,8 @@ from typing import Any, Iterator
 
 import uvicorn
 
+ADMIN_TOKEN = "client-test-admin"
+
 
 def free_port() -> int:
     with socket.socket() as s:
