@@ -1,0 +1,52 @@
+"""The pure rules engine: no I/O, no asyncio, no clock reads.
+
+The contract the rest of the hub uses (and nothing else from this package):
+
+- ``validate_setup(body: Mapping, *, match_id, tournament_id, table_id) -> MatchSetup``
+  checks a ``POST /api/matches`` body (discipline, players, format, options) and fills the
+  defaults; raises ``SetupError(message)`` on bad input (the API answers 422).
+- ``initial(setup) -> MatchState``: the match before any event (status ``scheduled``, version 0).
+- ``decide(state, command: Mapping, *, server=False) -> tuple[str, dict]``: validate a command
+  (the ``command`` object of an envelope) against the current state; return the event
+  ``(kind, data)`` to store, or raise ``Reject(code, message)``.  Server-made kinds
+  (``clock_expired``, ``match_time_expired``) are only accepted with ``server=True``.
+  For ``undo`` the returned data is ``{"target": V}``: the store must mark event V voided in
+  the same transaction as it appends the undo event; the new state is then
+  ``fold(setup, events)`` over the whole stream.
+- ``evolve(state, event: Event) -> MatchState``: the state after one more stored event (not an undo).
+- ``fold(setup, events: Iterable[Event]) -> MatchState``: voided events and ``undo`` events
+  advance the version but change nothing else.  Deterministic.
+- ``projection(state) -> dict``: the PROTOCOL.md section 4 JSON object.
+- ``short_projection(state) -> dict``: the short form of PROTOCOL.md section 5.
+
+Time only enters through ``Event.at`` (server ms); the shot/match clock deadlines in the
+projection are computed from those.
+"""
+
+from hub.rules.events import Event, Reject, SetupError
+from hub.rules.engine import (
+    MatchSetup,
+    MatchState,
+    decide,
+    evolve,
+    fold,
+    initial,
+    projection,
+    short_projection,
+    validate_setup,
+)
+
+__all__ = [
+    "Event",
+    "MatchSetup",
+    "MatchState",
+    "Reject",
+    "SetupError",
+    "decide",
+    "evolve",
+    "fold",
+    "initial",
+    "projection",
+    "short_projection",
+    "validate_setup",
+]

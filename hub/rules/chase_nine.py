@@ -1,0 +1,181 @@
+"""chase_nine: three-player chase-points nine-ball, 追分 (RULES.md "chase_nine").
+
+Points move between players, so the scores always sum to zero.  A player's 上家 is the one
+before it in ``rack.order``, its 下家 the one after.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from hub.rules import core
+from hub.rules.discipline import Discipline
+from hub.rules.events import Reject
+from hub.rules.state import MatchState
+
+BREAK_RAILS = 4
+
+
+class ChaseNine(Discipline):
+    name = "chase_nine"
+    penalty_types = ("intentional_foul", "forfeit_rack", "forfeit_match")
+    concede_scopes = ("rack",)
+
+    def upper(self, st: MatchState, pid: str) -> str:  # 上家
+        return core.previous_in_order(st, pid)
+
+    def lower(self, st: MatchState, pid: str) -> str:  # 下家
+        return core.next_in_order(st, pid)
+
+    def _passer(self, st: MatchState, pid: str) -> str | None:
+        """The 下家 who passed after ``pid``'s snooker, while ``pid`` is in that returned inning."""
+        rack = st.rack
+        return rack.snooker_passer if rack.inning_player == pid else None
+
+    def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
+        if shot["push_out"]:
+            raise Reject("not_allowed", "chase_nine has no push-out (追分赛规则 十五)")
+
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        rack = st.rack
+        pid = rack.shooter
+        assert pid is not None
+        fouls = core.fact_fouls(shot, {1}, is_break=True)
+        if not (shot["pocketed"] or shot["break_rails"] >= BREAK_RAILS):
+            fouls.insert(0, "bad_break")
+        down = set(shot["pocketed"]) | set(shot["off_table"])
+        core.remove_balls(rack, down)
+        rack.after_break = True
+        if fouls:
+            if 9 in down:
+                core.respot(rack, 9, note)
+            self.foul(st, pid, fouls, note)
+            return fouls
+        st.player(pid).consecutive_fouls = 0
+        if 9 in shot["pocketed"]:
+            note.append("golden break")
+            s = st.setup.points("small_gold")
+            self._win_from_all(st, pid, "small_gold", s, note, by_break_stroke=True)
+        elif shot["pocketed"]:
+            rack.gold_inning = True
+            rack.inning_strokes += 1
+            core.continue_inning(st)
+        else:
+            core.start_inning(st, self.lower(st, pid))
+        return []
+
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        rack = st.rack
+        pid = rack.shooter
+        assert pid is not None
+        player = st.player(pid)
+        ball_on = min(rack.on_table)
+        free_ball = rack.ball_in_hand is not None
+        fouls = core.fact_fouls(shot, {ball_on}, is_break=False)
+        pocketed = set(shot["pocketed"])
+        if free_ball and 9 in pocketed and ball_on != 9:
+            fouls.append("nine_on_free_ball")  # 追分赛规则 九.2
+        down = pocketed | set(shot["off_table"])
+        core.remove_balls(rack, down)
+        rack.after_break = False
+        rack.inning_strokes += 1
+        if fouls:
+            if 9 in down:
+                core.respot(rack, 9, note)
+            self.foul(st, pid, fouls, note)
+            return fouls
+        player.consecutive_fouls = 0
+        if 9 in pocketed:
+            self._win(st, pid, ball_on, note)
+            return []
+        if shot["rail_safety"]:
+            player.rail_safeties_in_rack += 1
+            if player.rail_safeties_in_rack >= 3:
+                self._third_rail_safety(st, pid, note)
+                return []
+            note.append(f"rail safety {player.rail_safeties_in_rack} of 2 allowed")
+        if pocketed:
+            core.continue_inning(st)
+            return []
+        nxt = self.lower(st, pid)
+        if shot["snooker"]:
+            note.append("snooker: the next player may pass")
+            core.ask(st, nxt, ("play", "pass"), "snooker")
+        else:
+            core.start_inning(st, nxt)
+        return []
+
+    def _third_rail_safety(self, st: MatchState, pid: str, note: list[str]) -> None:
+        """追分赛规则 十七.3: the third soft safety makes all three fouls; the 上家 wins."""
+        f = st.setup.points("foul")
+        n = st.setup.points("normal")
+        up = self.upper(st, pid)
+        core.count_foul(st, pid, 3)
+        core.give(st, {pid: -3 * f, up: 3 * f}, foul=True)
+        note.append("third rail safety: all three are fouls and the rack is lost")
+        self._win_paid_by(st, up, pid, "normal", "rail_safeties", n, note)
+
+    def _win(self, st: MatchState, pid: str, ball_on: int, note: list[str]) -> None:
+        rack = st.rack
+        pts = st.setup.points
+        if rack.gold_inning:
+            if ball_on == 9:
+                self._win_from_all(st, pid, "big_gold", pts("big_gold"), note)
+            else:
+                self._win_from_all(st, pid, "small_gold", pts("small_gold"), note)
+            return
+        payer = self._passer(st, pid) or self.upper(st, pid)
+        if rack.inning_start_full and ball_on == 9:
+            self._win_paid_by(st, pid, payer, "small_gold", "win_ball", 2 * pts("small_gold"), note)
+        else:
+            self._win_paid_by(st, pid, payer, "normal", "win_ball", pts("normal"), note)
+
+    def _win_from_all(self, st: MatchState, pid: str, win_type: str, each: int, note: list[str], *, by_break_stroke: bool = False) -> None:
+        gains = {other: -each for other in st.ids() if other != pid}
+        gains[pid] = each * len(gains)
+        # both others paid: the cycle is kept, starting from the winner
+        core.finish_rack(st, pid, win_type, "win_ball", gains, note, next_order=core.rack_order(st, pid), by_break_stroke=by_break_stroke)
+
+    def _win_paid_by(self, st: MatchState, winner: str, payer: str, win_type: str, reason: str, amount: int, note: list[str]) -> None:
+        other = next(pid for pid in st.ids() if pid not in (winner, payer))
+        core.finish_rack(st, winner, win_type, reason, {winner: amount, payer: -amount}, note, next_order=(winner, payer, other))
+
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+        f = st.setup.points("foul")
+        player = core.count_foul(st, fouler)
+        payee = self._passer(st, fouler) or self.upper(st, fouler)
+        core.give(st, {fouler: -f, payee: f}, foul=True)
+        player.consecutive_fouls += 1
+        if player.consecutive_fouls >= 3:
+            up = self.upper(st, fouler)
+            note.append("third consecutive foul: the 上家 wins the rack")
+            self._win_paid_by(st, up, fouler, "normal", "fouls", st.setup.points("normal"), note)
+            return
+        if player.consecutive_fouls == 2:
+            note.append(f"warning: {fouler} has two consecutive fouls; a third loses the rack")
+        core.start_inning(st, self.lower(st, fouler), ball_in_hand="anywhere")
+
+    def lose_rack(self, st: MatchState, loser: str, reason: str, note: list[str]) -> None:
+        up = self.upper(st, loser)
+        self._win_paid_by(st, up, loser, "normal", reason, st.setup.points("normal"), note)
+
+    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[str]) -> None:
+        if context == "snooker" and choice == "pass":
+            back = self.upper(st, pid)
+            core.start_inning(st, back)
+            st.rack.snooker_passer = pid
+            note.append(f"{pid} passes: {back} shoots again; {pid} pays for that inning")
+            return
+        super().decide_choice(st, pid, choice, context, note)
+
+    def penalty(self, st: MatchState, pid: str, kind: str, note: list[str]) -> None:
+        player = st.player(pid)
+        count = player.penalties[kind] = player.penalties.get(kind, 0) + 1
+        if kind == "intentional_foul":
+            player.intentional_fouls += 1
+        if kind == "forfeit_match" or (kind == "intentional_foul" and count >= 2):
+            # 追分赛规则 二十一: the second intentional foul disqualifies.
+            player.disqualified = True
+            core.end_match(st, None, "disqualification", note)
+        else:
+            self.lose_rack(st, pid, "penalty", note)

@@ -1,0 +1,156 @@
+"""chinese_eight: Chinese eight-ball, 2017 rules (RULES.md "chinese_eight")."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from hub.rules import core
+from hub.rules.discipline import Discipline
+from hub.rules.state import MatchState
+
+SOLIDS = frozenset(range(1, 8))
+STRIPES = frozenset(range(9, 16))
+GROUPS = {"solids": SOLIDS, "stripes": STRIPES}
+BREAK_RAILS = 4
+BAD_BREAK_CHOICES = ("rerack_self", "rerack_other", "play")
+EIGHT_BREAK_FOUL_CHOICES = ("play", "behind_line")
+
+
+def group_of(ball: int | None) -> str | None:
+    if ball in SOLIDS:
+        return "solids"
+    if ball in STRIPES:
+        return "stripes"
+    return None
+
+
+def other_group(group: str) -> str:
+    return "stripes" if group == "solids" else "solids"
+
+
+class ChineseEight(Discipline):
+    name = "chinese_eight"
+
+    def legal_first(self, st: MatchState, pid: str) -> set[int]:
+        """Ball-on: open table any ball but the 8; else the group, or the 8 once it is cleared."""
+        on_table = st.rack.on_table
+        group = st.player(pid).group
+        if st.rack.table_open or group is None:
+            return on_table - {8}
+        own = on_table & GROUPS[group]
+        return own or {8}
+
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        rack = st.rack
+        pid = rack.shooter
+        assert pid is not None
+        opp = self.opponent(st, pid)
+        fouls = core.fact_fouls(shot, None, is_break=True)
+        requirement = bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
+        down = set(shot["pocketed"]) | set(shot["off_table"])
+        core.remove_balls(rack, down)
+        eight_pocketed = 8 in shot["pocketed"]
+        if 8 in down:
+            core.respot(rack, 8, note)
+        rack.table_open = True
+        rack.after_break = True
+        if not requirement:
+            fouls.insert(0, "bad_break")
+        if rack.rebreak_warned and not requirement:
+            core.count_foul(st, pid)
+            note.append("the warned rebreak failed again: the rack is lost")
+            core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
+            return fouls
+        if fouls == ["bad_break"]:
+            core.count_foul(st, pid)
+            core.ask(st, opp, BAD_BREAK_CHOICES, "bad_break")
+            return fouls
+        if fouls:
+            core.count_foul(st, pid)
+            if eight_pocketed and shot["cue_ball"] == "table":
+                core.ask(st, opp, EIGHT_BREAK_FOUL_CHOICES, "eight_break_foul")
+            else:
+                core.start_inning(st, opp, ball_in_hand="behind_line")
+            return fouls
+        if shot["pocketed"]:
+            rack.inning_strokes += 1
+            core.continue_inning(st)
+        else:
+            core.start_inning(st, opp)
+        return []
+
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        rack = st.rack
+        pid = rack.shooter
+        assert pid is not None
+        player = st.player(pid)
+        opp = self.opponent(st, pid)
+        legal = self.legal_first(st, pid)
+        group_cleared = not rack.table_open and legal == {8}
+        fouls = core.fact_fouls(shot, legal, is_break=False)
+        pocketed = set(shot["pocketed"])
+        core.remove_balls(rack, pocketed | set(shot["off_table"]))
+        rack.after_break = False
+        rack.inning_strokes += 1
+        lost = None
+        if "not_trying" in shot["called_fouls"]:
+            player.not_trying_in_rack += 1
+            if player.not_trying_in_rack == 1:
+                player.warnings += 1
+                note.append("not trying to win: a foul and a warning")
+            else:
+                lost = "second not-trying foul in the rack"
+        if 8 in pocketed and fouls:
+            lost = "the 8 pocketed on a foul"
+        elif 8 in pocketed and not group_cleared:
+            lost = "the 8 pocketed before the group was cleared"
+        elif 8 in shot["off_table"]:
+            lost = "the 8 left the table"
+        if fouls:
+            core.count_foul(st, pid)
+        if lost:
+            note.append(f"{lost}: the rack is lost")
+            core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
+            return fouls
+        if fouls:
+            core.start_inning(st, opp, ball_in_hand="anywhere")
+            return fouls
+        if 8 in pocketed:
+            core.finish_rack(st, pid, "normal", "win_ball", {pid: 1}, note)
+            return []
+        if rack.table_open:
+            first_group = group_of(shot["first_contact"])
+            if first_group and pocketed & GROUPS[first_group]:
+                player.group = first_group
+                st.player(opp).group = other_group(first_group)
+                rack.table_open = False
+                note.append(f"{pid} takes {first_group}")
+                core.continue_inning(st)
+            else:
+                core.start_inning(st, opp)
+            return []
+        assert player.group is not None
+        if pocketed & GROUPS[player.group]:
+            core.continue_inning(st)
+        else:
+            core.start_inning(st, opp)
+        return []
+
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+        core.count_foul(st, fouler)
+        core.start_inning(st, self.opponent(st, fouler), ball_in_hand="anywhere")
+
+    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[str]) -> None:
+        if context == "bad_break" and choice == "rerack_other":
+            # RULES.md: the breaker breaks again, warned: failing again loses the rack.
+            breaker = st.rack.breaker
+            assert breaker is not None
+            core.rerack(st, breaker, note)
+            st.rack.rebreak_warned = True
+            st.player(breaker).warnings += 1
+            note.append(f"{breaker} rebreaks, warned")
+            return
+        super().decide_choice(st, pid, choice, context, note)
+
+    def win_ball(self, st: MatchState, pid: str) -> int | None:
+        return 8

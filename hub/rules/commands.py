@@ -1,0 +1,164 @@
+"""Command shapes: turn the ``command`` object of an envelope into the data of its event.
+
+Only the shape is checked here (``bad_command``); whether the rules allow the command now
+is the engine's business.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from hub.rules.core import CALLED_FOULS, CUE_BALL_STATES
+from hub.rules.events import Reject
+
+TABLE_KINDS = (
+    "start",
+    "lag",
+    "shot",
+    "decision",
+    "extension",
+    "foul",
+    "penalty",
+    "concede",
+    "stalemate",
+    "timeout",
+    "pause",
+    "resume",
+    "undo",
+)
+SERVER_KINDS = ("clock_expired", "match_time_expired")
+PENALTY_TYPES = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
+MAX_COUNT = 1000
+MAX_REASON = 200
+
+
+def bad(message: str) -> Reject:
+    return Reject("bad_command", message)
+
+
+def _int(value: Any, what: str, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise bad(f"{what} must be a whole number")
+    if not lo <= value <= hi:
+        raise bad(f"{what} must be between {lo} and {hi}")
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise bad(f"{what} must be true or false")
+    return value
+
+
+def _player(cmd: Mapping[str, Any], players: tuple[str, ...]) -> str:
+    pid = cmd.get("player")
+    if not isinstance(pid, str):
+        raise bad("player must be a player id")
+    if pid not in players:
+        raise bad(f"unknown player {pid[:64]!r}")
+    return pid
+
+
+def _balls(value: Any, what: str) -> list[int]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 15:
+        raise bad(f"{what} must be a list of ball numbers")
+    return [_int(b, f"{what}: ball number", 1, 15) for b in value]
+
+
+def check_balls_on_table(shot: Mapping[str, Any], on_table: set[int]) -> None:
+    """PROTOCOL.md: a ball number that is not on the table is ``bad_command``."""
+    first = shot["first_contact"]
+    if first is not None and first not in on_table:
+        raise bad(f"first_contact: the {first} is not on the table")
+    for ball in shot["pocketed"] + shot["off_table"]:
+        if ball not in on_table:
+            raise bad(f"the {ball} is not on the table")
+
+
+def shot_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
+    player = _player(cmd, players)
+    if "first_contact" not in cmd:
+        raise bad("first_contact is required (null when the cue ball struck no ball)")
+    first = cmd["first_contact"]
+    if first is not None:
+        first = _int(first, "first_contact", 1, 15)
+    pocketed = _balls(cmd.get("pocketed"), "pocketed")
+    off_table = _balls(cmd.get("off_table"), "off_table")
+    if len(set(pocketed + off_table)) != len(pocketed) + len(off_table):
+        raise bad("a ball appears twice across pocketed and off_table")
+    cue_ball = cmd.get("cue_ball", "table")
+    if cue_ball not in CUE_BALL_STATES:
+        raise bad("cue_ball must be 'table', 'pocketed' or 'off_table'")
+    called = cmd.get("called_fouls") or []
+    if not isinstance(called, list) or any(c not in CALLED_FOULS for c in called):
+        raise bad(f"called_fouls must be a list of: {', '.join(CALLED_FOULS)}")
+    return {
+        "player": player,
+        "first_contact": first,
+        "pocketed": pocketed,
+        "off_table": off_table,
+        "cue_ball": cue_ball,
+        "rail": _bool(cmd.get("rail", False), "rail"),
+        "break_rails": _int(cmd.get("break_rails", 0), "break_rails", 0, 15),
+        "break_crossings": _int(cmd.get("break_crossings", 0), "break_crossings", 0, 100),
+        "called_fouls": list(dict.fromkeys(called)),
+        "break_position": _bool(cmd.get("break_position", False), "break_position"),
+        "push_out": _bool(cmd.get("push_out", False), "push_out"),
+        "snooker": _bool(cmd.get("snooker", False), "snooker"),
+        "rail_safety": _bool(cmd.get("rail_safety", False), "rail_safety"),
+    }
+
+
+def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
+    """The event data of a well-formed command of ``kind`` (raises ``bad_command``)."""
+    if kind == "shot":
+        return shot_data(cmd, players)
+    if kind == "start":
+        if "order" in cmd:
+            order = cmd["order"]
+            if not isinstance(order, list) or sorted(map(str, order)) != sorted(players) or len(set(order)) != len(order):
+                raise bad("order must list every player once")
+            if len(players) != 3:
+                raise bad("order is for chase_nine; two-player matches take breaker")
+            return {"order": list(order)}
+        if len(players) == 3:
+            raise bad("chase_nine: start takes order, [3 player ids], the first breaks")
+        breaker = cmd.get("breaker")
+        if breaker not in players:
+            raise bad("breaker must be one of the match's players")
+        return {"breaker": breaker}
+    if kind == "lag":
+        winner = cmd.get("winner")
+        if winner not in players:
+            raise bad("winner must be one of the match's players")
+        return {"winner": winner}
+    if kind == "decision":
+        choice = cmd.get("choice")
+        if not isinstance(choice, str) or not choice or len(choice) > 32:
+            raise bad("choice must be one of rack.pending.options")
+        return {"player": _player(cmd, players), "choice": choice}
+    if kind in ("extension", "timeout", "clock_expired"):
+        return {"player": _player(cmd, players)}
+    if kind == "foul":
+        reason = cmd.get("reason")
+        if reason not in CALLED_FOULS:
+            raise bad(f"reason must be one of: {', '.join(CALLED_FOULS)}")
+        return {"player": _player(cmd, players), "reason": reason}
+    if kind == "penalty":
+        ptype = cmd.get("type")
+        if ptype not in PENALTY_TYPES:
+            raise bad(f"type must be one of: {', '.join(PENALTY_TYPES)}")
+        return {"player": _player(cmd, players), "type": ptype}
+    if kind == "concede":
+        scope = cmd.get("scope")
+        if scope not in ("rack", "match"):
+            raise bad("scope must be 'rack' or 'match'")
+        return {"player": _player(cmd, players), "scope": scope}
+    if kind in ("pause", "resume"):
+        reason = cmd.get("reason")
+        if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON):
+            raise bad(f"reason must be a string of at most {MAX_REASON} characters")
+        return {"reason": reason} if reason else {}
+    return {}  # stalemate, undo, match_time_expired

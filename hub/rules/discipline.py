@@ -1,0 +1,91 @@
+"""What every discipline module provides, with the behaviour most of them share."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from hub.rules import core
+from hub.rules.events import Reject
+from hub.rules.state import MatchState
+
+RERACK_CHOICES = ("play", "rerack_self", "rerack_other")
+
+
+class Discipline:
+    """One ruleset.  Handlers change the working state and return the stroke's foul codes;
+    ``note`` collects the short notes a commentator reads in ``last.notes``."""
+
+    name = ""
+    penalty_types: tuple[str, ...] = ("forfeit_rack", "forfeit_match")
+    concede_scopes: tuple[str, ...] = ("rack", "match")
+
+    # --- to implement ---
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        raise NotImplementedError
+
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        raise NotImplementedError
+
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+        """The consequences of a foul by ``fouler`` (points, counts, who comes to the table)."""
+        raise NotImplementedError
+
+    def lose_rack(self, st: MatchState, loser: str, reason: str, note: list[str]) -> None:
+        """``loser`` loses the rack by penalty or concession."""
+        winner = self.opponent(st, loser)
+        core.finish_rack(st, winner, "normal", reason, {winner: 1}, note)
+
+    # --- shared ---
+    def opponent(self, st: MatchState, pid: str) -> str:
+        return core.next_in_order(st, pid)
+
+    def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
+        """Extra discipline checks on a well-formed shot (raise Reject)."""
+        if shot["push_out"]:
+            raise Reject("not_allowed", "a push-out is only allowed in wpa_nine, on the first stroke after the break")
+
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+        """A called foul or a time foul with no stroke played: the balls stay as they lie."""
+        st.rack.after_break = False
+        st.rack.push_out_allowed = False
+        self.foul(st, pid, [code], note)
+        return [code]
+
+    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[str]) -> None:
+        rack = st.rack
+        if choice == "play":
+            ball_in_hand = "anywhere" if context in ("break_foul", "weak_break", "bad_break") else None
+            keep_push = rack.push_out_allowed
+            core.start_inning(st, pid, ball_in_hand=ball_in_hand)
+            rack.push_out_allowed = keep_push
+        elif choice == "pass":
+            back = core.previous_in_order(st, pid)
+            core.start_inning(st, back)
+            note.append(f"{pid} passes: {back} shoots")
+        elif choice == "rerack_self":
+            core.rerack(st, pid, note)
+        elif choice == "rerack_other":
+            assert rack.breaker is not None
+            core.rerack(st, rack.breaker, note)
+        elif choice == "behind_line":
+            core.start_inning(st, pid, ball_in_hand="behind_line")
+        else:  # pragma: no cover - decide() checked the choice against the options
+            raise Reject("bad_choice", f"unknown choice {choice}")
+
+    def penalty(self, st: MatchState, pid: str, kind: str, note: list[str]) -> None:
+        """wpa_nine and chinese_eight: forfeits only (RULES.md settled details)."""
+        p = st.player(pid)
+        p.penalties[kind] = p.penalties.get(kind, 0) + 1
+        if kind == "forfeit_match":
+            core.lose_match(st, pid, "penalty", note)
+        else:
+            self.lose_rack(st, pid, "penalty", note)
+
+    def concede(self, st: MatchState, pid: str, scope: str, note: list[str]) -> None:
+        if scope == "match":
+            core.lose_match(st, pid, "concession", note)
+        else:
+            self.lose_rack(st, pid, "concession", note)
+
+    def win_ball(self, st: MatchState, pid: str) -> int | None:
+        return 9

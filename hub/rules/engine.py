@@ -1,0 +1,499 @@
+"""decide / evolve / fold / projection: the rules engine's public face (see __init__.py)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from hub.rules import core
+from hub.rules.chase_nine import ChaseNine
+from hub.rules.chinese_eight import ChineseEight
+from hub.rules.commands import SERVER_KINDS, TABLE_KINDS, check_balls_on_table, command_data
+from hub.rules.discipline import Discipline
+from hub.rules.events import Event, Reject
+from hub.rules.golden_nine import GoldenNine
+from hub.rules.setup import MatchSetup, validate_setup
+from hub.rules.state import MatchClock, MatchState, PlayerState, RackState, ShotClock
+from hub.rules.wpa_nine import WpaNine
+
+DISCIPLINES: dict[str, Discipline] = {
+    d.name: d for d in (GoldenNine(), WpaNine(), ChineseEight(), ChaseNine())
+}
+# Strokes and answers are refused while the referee has stopped the clocks (RULES.md).
+REFUSED_WHILE_PAUSED = ("shot", "decision", "extension")
+WARNING_MS = 10_000
+COUNTDOWN_MS = 5_000
+
+__all__ = [
+    "MatchSetup",
+    "MatchState",
+    "decide",
+    "evolve",
+    "fold",
+    "initial",
+    "projection",
+    "short_projection",
+    "validate_setup",
+]
+
+
+def initial(setup: MatchSetup) -> MatchState:
+    players = [PlayerState(p.id, p.name, p.handicap) for p in setup.players]
+    st = MatchState(setup=setup, players=players, rack=RackState(number=1, phase="lag"))
+    st.rack.points = {p.id: 0 for p in players}
+    if setup.minutes is not None:
+        limit = round(setup.minutes * 60_000)
+        st.match_clock = MatchClock(limit_ms=limit, remaining_ms=limit)
+    return st
+
+
+# --- decide ------------------------------------------------------------------------------
+
+
+def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) -> tuple[str, dict[str, Any]]:
+    if not isinstance(command, Mapping):
+        raise Reject("bad_command", "command must be an object")
+    kind = command.get("kind")
+    if kind not in TABLE_KINDS and not (server and kind in SERVER_KINDS):
+        raise Reject("bad_command", f"unknown command kind {str(kind)[:40]!r}")
+    if st.paused and kind in REFUSED_WHILE_PAUSED:
+        raise Reject("not_allowed", "the match is paused: resume first")
+    rack = st.rack
+    data = command_data(kind, command, st.setup.player_ids)
+    if kind == "undo":
+        if not st.undoable:
+            raise Reject("nothing_to_undo", "there is nothing left to undo")
+        return kind, {"target": st.undoable[-1]}
+    if st.status == "finished":
+        raise Reject("match_over", "the match is over")
+    discipline = DISCIPLINES[st.setup.discipline]
+    _check(st, discipline, kind, data)
+    if kind == "shot":
+        check_balls_on_table(data, rack.on_table)
+        discipline.validate_shot(st, data)
+    return kind, data
+
+
+def _check(st: MatchState, discipline: Discipline, kind: str, data: dict[str, Any]) -> None:
+    rack = st.rack
+    player = data.get("player")
+    in_lag = rack.phase == "lag" or (rack.pending is not None and rack.pending.context == "lag")
+    if kind == "start":
+        if st.status != "scheduled" or rack.phase != "lag":
+            raise Reject("already_started", "the match has already started")
+        return
+    if kind == "lag":
+        if st.setup.discipline == "chase_nine":
+            raise Reject("not_allowed", "chase_nine has no lag: start with the order")
+        if rack.phase == "decision" and in_lag:
+            raise Reject("decision_pending", "the lag winner has to choose break or pass")
+        if rack.phase != "lag":
+            raise Reject("already_started" if st.status == "live" else "not_allowed", "there is no lag now")
+        return
+    if st.status == "scheduled" and not (kind == "decision" and in_lag):
+        raise Reject("not_started", "the match has not started: send start (or lag)")
+    if kind == "decision":
+        if rack.pending is None:
+            raise Reject("no_decision_pending", "there is no decision to make")
+        if player != rack.pending.player:
+            raise Reject("not_your_turn", f"{rack.pending.player} makes this decision")
+        if data["choice"] not in rack.pending.options:
+            raise Reject("bad_choice", f"choose one of: {', '.join(rack.pending.options)}")
+        return
+    if kind == "pause":
+        if st.paused:
+            raise Reject("not_allowed", "the match is already paused")
+        return
+    if kind == "resume":
+        if not st.paused:
+            raise Reject("not_allowed", "the match is not paused")
+        return
+    if kind == "match_time_expired":
+        if st.match_clock is None:
+            raise Reject("not_allowed", "this match has no match clock")
+        if st.extra_rack:
+            raise Reject("not_allowed", "the match clock has already run out")
+        return
+    if kind == "penalty":
+        if data["type"] not in discipline.penalty_types:
+            raise Reject("not_allowed", f"{discipline.name} has no {data['type']} penalty here")
+        if rack.phase == "lag" and data["type"] not in ("forfeit_match",):
+            raise Reject("not_allowed", "no rack is in play")
+        return
+    if kind == "timeout":
+        allowed = (
+            discipline.name == "chinese_eight"
+            and rack.phase == "break"
+            and (st.setup.race_to or 0) >= 6
+            and not st.player(player).timeout_used
+            and not st.paused
+        )
+        if not allowed:
+            raise Reject("not_allowed", "a timeout: chinese_eight, race to 6 or more, once per player, before a break")
+        return
+    if kind == "stalemate":
+        if rack.phase not in ("break", "play", "decision"):
+            raise Reject("not_allowed", "no rack is in play")
+        return
+    if rack.phase == "lag":
+        raise Reject("not_allowed", "waiting for the lag")
+    if kind == "concede":
+        at_table = rack.shooter if rack.pending is None else rack.pending.player
+        if player != at_table:
+            raise Reject("not_your_turn", "only the player at the table may concede")
+        if data["scope"] not in discipline.concede_scopes:
+            raise Reject("not_allowed", f"{discipline.name}: a {data['scope']} cannot be conceded")
+        return
+    if kind == "extension":
+        if st.setup.shot_clock is None:
+            raise Reject("not_allowed", "this match has no shot clock")
+        if rack.phase != "play":
+            raise Reject("not_allowed", "no extension during a break or a decision")
+        if player != rack.shooter:
+            raise Reject("not_your_turn", f"{rack.shooter} is at the table")
+        if st.player(player).extensions_left <= 0:
+            raise Reject("not_allowed", "no extension left in this rack")
+        return
+    # shot, foul, clock_expired
+    if rack.phase == "decision":
+        assert rack.pending is not None
+        raise Reject("decision_pending", f"waiting for {rack.pending.player} to choose")
+    if player != rack.shooter:
+        if kind == "clock_expired":
+            raise Reject("not_allowed", "that turn is over")
+        raise Reject("not_your_turn", f"{rack.shooter} is at the table")
+    if kind == "clock_expired" and (st.paused or st.shot_clock is None):
+        raise Reject("not_allowed", "no shot clock is running")
+
+
+# --- evolve / fold -----------------------------------------------------------------------
+
+
+def evolve(st: MatchState, event: Event) -> MatchState:
+    """The state after ``event``; ``st`` itself is left as it was.  An ``undo`` needs the
+    whole stream: use ``fold``."""
+    if event.kind == "undo" and not event.voided:
+        raise ValueError("an undo voids an earlier event: fold the stream again")
+    nxt = st.clone()
+    _apply(nxt, event)
+    return nxt
+
+
+def fold(setup: MatchSetup, events: Iterable[Event]) -> MatchState:
+    st = initial(setup)
+    for event in events:
+        _apply(st, event)
+    return st
+
+
+def _apply(st: MatchState, ev: Event) -> None:
+    st.version = ev.version
+    if ev.voided:
+        return
+    if ev.kind == "undo":
+        _restart_shot_clock(st, ev.at)
+        st.last_at = ev.at
+        st.last = {"version": ev.version, "kind": "undo", "player": None, "foul": False, "fouls": [],
+                   "notes": [f"event {ev.data.get('target')} undone"]}
+        return
+    _advance_match_clock(st, ev.at)
+    data = ev.data
+    discipline = DISCIPLINES[st.setup.discipline]
+    note: list[str] = []
+    fouls: list[str] = []
+    kind = ev.kind
+    was_break = st.rack.phase == "break"
+    reset_shot_clock = True
+    if kind == "start":
+        _start(st, data)
+    elif kind == "lag":
+        core.ask(st, data["winner"], ("break", "pass"), "lag")
+        note.append(f"{data['winner']} wins the lag")
+    elif kind == "shot":
+        fouls = (discipline.break_shot if was_break else discipline.play_shot)(st, data, note)
+        if was_break:
+            st.official_timeout = False
+    elif kind == "decision":
+        _decision(st, discipline, data["player"], data["choice"], note)
+    elif kind == "foul":
+        fouls = discipline.foul_outside_stroke(st, data["player"], data["reason"], note)
+    elif kind == "clock_expired":
+        note.append("shot clock expired")
+        fouls = discipline.foul_outside_stroke(st, data["player"], "time", note)
+    elif kind == "penalty":
+        note.append(f"penalty: {data['type']}")
+        discipline.penalty(st, data["player"], data["type"], note)
+    elif kind == "concede":
+        note.append(f"{data['player']} concedes the {data['scope']}")
+        discipline.concede(st, data["player"], data["scope"], note)
+    elif kind == "stalemate":
+        core.stalemate(st, note)
+    elif kind == "extension":
+        _extend(st, data["player"])
+        note.append("extension")
+        reset_shot_clock = False
+    elif kind in ("pause", "timeout"):
+        if kind == "timeout":
+            st.player(data["player"]).timeout_used = True
+        st.paused = True
+        st.pause_kind = kind
+        _pause_shot_clock(st, ev.at)
+        reset_shot_clock = False
+    elif kind == "resume":
+        st.paused = False
+        st.pause_kind = None
+        _resume_shot_clock(st, ev.at)
+        reset_shot_clock = False
+    elif kind == "match_time_expired":
+        assert st.match_clock is not None
+        st.match_clock.remaining_ms = 0
+        st.match_clock.running_since = None
+        note.append("match time is up")
+        core.settle_on_points(st, "time", note)
+    if kind != "match_time_expired":
+        st.undoable.append(ev.version)
+    if reset_shot_clock:
+        _reset_shot_clock(st, ev.at)
+    _sync_match_clock(st, ev.at)
+    st.last_at = ev.at
+    st.last = {
+        "version": ev.version,
+        "kind": kind,
+        "player": data.get("player"),
+        "foul": bool(fouls),
+        "fouls": fouls,
+        "notes": note,
+    }
+
+
+def _start(st: MatchState, data: Mapping[str, Any]) -> None:
+    if "order" in data:
+        order = tuple(data["order"])
+        st.first_order = order
+        core.begin_rack(st, 1, order[0], order)
+    else:
+        core.begin_rack(st, 1, data["breaker"])
+        st.first_order = st.rack.order
+    st.status = "live"
+
+
+def _decision(st: MatchState, discipline: Discipline, pid: str, choice: str, note: list[str]) -> None:
+    pending = st.rack.pending
+    assert pending is not None
+    if pending.context == "lag":
+        breaker = pid if choice == "break" else next(p for p in st.ids() if p != pid)
+        note.append(f"{pid} chooses to {choice}: {breaker} breaks")
+        number = st.rack.number
+        core.begin_rack(st, number, breaker)
+        if st.status == "scheduled":
+            st.first_order = st.rack.order
+            st.status = "live"
+        return
+    note.append(f"{pid} chooses {choice}")
+    discipline.decide_choice(st, pid, choice, pending.context, note)
+
+
+# --- clocks (deadlines from event times only) --------------------------------------------
+
+
+def _turn_limit_ms(st: MatchState) -> int | None:
+    cfg = st.setup.shot_clock
+    rack = st.rack
+    if cfg is None or st.status != "live" or rack.phase not in ("break", "play") or rack.shooter is None:
+        return None
+    if rack.phase == "break":
+        seconds = cfg.break_s
+    elif rack.after_break:
+        seconds = cfg.first_shot_s
+    else:
+        seconds = cfg.shot_s
+    return round(seconds * 1000)
+
+
+def _reset_shot_clock(st: MatchState, at: int) -> None:
+    limit = _turn_limit_ms(st)
+    if limit is None:
+        st.shot_clock = None
+        return
+    assert st.rack.shooter is not None
+    if st.paused:
+        st.shot_clock = ShotClock(st.rack.shooter, limit, None, limit)
+    else:
+        st.shot_clock = ShotClock(st.rack.shooter, limit, at + limit, None)
+
+
+def _restart_shot_clock(st: MatchState, at: int) -> None:
+    """After an undo the running shot clock starts again with its full limit (RULES.md)."""
+    _reset_shot_clock(st, at)
+
+
+def _extend(st: MatchState, pid: str) -> None:
+    cfg = st.setup.shot_clock
+    assert cfg is not None
+    st.player(pid).extensions_left -= 1
+    clock = st.shot_clock
+    if clock is None:
+        return
+    ext = round(cfg.extension_s * 1000)
+    if clock.deadline is not None:
+        clock.deadline += ext
+    elif clock.remaining_ms is not None:
+        clock.remaining_ms += ext
+    clock.extended = True
+
+
+def _pause_shot_clock(st: MatchState, at: int) -> None:
+    clock = st.shot_clock
+    if clock is not None and clock.deadline is not None:
+        clock.remaining_ms = max(0, clock.deadline - at)
+        clock.deadline = None
+
+
+def _resume_shot_clock(st: MatchState, at: int) -> None:
+    clock = st.shot_clock
+    if clock is not None and clock.remaining_ms is not None:
+        clock.deadline = at + clock.remaining_ms
+        clock.remaining_ms = None
+
+
+def _advance_match_clock(st: MatchState, at: int) -> None:
+    mc = st.match_clock
+    if mc is not None and mc.running_since is not None:
+        mc.remaining_ms = mc.remaining_at(at)
+        mc.running_since = at
+
+
+def _sync_match_clock(st: MatchState, at: int) -> None:
+    """Timed match: runs while racks are played; stops when paused, in a lag, at the end and
+    for the official timeout after every ``timeout_every_racks``-th rack until the next break."""
+    mc = st.match_clock
+    if mc is None:
+        return
+    running = (
+        st.status == "live"
+        and not st.paused
+        and not st.official_timeout
+        and not st.extra_rack
+        and st.rack.phase not in ("lag", "over")
+        and mc.remaining_ms > 0
+    )
+    if running and mc.running_since is None:
+        mc.running_since = at
+    elif not running:
+        mc.running_since = None
+
+
+# --- projection --------------------------------------------------------------------------
+
+
+def _seconds(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def _shot_clock_json(st: MatchState) -> dict[str, Any] | None:
+    clock = st.shot_clock
+    if clock is None:
+        return None
+    out: dict[str, Any] = {
+        "player": clock.player,
+        "limit_s": _seconds(clock.limit_ms / 1000),
+        "extended": clock.extended,
+        "running": clock.deadline is not None,
+    }
+    if clock.deadline is not None:
+        out["deadline"] = clock.deadline
+        out["warn_at"] = clock.deadline - WARNING_MS
+        out["countdown_at"] = clock.deadline - COUNTDOWN_MS
+    else:
+        out["remaining_ms"] = clock.remaining_ms
+    return out
+
+
+def _match_clock_json(st: MatchState) -> dict[str, Any] | None:
+    mc = st.match_clock
+    if mc is None:
+        return None
+    running = mc.running_since is not None
+    return {
+        "limit_s": _seconds(mc.limit_ms / 1000),
+        "remaining_ms": mc.remaining_ms,
+        "running": running,
+        "deadline": mc.running_since + mc.remaining_ms if running else None,
+        "official_timeout": st.official_timeout,
+    }
+
+
+def projection(st: MatchState) -> dict[str, Any]:
+    setup = st.setup
+    discipline = DISCIPLINES[setup.discipline]
+    rack = st.rack
+    return {
+        "id": setup.match_id,
+        "tournament_id": setup.tournament_id,
+        "table_id": setup.table_id,
+        "discipline": setup.discipline,
+        "status": st.status,
+        "version": st.version,
+        "format": setup.format_json(),
+        "options": setup.options_json(),
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "handicap": p.handicap,
+                "score": p.score,
+                "racks_won": p.racks_won,
+                "fouls_in_rack": p.fouls_in_rack,
+                "consecutive_fouls": p.consecutive_fouls,
+                "extensions_left": p.extensions_left,
+                "group": p.group,
+                "win_ball": discipline.win_ball(st, p.id),
+                "warnings": p.warnings,
+                "intentional_fouls": p.intentional_fouls,
+                "disqualified": p.disqualified,
+                "stats": dict(p.stats),
+            }
+            for p in st.players
+        ],
+        "rack": {
+            "number": rack.number,
+            "breaker": rack.breaker,
+            "shooter": rack.shooter,
+            "phase": rack.phase,
+            "on_table": sorted(rack.on_table),
+            "ball_in_hand": rack.ball_in_hand,
+            "pending": rack.pending.to_json() if rack.pending else None,
+            "table_open": rack.table_open,
+            "push_out_allowed": rack.push_out_allowed,
+            "order": list(rack.order),
+            "extra": st.extra_rack,
+        },
+        "racks": [dict(r, points=dict(r["points"])) for r in st.racks],
+        "clock": {"shot": _shot_clock_json(st), "match": _match_clock_json(st)},
+        "paused": st.paused,
+        "winner": st.winner,
+        "result": dict(st.result) if st.result else None,
+        "last": dict(st.last) if st.last else None,
+    }
+
+
+def short_projection(st: MatchState) -> dict[str, Any]:
+    """PROTOCOL.md section 5: the short form of a match inside the tournament projection."""
+    full = projection(st)
+    return {
+        "id": full["id"],
+        "discipline": full["discipline"],
+        "status": full["status"],
+        "version": full["version"],
+        "players": [
+            {"id": p["id"], "name": p["name"], "score": p["score"], "racks_won": p["racks_won"]}
+            for p in full["players"]
+        ],
+        "rack": {
+            "number": full["rack"]["number"],
+            "shooter": full["rack"]["shooter"],
+            "phase": full["rack"]["phase"],
+            "ball_in_hand": full["rack"]["ball_in_hand"],
+        },
+        "clock": full["clock"],
+        "winner": full["winner"],
+    }

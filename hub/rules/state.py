@@ -1,0 +1,135 @@
+"""The state a match's events fold into.
+
+``MatchState`` is treated as a value: ``evolve`` clones it and changes only the clone, so a
+state handed out is never changed afterwards.  Inside one ``fold`` a single working copy is
+changed in place, which keeps replays fast (the fold benchmark in bench/ measures this).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.rules.setup import MatchSetup
+
+STAT_KEYS = ("break_and_runs", "table_runs", "golden_breaks", "fouls", "loss_of_chance")
+
+
+@dataclass(slots=True)
+class PlayerState:
+    id: str
+    name: str
+    handicap: str | None
+    score: int = 0
+    racks_won: int = 0
+    fouls_in_rack: int = 0
+    consecutive_fouls: int = 0
+    extensions_left: int = 0
+    group: str | None = None
+    warnings: int = 0
+    intentional_fouls: int = 0
+    stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STAT_KEYS, 0))
+    # Counts the projection does not show but the rules need.
+    penalties: dict[str, int] = field(default_factory=dict)  # penalty type -> times given
+    break_position_warned: bool = False
+    not_trying_in_rack: int = 0
+    rail_safeties_in_rack: int = 0
+    timeout_used: bool = False
+    disqualified: bool = False
+
+
+@dataclass(slots=True)
+class Pending:
+    player: str
+    options: tuple[str, ...]
+    context: str  # what the choice answers: lag, loss_of_chance, break_foul, push_out, snooker, ...
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "options": list(self.options)}
+
+
+@dataclass(slots=True)
+class RackState:
+    number: int = 0
+    breaker: str | None = None
+    shooter: str | None = None
+    phase: str = "lag"
+    on_table: set[int] = field(default_factory=set)
+    ball_in_hand: str | None = None
+    pending: Pending | None = None
+    table_open: bool = True
+    push_out_allowed: bool = False
+    order: tuple[str, ...] = ()
+    # Inning bookkeeping (golds, runs, chase payments).
+    inning_player: str | None = None
+    inning_is_break: bool = False  # the breaker's inning that began with the break stroke
+    gold_inning: bool = False  # break inning after a legal break that pocketed a ball
+    inning_start_full: bool = False  # the inning began with every object ball on the table
+    inning_start_one_and_nine: bool = False  # ... with both the 1 and the 9 (golden_nine (c))
+    innings_had: set[str] = field(default_factory=set)  # players who had an inning in this rack
+    inning_first: bool = False  # this is the inning player's first inning of the rack
+    inning_strokes: int = 0  # strokes played in the current inning
+    after_break: bool = False  # the next stroke is the first after the break
+    snooker_passer: str | None = None  # chase_nine: the 下家 who passed; set for the returned inning
+    rebreak_warned: bool = False  # chinese_eight: this break is the warned rebreak
+    points: dict[str, int] = field(default_factory=dict)  # every point change of this rack
+    # What a stalemate takes back (all of this rack number, reracks included).
+    foul_points: list[tuple[str, int]] = field(default_factory=list)
+    foul_counts: dict[str, int] = field(default_factory=dict)
+    loss_of_chance: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ShotClock:
+    player: str
+    limit_ms: int  # the full limit of this turn, extension excluded
+    deadline: int | None  # server ms, while running
+    remaining_ms: int | None  # while paused
+    extended: bool = False
+
+
+@dataclass(slots=True)
+class MatchClock:
+    limit_ms: int
+    remaining_ms: int
+    running_since: int | None = None  # server ms when it last started running
+
+    def remaining_at(self, at: int) -> int:
+        if self.running_since is None:
+            return self.remaining_ms
+        return max(0, self.remaining_ms - (at - self.running_since))
+
+
+@dataclass(slots=True)
+class MatchState:
+    setup: MatchSetup
+    players: list[PlayerState]
+    rack: RackState
+    version: int = 0
+    status: str = "scheduled"
+    racks: list[dict[str, Any]] = field(default_factory=list)
+    winner: str | None = None
+    result: dict[str, Any] | None = None
+    last: dict[str, Any] | None = None
+    paused: bool = False
+    pause_kind: str | None = None  # "pause" or "timeout"
+    official_timeout: bool = False  # timed match: the match clock rests until the next break
+    extra_rack: bool = False  # golden_nine tie-break rack
+    shot_clock: ShotClock | None = None
+    match_clock: MatchClock | None = None
+    first_order: tuple[str, ...] = ()  # rack 1's order (chase_nine ranking ties)
+    undoable: list[int] = field(default_factory=list)  # versions an undo may void, oldest first
+    last_at: int = 0
+
+    def clone(self) -> "MatchState":
+        return copy.deepcopy(self)
+
+    def player(self, pid: str) -> PlayerState:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def ids(self) -> list[str]:
+        return [p.id for p in self.players]

@@ -1,0 +1,98 @@
+"""wpa_nine: American nine-ball (RULES.md "wpa_nine")."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from hub.rules import core
+from hub.rules.discipline import RERACK_CHOICES, Discipline
+from hub.rules.events import Reject
+from hub.rules.state import MatchState
+
+BREAK_RAILS = 4  # 美式九球 四.3: a ball pocketed or at least four object balls to a cushion
+
+
+def legal_break_requirement(shot: Mapping[str, Any]) -> bool:
+    return bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
+
+
+class WpaNine(Discipline):
+    name = "wpa_nine"
+
+    def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
+        if shot["push_out"] and not st.rack.push_out_allowed:
+            raise Reject("not_allowed", "a push-out is only allowed on the first stroke after the break")
+
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        rack = st.rack
+        pid = rack.shooter
+        assert pid is not None
+        fouls = core.fact_fouls(shot, {1}, is_break=True)
+        if not legal_break_requirement(shot):
+            fouls.insert(0, "bad_break")
+        down = set(shot["pocketed"]) | set(shot["off_table"])
+        core.remove_balls(rack, down)
+        rack.after_break = True
+        rack.push_out_allowed = True  # for whoever takes the first stroke after the break
+        if fouls:
+            if 9 in down:
+                core.respot(rack, 9, note)
+            player = core.count_foul(st, pid)
+            player.consecutive_fouls += 1
+            core.ask(st, self.opponent(st, pid), RERACK_CHOICES, "break_foul")
+            return fouls
+        st.player(pid).consecutive_fouls = 0
+        if 9 in shot["pocketed"]:
+            core.finish_rack(st, pid, "normal", "win_ball", {pid: 1}, note, by_break_stroke=True)
+        elif shot["pocketed"]:
+            rack.inning_strokes += 1
+            core.continue_inning(st)
+        else:
+            core.start_inning(st, self.opponent(st, pid))
+            rack.push_out_allowed = True
+        return []
+
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        rack = st.rack
+        pid = rack.shooter
+        assert pid is not None
+        push_out = shot["push_out"]
+        if push_out:
+            # No ball-on, contact or cushion needed; the other fouls still count.
+            fouls = core.fact_fouls({**shot, "first_contact": 0}, None, is_break=False, rail_required=False)
+        else:
+            fouls = core.fact_fouls(shot, {min(rack.on_table)}, is_break=False)
+        pocketed = set(shot["pocketed"])
+        down = pocketed | set(shot["off_table"])
+        core.remove_balls(rack, down)
+        rack.after_break = False
+        rack.push_out_allowed = False
+        rack.inning_strokes += 1
+        if 9 in down and (fouls or push_out):
+            core.respot(rack, 9, note)
+        if fouls:
+            self.foul(st, pid, fouls, note)
+            return fouls
+        st.player(pid).consecutive_fouls = 0
+        if push_out:
+            note.append("push-out: the opponent chooses to play or pass")
+            core.ask(st, self.opponent(st, pid), ("play", "pass"), "push_out")
+        elif 9 in pocketed:
+            core.finish_rack(st, pid, "normal", "win_ball", {pid: 1}, note)
+        elif pocketed:
+            core.continue_inning(st)
+        else:
+            core.start_inning(st, self.opponent(st, pid))
+        return []
+
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+        player = core.count_foul(st, fouler)
+        player.consecutive_fouls += 1
+        opp = self.opponent(st, fouler)
+        if player.consecutive_fouls >= 3:
+            note.append("third consecutive foul: the rack is lost")
+            core.finish_rack(st, opp, "normal", "fouls", {opp: 1}, note)
+            return
+        if player.consecutive_fouls == 2:
+            note.append(f"{fouler} is on two fouls: a third consecutive foul loses the rack")
+        core.start_inning(st, opp, ball_in_hand="anywhere")
