@@ -1,0 +1,100 @@
+"""The table socket: auth, ready, ack/reject, state pushes from any source, malformed frames."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from conftest import bearer, envelope, make_match, make_table
+
+
+def _auth(ws, token):
+    ws.send_json({"type": "auth", "token": token})
+    return ws.receive_json()
+
+
+@pytest.mark.parametrize("first", [{"type": "auth", "token": "wrong"}, {"type": "hello"}, "not json"])
+def test_bad_auth_closes_4401(client, first):
+    table = make_table(client)
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        if isinstance(first, str):
+            ws.send_text(first)
+        else:
+            ws.send_json(first)
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4401
+
+
+def test_other_tables_token_closes_4401(client):
+    table, other = make_table(client), make_table(client)
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        ws.send_json({"type": "auth", "token": other["token"]})
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4401
+
+
+def test_session(client):
+    table = make_table(client)
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        ready = _auth(ws, table["token"])
+        assert ready["type"] == "ready" and ready["match"] is None and isinstance(ready["server_time"], int)
+        m = make_match(client, table)
+        mid = m["id"]
+        pushed = ws.receive_json()
+        assert pushed["type"] == "state" and pushed["match"]["id"] == mid and "server_time" in pushed
+
+        ws.send_json(envelope(mid, {"kind": "start", "breaker": "a"}, cid="c1"))
+        assert ws.receive_json() == {"type": "ack", "id": "c1", "version": 1}
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["match"]["version"] == 1 and state["match"]["status"] == "live"
+
+        ws.send_json(envelope(mid, {"kind": "shot", "player": "b"}, cid="c2"))
+        r = ws.receive_json()
+        assert r["type"] == "reject" and r["id"] == "c2" and r["error"]["code"] == "not_your_turn"
+
+        ws.send_json(envelope(mid, {"kind": "start", "breaker": "a"}, cid="c1"))  # retry: same answer, no state
+        assert ws.receive_json() == {"type": "ack", "id": "c1", "version": 1}
+
+        # A change made over HTTP reaches the tablet too.
+        r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}),
+                        headers=bearer(table["token"]))
+        assert r.status_code == 200
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["match"]["version"] == 2
+
+        # Malformed frames: bad_command, the session goes on.
+        ws.send_text("{nope")
+        assert ws.receive_json() == {"type": "reject", "id": None,
+                                     "error": {"code": "bad_command", "message": "malformed JSON"}}
+        ws.send_json({"id": "c3", "match_id": mid})
+        r = ws.receive_json()
+        assert r["id"] == "c3" and r["error"]["code"] == "bad_command"
+        ws.send_json([1, 2])
+        assert ws.receive_json()["error"]["code"] == "bad_command"
+        ws.send_json(envelope("nope", {"kind": "start"}, cid="c4"))
+        assert ws.receive_json()["error"]["code"] == "unknown_match"
+        ws.send_text("x" * 100_000)
+        assert ws.receive_json()["error"]["code"] == "bad_command"
+
+        ws.send_json(envelope(mid, {"kind": "shot", "player": "b"}, cid="c5", expected=2))
+        assert ws.receive_json() == {"type": "ack", "id": "c5", "version": 3}
+        assert ws.receive_json()["match"]["version"] == 3
+
+
+def test_ready_carries_the_current_match(client):
+    table = make_table(client)
+    m = make_match(client, table)
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        assert _auth(ws, table["token"])["match"]["id"] == m["id"]
+
+
+def test_other_tables_match_is_refused(client):
+    table, other = make_table(client), make_table(client)
+    theirs = make_match(client, other)["id"]
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        _auth(ws, table["token"])
+        ws.send_json(envelope(theirs, {"kind": "start", "breaker": "a"}, cid="x"))
+        assert ws.receive_json()["error"]["code"] == "unknown_match"
+    assert client.get(f"/api/matches/{theirs}").json()["version"] == 0
