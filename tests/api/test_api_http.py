@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import admin, bearer, envelope, make_match, make_table
+from spine_helpers import admin, bearer, envelope, make_match, make_table
 
 
 def test_setup_and_reads(client):

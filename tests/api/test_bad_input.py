@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import admin, bearer, envelope, make_match, make_table
+from spine_helpers import admin, bearer, envelope, make_match, make_table
 
 
 def _is_error(r, status):

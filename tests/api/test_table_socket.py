@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from conftest import bearer, envelope, make_match, make_table
+from spine_helpers import bearer, envelope, make_match, make_table
 
 
 def _auth(ws, token):

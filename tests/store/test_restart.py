@@ -7,7 +7,7 @@ import uuid
 from fastapi.testclient import TestClient
 
 import fake_rules
-from conftest import bearer, envelope, make_match, make_table
+from spine_helpers import bearer, envelope, make_match, make_table
 from hub.app import create_app
 
 
