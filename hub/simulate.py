@@ -181,14 +181,14 @@ def play_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], st
                 cmd["pocketed"] = [rng.choice(extra)]
         return cmd, "push-out"
 
-    p_foul = 0.07 + 0.22 * int(me.get("consecutive_fouls") or 0)
+    p_foul = 0.06 + 0.22 * int(me.get("consecutive_fouls") or 0)
     if d == "golden_nine":
         p_foul += 0.08 * int(me.get("fouls_in_rack") or 0)
     r = rng.random()
     if r < p_foul:
         return foul_shot(m, rng, cands), "foul"
     r -= p_foul
-    if r < 0.12:
+    if r < 0.08:
         cmd = dict(base, first_contact=rng.choice(cands), rail=True, pocketed=[])
         if d == "chase_nine":
             if rng.random() < 0.3:
@@ -196,7 +196,7 @@ def play_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], st
             elif rng.random() < 0.15:
                 cmd["rail_safety"] = True
         return cmd, "safety"
-    if r < 0.32:
+    if r < 0.22:
         return dict(base, first_contact=rng.choice(cands), rail=True, pocketed=[]), "miss"
 
     target = rng.choice(cands)
@@ -214,6 +214,9 @@ def play_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], st
             other = [b for b in on if b != 8 and b not in pocketed and (b < 8) != (target < 8)]
             if other and rng.random() < 0.05:
                 pocketed.append(rng.choice(other))
+            if 8 in on and rng.random() < 0.015:
+                pocketed.append(8)  # the black drops too early: the rack is lost
+                label = "pot (8 early)"
     else:
         nine_free = d == "chase_nine" and rack.get("ball_in_hand")
         if target != 9 and 9 in on and not nine_free and rng.random() < 0.06:
