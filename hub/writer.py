@@ -278,6 +278,10 @@ class MatchWriter:
         except store.VersionConflict:  # another process stored this version first
             await self._refold(live)
             return await self._reject(live, command_id, "version_conflict", "another command was stored first")
+        except catalog.TableBusy:
+            return await self._reject(
+                live, command_id, "not_allowed", "this would reopen the match, but its table has another open match"
+            )
 
         live.state, live.projection, live.version = new_state, proj, event.version
         if command_id is not None:

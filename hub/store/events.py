@@ -9,6 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.rules.events import Event
+from hub.store.catalog import TableBusy
 from hub.store.schema import events, matches, rejections
 
 
@@ -52,7 +53,8 @@ async def append(
     """Store `event` as the match's next version, in one transaction with the match's new status
     (and, for an undo, the voiding of `void_target`). Returns only after the commit.
 
-    Raises VersionConflict or DuplicateCommand when the schema refuses the row.
+    Raises VersionConflict or DuplicateCommand when the schema refuses the row, and TableBusy when
+    the match would reopen (an undo after the end) on a table that has another open match.
     """
     try:
         async with engine.begin() as conn:
@@ -82,6 +84,12 @@ async def append(
             stored = await command_version(engine, match_id, event.command_id)
             if stored is not None:
                 raise DuplicateCommand(stored) from exc
+        async with engine.connect() as conn:
+            taken = await conn.scalar(
+                sa.select(events.c.version).where(events.c.match_id == match_id, events.c.version == event.version)
+            )
+        if taken is None and status != "finished":
+            raise TableBusy(match_id) from exc
         raise VersionConflict(str(exc.orig)) from exc
 
 

@@ -96,3 +96,16 @@ def test_one_open_match_per_table(client):
     r = client.post("/api/matches", json=body, headers=admin())
     assert r.status_code == 201, r.text
     assert [p["id"] for p in r.json()["players"]] == ["p1", "p2"]
+
+
+def test_undo_cannot_reopen_a_match_on_a_busy_table(client):
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    tok = bearer(table["token"])
+    for cmd in ({"kind": "start", "breaker": "a"}, {"kind": "concede", "player": "a"}):
+        client.post(f"/api/matches/{mid}/commands", json=envelope(mid, cmd), headers=tok)
+    make_match(client, table)
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "undo"}), headers=tok)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_allowed"
+    assert client.get(f"/api/matches/{mid}").json()["status"] == "finished"
+    assert len(client.get(f"/api/matches/{mid}/events").json()["events"]) == 2

@@ -45,6 +45,7 @@ def test_command_bad_input(client):
     _is_error(client.post(url, json={"id": "a", "match_id": mid, "expected_version": True, "command": {"kind": "start"}}, headers=tok), 422)
     _is_error(client.post(url, json=envelope("other", {"kind": "start"}), headers=tok), 422)
     _is_error(client.post(url, content=b"x" * 100_000, headers=tok), 413)
+    _is_error(client.post(url, content=iter([b"x" * 40_000] * 3), headers=tok), 413)  # chunked, no length
     r = client.post("/api/matches/nope/commands", json=envelope("nope", {"kind": "start"}), headers=tok)
     _is_error(r, 404)
     assert r.json()["error"]["code"] == "unknown_match"
