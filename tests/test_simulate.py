@@ -159,3 +159,27 @@ def test_simulated_matches_finish_with_a_result(tmp_path: Path) -> None:
             assert sum(p["score"] for p in m["players"]) == 0
     assert stats.acks > 100
     assert stats.percentile(50) is not None
+
+
+def test_same_seed_plays_the_same_matches(tmp_path: Path) -> None:
+    from cuehub_live_hub import serve
+
+    from cuehub_client import AdminClient
+
+    admin = "sim-admin"
+    runs = []
+    for i in range(2):
+        (tmp_path / str(i)).mkdir(exist_ok=True)
+        app = _real_hub_app(tmp_path / str(i), admin)
+        with serve(app) as url:
+            async def go() -> list[list[tuple[str, Any]]]:
+                sim = simulate.Simulator(url, admin, matches=1, speed=5000, seed=5, length=2,
+                                         specs=simulate.default_specs(4, length=2))
+                await asyncio.wait_for(sim.run(), 120)
+                async with AdminClient(url) as c:
+                    return [[(e["kind"], e["data"]) for e in await c.get_events(mid)]
+                            for slot in sim.slots for mid in slot.match_ids]
+
+            runs.append(asyncio.run(go()))
+    assert runs[0] == runs[1]
+    assert all(len(events) > 10 for events in runs[0])
