@@ -373,7 +373,7 @@ function submitStroke() {
 
 // ---- actions
 function renderActions() {
-  const show = match && match.status !== "scheduled";
+  const show = !!match;
   actionsPanel.classList.toggle("hidden", !show);
   if (!show) return;
   const r = match.rack || {};
@@ -403,7 +403,7 @@ function renderActions() {
         : btn("act-pause", t("pause"), () => send({ kind: "pause" }), { disabled: !live }),
       d === "chinese_eight" ? btn("act-timeout", t("timeout"), () => send({ kind: "timeout", player: sel() }), { disabled: !live }) : null,
       btn("act-stalemate", t("stalemate"), () => send({ kind: "stalemate" }, t("confirm_stalemate")), { disabled: !live }),
-      btn("act-undo", t("undo"), () => send({ kind: "undo" }, t("confirm_undo")), { cls: "danger" })),
+      btn("act-undo", t("undo"), () => send({ kind: "undo" }, t("confirm_undo")), { cls: "danger", disabled: !match.version })),
     el("div", { class: "btnrow" },
       el("label", { class: "label", text: t("player") }), playerSel),
     el("div", { class: "btnrow" },

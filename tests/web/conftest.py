@@ -1,0 +1,182 @@
+"""Browser tests of the web screens: the real hub (uvicorn, app factory, SQLite file) in a
+subprocess on a free loopback port, and Debian's headless Chromium driven by Playwright.
+
+Needs /usr/bin/chromium (Debian package `chromium`) and the `playwright` Python package;
+never `playwright install` (no browser downloads here: `executable_path` is used).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = os.environ.get("CUEHUB_CHROMIUM", "/usr/bin/chromium")
+ADMIN_TOKEN = "web-test-admin"
+XSS_NAME = "<img src=x onerror=alert(1)>"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Hub:
+    """The hub as a separate process, so a test can kill it and start it again on the same
+    port and database, the way a crashed or restarted server looks to a tablet."""
+
+    def __init__(self, db: Path, port: int, log: Path) -> None:
+        self.db = db
+        self.port = port
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = f"http://127.0.0.1:{port}"
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "HUB_ADMIN_TOKEN": ADMIN_TOKEN,
+            "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{self.db}",
+            "PYTHONUNBUFFERED": "1",
+        }
+        env.pop("HUB_BUS_URL", None)
+        logf = open(self.log, "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "hub.app:create_app",
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+            cwd=REPO, env=env, stdout=logf, stderr=subprocess.STDOUT,
+        )
+        logf.close()
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the hub exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code < 500:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the hub did not start within 30 s:\n{self.log.read_text()[-3000:]}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """A hard stop: the process is killed, its sockets drop without a close frame."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    # --- REST setup -------------------------------------------------------------------------
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        r = httpx.post(f"{self.url}{path}", json=body, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def get(self, path: str) -> Any:
+        r = httpx.get(f"{self.url}{path}", timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def tournament(self, name: str = "Open") -> str:
+        return self.post("/api/tournaments", {"name": name})["id"]
+
+    def table(self, tid: str, name: str) -> dict[str, Any]:
+        return self.post(f"/api/tournaments/{tid}/tables", {"name": name})
+
+    def match(self, tid: str, table_id: str, *, names: tuple[str, str] = (XSS_NAME, "杨帆 Yang Fan"),
+              discipline: str = "golden_nine", **extra: Any) -> dict[str, Any]:
+        body = {
+            "tournament_id": tid, "table_id": table_id, "discipline": discipline,
+            "players": [{"id": "a", "name": names[0]}, {"id": "b", "name": names[1]}],
+            "format": {"racks": 9} if discipline in ("golden_nine", "chase_nine") else {"race_to": 7},
+            "options": {"shot_clock": {"shot_s": 45, "extension_s": 30, "break_s": 45}},
+            **extra,
+        }
+        return self.post("/api/matches", body)
+
+    def setup(self, tables: int = 1, **match_kw: Any) -> dict[str, Any]:
+        """A tournament with `tables` tables, each with a scheduled match."""
+        tid = self.tournament(f"Open {uuid.uuid4().hex[:4]}")
+        out = []
+        for i in range(tables):
+            tb = self.table(tid, f"Table {i + 1}")
+            m = self.match(tid, tb["id"], **match_kw)
+            out.append({"table_id": tb["id"], "token": tb["token"], "match_id": m["id"]})
+        return {"tid": tid, "tables": out}
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
+    d = tmp_path_factory.mktemp("webhub")
+    h = Hub(d / "hub.db", free_port(), d / "hub.log")
+    h.start()
+    try:
+        yield h
+    finally:
+        h.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"],
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class PageWatch:
+    """Collects what must never happen on a page: dialogs (alert/confirm/prompt) and script errors."""
+
+    def __init__(self) -> None:
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+
+    def attach(self, page: Any) -> Any:
+        def on_dialog(d: Any) -> None:
+            self.dialogs.append(d.message)
+            d.dismiss()
+
+        page.on("dialog", on_dialog)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        return page
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def guard() -> PageWatch:
+    return PageWatch()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)

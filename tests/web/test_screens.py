@@ -1,0 +1,239 @@
+"""The screens in a real headless Chromium against the real hub (see conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+
+from .conftest import ARTIFACTS, XSS_NAME, Hub, PageWatch, shot
+
+FAST = 1000  # ms: how fast a stroke must reach the big screen and the spectators
+
+
+def open_tablet(context: Any, guard: PageWatch, hub: Hub, t: dict[str, Any]) -> Any:
+    page = guard.attach(context.new_page())
+    page.goto(f"{hub.url}/tablet/{t['table_id']}#token={t['token']}")
+    page.wait_for_selector("body[data-conn='live']")
+    return page
+
+
+def enter_break(page: Any, *, pocket: int = 3, crossings: int = 3) -> None:
+    page.wait_for_selector("#stroke:not(.hidden)")
+    page.click(f"#pk-grid [data-ball='{pocket}']")
+    for _ in range(crossings):
+        page.click("#break-plus")
+    page.click("#enter-stroke")
+
+
+def score(page: Any, selector: str) -> str:
+    return page.locator(selector).inner_text().strip()
+
+
+def test_routes_and_static(hub: Hub) -> None:
+    for path in ("/", "/tablet/x", "/board/x", "/commentator/x", "/watch/x", "/overlay/x"):
+        r = httpx.get(hub.url + path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), path
+        assert "script-src 'self'" in r.headers["content-security-policy"]
+    r = httpx.get(hub.url + "/static/js/live.js")
+    assert r.status_code == 200 and "javascript" in r.headers["content-type"]
+    assert httpx.get(hub.url + "/static/css/base.css").headers["content-type"].startswith("text/css")
+    for bad in ("/static/../hub/pages.py", "/static/%2e%2e/hub/pages.py", "/static/nope.js", "/static/js/../../../pyproject.toml"):
+        assert httpx.get(hub.url + bad).status_code == 404, bad
+
+
+def test_break_and_foul_reach_board_and_spectator(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=2)
+    t = s["tables"][0]
+    tablet = open_tablet(context, guard, hub, t)
+    board = guard.attach(context.new_page())
+    board.set_viewport_size({"width": 1920, "height": 1080})
+    board.goto(f"{hub.url}/board/{s['tid']}")
+    watch = guard.attach(context.new_page())
+    watch.set_viewport_size({"width": 390, "height": 844})
+    watch.goto(f"{hub.url}/watch/{t['match_id']}")
+    cell = f".cell[data-table='{t['table_id']}']"
+    board.wait_for_selector(f"{cell} .pl-row[data-player='a']")
+    watch.wait_for_selector(".pl[data-player='a']")
+
+    # The referee starts the match: a breaks.
+    tablet.wait_for_selector("#start:not(.hidden)")
+    tablet.click("#start [data-breaker='a']")
+    tablet.wait_for_selector("body[data-version='1']")
+    board.wait_for_selector(f"{cell}.live", timeout=FAST)
+
+    # The break: 1 first (the ball-on is preselected), 3 pocketed, 3 crossings: legal, a shoots on.
+    enter_break(tablet)
+    tablet.wait_for_selector("body[data-version='2']")
+    assert "Accepted" in tablet.locator("#log li").first.inner_text()
+    tablet.wait_for_selector("#stroke-title")
+    assert XSS_NAME in tablet.locator("#stroke-title").inner_text()
+
+    # A foul: the referee calls a double hit. b scores 1 and has ball in hand.
+    tablet.click("#called-fouls [data-foul='double_hit']")
+    tablet.click("#flag-rail")
+    started = time.monotonic()
+    tablet.click("#enter-stroke")
+    tablet.wait_for_selector("body[data-version='3']")
+    tablet.wait_for_selector("#bih")
+
+    board.locator(f"{cell} .pl-row[data-player='b'] .score:text-is('1')").wait_for(timeout=FAST)
+    board.locator(f"{cell} .badge.bih").wait_for(timeout=FAST)
+    watch.locator(".pl[data-player='b'] .score:text-is('1')").wait_for(timeout=FAST)
+    watch.locator("#bih").wait_for(timeout=FAST)
+    assert time.monotonic() - started < 3 * FAST / 1000  # the click-to-ack part included
+
+    assert score(board, f"{cell} .pl-row[data-player='a'] .score") == "0"
+    assert board.locator(f"{cell} .pl-row[data-player='b']").get_attribute("class").find("at-table") >= 0
+    assert board.locator(f"{cell} .shotclock").inner_text().strip().isdigit()
+    assert "Foul" in watch.locator("#last").inner_text()
+
+    # The projection over REST agrees with the screens.
+    m = hub.get(f"/api/matches/{t['match_id']}")
+    assert [p["score"] for p in m["players"]] == [0, 1]
+    assert m["rack"]["ball_in_hand"] == "anywhere"
+
+    # The commentator sees the stroke log with the verdict's reason.
+    com = guard.attach(context.new_page())
+    com.goto(f"{hub.url}/commentator/{t['match_id']}")
+    com.wait_for_selector("#strokes li[data-version='3'] .fouls")
+    assert "double hit" in com.locator("#strokes li[data-version='3'] .fouls").inner_text()
+    assert com.locator("#strokes li").count() == 3
+
+    overlay = guard.attach(context.new_page())
+    overlay.set_viewport_size({"width": 1280, "height": 720})
+    overlay.goto(f"{hub.url}/overlay/{t['table_id']}")
+    overlay.locator(".row[data-player='b'] .score:text-is('1')").wait_for(timeout=5000)
+    overlay.locator("#bih").wait_for(timeout=FAST)
+
+    index = guard.attach(context.new_page())
+    index.goto(f"{hub.url}/")
+    index.wait_for_selector(f"#matches li[data-match='{t['match_id']}']")
+
+    for name, page in (("tablet", tablet), ("board", board), ("watch", watch), ("commentator", com), ("index", index)):
+        shot(page, name)
+    overlay.screenshot(path=str(ARTIFACTS / "overlay.png"), omit_background=True)
+    assert guard.dialogs == [] and guard.errors == []
+
+
+def test_xss_name_renders_as_text(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=1)
+    t = s["tables"][0]
+    tablet = open_tablet(context, guard, hub, t)
+    tablet.click("#start [data-breaker='a']")
+    tablet.wait_for_selector("body[data-version='1']")
+    pages = {
+        "tablet": tablet,
+        "board": f"/board/{s['tid']}",
+        "watch": f"/watch/{t['match_id']}",
+        "commentator": f"/commentator/{t['match_id']}",
+        "overlay": f"/overlay/{t['table_id']}",
+        "index": "/",
+    }
+    for name, target in pages.items():
+        page = target if not isinstance(target, str) else guard.attach(context.new_page())
+        if isinstance(target, str):
+            page.goto(hub.url + target)
+        page.get_by_text(XSS_NAME, exact=True).first.wait_for(timeout=5000)
+        assert page.locator("img").count() == 0, name  # the name never became an element
+        assert XSS_NAME in page.locator("body").inner_text(), name
+    time.sleep(0.3)
+    assert guard.dialogs == [], guard.dialogs
+    assert guard.errors == [], guard.errors
+
+
+def test_tablet_keeps_a_queued_stroke_across_a_restart(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=1)
+    t = s["tables"][0]
+    tablet = open_tablet(context, guard, hub, t)
+    tablet.click("#start [data-breaker='a']")
+    tablet.wait_for_selector("body[data-version='1']")
+    tablet.wait_for_selector("#stroke:not(.hidden)")
+
+    hub.stop()
+    try:
+        tablet.wait_for_selector("body[data-conn='offline']", timeout=10000)
+        enter_break(tablet)
+        tablet.wait_for_selector("#queue-count:not(.hidden)")
+        assert "1" in tablet.locator("#queue-count").inner_text()
+        queued = json.loads(tablet.evaluate(f"localStorage.getItem('cuehub.queue.{t['table_id']}')"))
+        assert len(queued) == 1 and queued[0]["command"]["kind"] == "shot"
+        shot(tablet, "tablet-offline")
+    finally:
+        hub.start()
+
+    # The tablet reconnects by itself and sends the stroke again, with the same id.
+    tablet.wait_for_selector("body[data-version='2']", timeout=15000)
+    tablet.wait_for_selector("#queue-count.hidden", state="attached")
+    assert tablet.evaluate(f"localStorage.getItem('cuehub.queue.{t['table_id']}')") == "[]"
+    events = hub.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]
+    assert [e["kind"] for e in events] == ["start", "shot"]
+    assert events[1]["command_id"] == queued[0]["id"]
+
+    # An ack that was lost: the same envelope still queued after a reload is sent again,
+    # answered with the first answer, and changes nothing.
+    tablet.evaluate(f"localStorage.setItem('cuehub.queue.{t['table_id']}', {json.dumps(json.dumps(queued))})")
+    tablet.reload()
+    tablet.wait_for_selector("body[data-conn='live']")
+    tablet.wait_for_selector("#queue-count.hidden", state="attached")
+    assert tablet.evaluate(f"localStorage.getItem('cuehub.queue.{t['table_id']}')") == "[]"
+    events = hub.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]
+    assert [e["kind"] for e in events] == ["start", "shot"]
+    assert guard.dialogs == []
+
+
+def test_reject_in_plain_words_and_undo_with_confirmation(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=1)
+    t = s["tables"][0]
+    tablet = open_tablet(context, guard, hub, t)
+    tablet.click("#start [data-breaker='a']")
+    tablet.wait_for_selector("body[data-version='1']")
+
+    # A confirmation that is cancelled sends nothing.
+    tablet.select_option("#act-player", "a")
+    tablet.click("#act-concede-match")
+    tablet.wait_for_selector("#modal-text")
+    assert XSS_NAME in tablet.locator("#modal-text").inner_text()
+    tablet.click("#modal-cancel")
+    assert tablet.locator("#modal").count() == 0
+
+    # Undo, confirmed: the start is voided, the match is scheduled again.
+    tablet.click("#act-undo")
+    tablet.wait_for_selector("#modal-text")
+    tablet.click("#modal-confirm")
+    tablet.wait_for_selector("body[data-version='2']")
+    assert hub.get(f"/api/matches/{t['match_id']}")["status"] == "scheduled"
+    assert [e["kind"] for e in hub.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]] == ["start", "undo"]
+
+    # Nothing is left to undo: the hub rejects, and the tablet says so in plain words.
+    tablet.wait_for_selector("#start:not(.hidden)")
+    tablet.click("#act-undo")
+    tablet.click("#modal-confirm")
+    tablet.wait_for_selector("#reject:not(.hidden)")
+    text = tablet.locator("#reject").inner_text()
+    assert "Rejected" in text and "Nothing to undo." in text
+    shot(tablet, "tablet-reject")
+    assert guard.dialogs == [] and guard.errors == []
+
+
+def test_language_switch_and_chinese_terms(hub: Hub, browser: Any) -> None:
+    s = hub.setup(tables=1)
+    t = s["tables"][0]
+    ctx = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
+    try:
+        page = ctx.new_page()
+        page.goto(f"{hub.url}/watch/{t['match_id']}")
+        page.wait_for_selector(".pl[data-player='a']")
+        assert page.evaluate("document.documentElement.lang") == "zh-CN"
+        assert "中式九球" in page.locator(".meta").inner_text()
+        page.click("#lang-switch")
+        assert "Chinese nine-ball" in page.locator(".meta").inner_text()
+        page.reload()
+        page.wait_for_selector(".pl[data-player='a']")
+        assert "Chinese nine-ball" in page.locator(".meta").inner_text()  # kept in localStorage
+        page.click("#lang-switch")
+        shot(page, "watch-zh")
+    finally:
+        ctx.close()
