@@ -237,3 +237,54 @@ def test_language_switch_and_chinese_terms(hub: Hub, browser: Any) -> None:
         shot(page, "watch-zh")
     finally:
         ctx.close()
+
+
+def test_token_prompt_bad_token_then_query_token(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=1)
+    t = s["tables"][0]
+    page = guard.attach(context.new_page())
+    page.goto(f"{hub.url}/tablet/{t['table_id']}")
+    page.wait_for_selector("#token-panel:not(.hidden)")
+    page.fill("#token-input", "not-the-token")
+    page.click("#token-save")
+    page.wait_for_selector("#token-error:not(.hidden)")  # the hub closed with 4401
+    page.fill("#token-input", t["token"])
+    page.click("#token-save")
+    page.wait_for_selector("body[data-conn='live']")
+    page.wait_for_selector("#start:not(.hidden)")
+    assert page.evaluate(f"localStorage.getItem('cuehub.token.{t['table_id']}')") == t["token"]
+
+    # ?token= is taken, stored and removed from the address bar.
+    page2 = guard.attach(context.new_page())
+    page2.goto(f"{hub.url}/tablet/{t['table_id']}?token={t['token']}")
+    page2.wait_for_selector("body[data-conn='live']")
+    assert "token" not in page2.url
+    assert guard.dialogs == [] and guard.errors == []
+
+
+def test_decision_pending_answered_on_the_tablet(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=1)
+    t = s["tables"][0]
+    tablet = open_tablet(context, guard, hub, t)
+    tablet.set_viewport_size({"width": 390, "height": 844})  # a phone works too
+    tablet.click("#start [data-breaker='a']")
+    tablet.wait_for_selector("body[data-version='1']")
+    # A break that pockets nothing and crosses the head string twice: loss of chance (开球失机).
+    tablet.wait_for_selector("#stroke:not(.hidden)")
+    tablet.click("#break-plus")
+    tablet.click("#break-plus")
+    tablet.click("#enter-stroke")
+    tablet.wait_for_selector("body[data-version='2']")
+    tablet.wait_for_selector("#pending:not(.hidden)")
+    choices = tablet.locator("#pending [data-choice]").evaluate_all("els => els.map(e => e.dataset.choice)")
+    assert set(choices) == {"play", "pass", "rerack_self", "rerack_other"}
+    assert "杨帆 Yang Fan" in tablet.locator("#pending").inner_text()
+    assert tablet.locator("#stroke.hidden").count() == 1  # no stroke while a decision waits
+    shot(tablet, "tablet-phone-decision")
+    tablet.click("#pending [data-choice='play']")
+    tablet.wait_for_selector("body[data-version='3']")
+    tablet.wait_for_selector("#pending.hidden", state="attached")
+    m = hub.get(f"/api/matches/{t['match_id']}")
+    assert m["rack"]["shooter"] == "b" and m["rack"]["pending"] is None
+    assert "杨帆 Yang Fan" in tablet.locator("#stroke-title").inner_text()
+    assert guard.dialogs == [] and guard.errors == []

@@ -246,7 +246,7 @@ function renderPending() {
   pendingPanel.classList.toggle("hidden", !pend);
   if (!pend) return;
   fill(pendingPanel,
-    el("h3", { class: "section-title", text: t("decision_for", { name: playerName(match, pend.player) }) }),
+    el("h3", { class: "section-title plain", id: "pending-title", text: t("decision_for", { name: playerName(match, pend.player) }) }),
     el("div", { class: "btnrow" }, (pend.options || []).map((o) => el("button", {
       class: "btn primary big", type: "button", dataset: { choice: o }, text: tc("o", o),
       onclick: () => send({ kind: "decision", player: pend.player, choice: o }) }))));
@@ -325,7 +325,7 @@ function renderStroke() {
 
   const ready = f.first_contact !== undefined;
   fill(strokePanel,
-    el("h3", { class: "section-title", id: "stroke-title", text: `${t("stroke_for", { name: playerName(match, r.shooter) })}${isBreak ? ` · ${t("p_break")}` : ""}` }),
+    el("h3", { class: "section-title plain", id: "stroke-title", text: `${t("stroke_for", { name: playerName(match, r.shooter) })}${isBreak ? ` · ${t("p_break")}` : ""}` }),
     el("div", { class: "field" }, el("span", { class: "label", text: t("first_contact") }), fcRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("pocketed") }), pkRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("off_table") }), offRow),
@@ -426,6 +426,7 @@ function tick() {
   paintShotClock(document.getElementById("shot-clock"), c.shot);
   const mc = document.getElementById("match-clock");
   const ms = remainingMs(c.match);
+  clockBox.classList.toggle("hidden", !c.shot && ms === null);
   if (ms === null) mc.textContent = "";
   else {
     const s = Math.ceil(ms / 1000);
