@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from typing import Any
 
 import httpx
@@ -287,4 +288,41 @@ def test_decision_pending_answered_on_the_tablet(hub: Hub, context: Any, guard: 
     m = hub.get(f"/api/matches/{t['match_id']}")
     assert m["rack"]["shooter"] == "b" and m["rack"]["pending"] is None
     assert "杨帆 Yang Fan" in tablet.locator("#stroke-title").inner_text()
+    assert guard.dialogs == [] and guard.errors == []
+
+
+def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any]) -> dict[str, Any]:
+    env = {"id": uuid.uuid4().hex, "match_id": t["match_id"], "command": cmd}
+    r = httpx.post(f"{hub.url}/api/matches/{t['match_id']}/commands", json=env,
+                   headers={"Authorization": f"Bearer {t['token']}"}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_board_sixteen_tables_without_scrolling_and_clock_warning(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=15)
+    # The 16th table's match has a short break clock, so the 10 s warning shows at once.
+    tb = hub.table(s["tid"], "Table 16")
+    m = hub.match(s["tid"], tb["id"], names=("Wu Jiaqing", "Ko Pin-yi"),
+                  options={"shot_clock": {"shot_s": 45, "break_s": 11}})
+    short = {"table_id": tb["id"], "token": tb["token"], "match_id": m["id"]}
+    for i, t in enumerate(s["tables"][:6]):
+        command(hub, t, {"kind": "start", "breaker": "a" if i % 2 else "b"})
+    board = guard.attach(context.new_page())
+    board.set_viewport_size({"width": 1920, "height": 1080})
+    board.goto(f"{hub.url}/board/{s['tid']}")
+    board.wait_for_selector(f".cell[data-table='{tb['id']}'] .pl-row[data-player='a']")
+    assert board.locator(".cell").count() == 16
+    command(hub, short, {"kind": "start", "breaker": "a"})
+    cell = f".cell[data-table='{tb['id']}']"
+    board.locator(f"{cell} .shotclock.warn").wait_for(timeout=4000)
+    assert int(board.locator(f"{cell} .shotclock").inner_text()) <= 10
+    dims = board.evaluate("[document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]")
+    assert dims[0] <= dims[1] and dims[2] <= dims[3], dims
+    boxes = board.locator(".cell").evaluate_all("els => els.map(e => e.getBoundingClientRect().bottom)")
+    assert max(boxes) <= 1080
+    # Readable from across the hall: scores at least 40 px tall on a 1080p screen with 16 tables.
+    size = board.locator(f"{cell} .pl-row .score").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 40, size
+    shot(board, "board-16")
     assert guard.dialogs == [] and guard.errors == []
