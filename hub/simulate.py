@@ -17,8 +17,11 @@ import random
 import statistics
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, TextIO
+
+import httpx
 
 try:  # packaged with the hub (pyproject); fall back to the checkout layout
     from cuehub_client import AdminClient, CommandRejected, HubError, SessionClosed, TableSession
@@ -401,11 +404,40 @@ class Simulator:
         for slot in self.slots:
             await self._create_match(slot)
 
+    async def _get_match(self, mid: str) -> dict[str, Any]:
+        """GET a match, riding out a short network or hub outage."""
+        for attempt in range(8):
+            try:
+                return await self.admin.get_match(mid)
+            except httpx.TransportError as exc:
+                self.log(f"reading match {mid} failed ({type(exc).__name__}); retrying")
+                await asyncio.sleep(min(5.0, 0.2 * 2 ** attempt))
+        return await self.admin.get_match(mid)
+
     async def _create_match(self, slot: TableSlot) -> dict[str, Any]:
         assert self.tournament is not None
         body = match_setup(slot.spec.discipline, slot.rng, length=slot.spec.length,
                            shot_clock=slot.spec.shot_clock, handicap=slot.spec.handicap)
-        m = await self.admin.create_match(self.tournament["id"], slot.table_id, **body)
+        m = None
+        for attempt in range(8):
+            try:
+                m = await self.admin.create_match(self.tournament["id"], slot.table_id, **body)
+                break
+            except httpx.TransportError as exc:
+                self.log(f"{slot.table_name}: creating a match failed ({type(exc).__name__}); retrying")
+                await asyncio.sleep(min(5.0, 0.2 * 2 ** attempt))
+            except HubError as exc:
+                if exc.status != 409 or attempt == 0:
+                    raise
+                # an earlier attempt did create it: take the table's unfinished match
+                tour = await self.admin.get_tournament(self.tournament["id"])
+                short = next((t.get("match") for t in tour.get("tables", []) if t.get("id") == slot.table_id), None)
+                if not short:
+                    raise
+                m = await self._get_match(short["id"])
+                break
+        if m is None:
+            m = await self.admin.create_match(self.tournament["id"], slot.table_id, **body)
         slot.match = m
         slot.match_ids.append(m["id"])
         self.stats.matches_created += 1
@@ -482,7 +514,7 @@ class Simulator:
             if cmd is None:
                 # nothing to do from this projection (e.g. a phase we do not know): re-read soon
                 await self._wait(stop, 1.0)
-                m = await self.admin.get_match(mid)
+                m = await self._get_match(mid)
                 slot.match = m
                 continue
             await self._wait(stop, pause)
@@ -491,7 +523,7 @@ class Simulator:
             slot.last_label = label
             t0 = time.perf_counter()
             try:
-                ack = await session.send(cmd, match_id=mid, timeout=30)
+                ack = await self._send(slot, session, cmd, mid)
             except CommandRejected as exc:
                 self.stats.rejects += 1
                 self.stats.reject_codes[exc.code] += 1
@@ -499,7 +531,7 @@ class Simulator:
                 self.log(f"{slot.table_name}: {cmd['kind']} rejected ({exc.code}: {exc.message}); re-reading")
                 if rejects_in_row >= 50:
                     raise RuntimeError(f"match {mid}: 50 rejects in a row, giving up") from exc
-                m = await self.admin.get_match(mid)
+                m = await self._get_match(mid)
                 slot.match = m
                 continue
             self.stats.latencies_ms.append((time.perf_counter() - t0) * 1000)
@@ -513,8 +545,19 @@ class Simulator:
                                        timeout=5)
                 m = session.match  # type: ignore[assignment]
             except asyncio.TimeoutError:
-                m = await self.admin.get_match(mid)
+                m = await self._get_match(mid)
             slot.match = m
+
+    async def _send(self, slot: TableSlot, session: TableSession, cmd: dict[str, Any], mid: str) -> dict[str, Any]:
+        """Send and wait for the answer; while the hub is unreachable the session keeps the
+        command and resends it with the same id, so waiting longer never doubles a stroke."""
+        cid = str(uuid.uuid4())
+        for _ in range(20):
+            try:
+                return await session.send(cmd, match_id=mid, id=cid, timeout=15)
+            except asyncio.TimeoutError:
+                self.log(f"{slot.table_name}: no answer to {cmd['kind']} yet; still waiting")
+        raise RuntimeError(f"match {mid}: no answer to command {cid} for 5 minutes")
 
     @staticmethod
     def _name(m: dict[str, Any], pid: str | None) -> str:
