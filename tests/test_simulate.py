@@ -183,3 +183,35 @@ def test_same_seed_plays_the_same_matches(tmp_path: Path) -> None:
             runs.append(asyncio.run(go()))
     assert runs[0] == runs[1]
     assert all(len(events) > 10 for events in runs[0])
+
+
+def test_rejects_are_logged_and_the_table_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cuehub_live_hub import serve
+
+    from cuehub_client import AdminClient
+
+    real = simulate.next_command
+    calls = {"n": 0}
+
+    def flaky(m: dict[str, Any], rng: random.Random):
+        calls["n"] += 1
+        if calls["n"] in (3, 4):  # a tablet out of step: a stroke by someone not at the table
+            others = [p["id"] for p in m["players"] if p["id"] != (m.get("rack") or {}).get("shooter")]
+            return {"kind": "shot", "player": others[0], "first_contact": None}, "stale", 0.0
+        return real(m, rng)
+
+    monkeypatch.setattr(simulate, "next_command", flaky)
+    admin = "sim-admin"
+    logged: list[str] = []
+    with serve(_real_hub_app(tmp_path, admin)) as url:
+        async def go():
+            sim = simulate.Simulator(url, admin, matches=1, speed=5000, seed=2, length=1,
+                                     specs=[simulate.TableSpec("wpa_nine", length=1)], log=logged.append)
+            stats = await asyncio.wait_for(sim.run(), 60)
+            async with AdminClient(url) as c:
+                return stats, await c.get_match(sim.slots[0].match_ids[0])
+
+        stats, m = asyncio.run(go())
+    assert stats.rejects == 2 and stats.reject_codes["not_your_turn"] == 2
+    assert any("rejected (not_your_turn" in line for line in logged)
+    assert m["status"] == "finished" and m["result"]
