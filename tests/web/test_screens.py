@@ -326,3 +326,27 @@ def test_board_sixteen_tables_without_scrolling_and_clock_warning(hub: Hub, cont
     assert size >= 40, size
     shot(board, "board-16")
     assert guard.dialogs == [] and guard.errors == []
+
+
+def test_rejected_stroke_comes_back_for_correction(hub: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub.setup(tables=1)
+    t = s["tables"][0]
+    tablet = open_tablet(context, guard, hub, t)
+    tablet.click("#start [data-breaker='a']")
+    tablet.wait_for_selector("body[data-version='1']")
+    tablet.click("#act-pause")
+    tablet.wait_for_selector("body[data-version='2']")
+    tablet.wait_for_selector("#paused")
+    enter_break(tablet)  # while paused: not_allowed
+    tablet.wait_for_selector("#reject:not(.hidden)")
+    assert "The rules do not allow that now." in tablet.locator("#reject").inner_text()
+    # The stroke as entered is back on the form: resume and send it again.
+    assert tablet.locator("#pk-grid [data-ball='3'].on").count() == 1
+    assert tablet.locator("#break-value").inner_text() == "3"
+    tablet.click("#act-resume")
+    tablet.wait_for_selector("body[data-version='3']")
+    tablet.click("#enter-stroke")
+    tablet.wait_for_selector("body[data-version='4']")
+    m = hub.get(f"/api/matches/{t['match_id']}")
+    assert 3 not in m["rack"]["on_table"] and m["rack"]["shooter"] == "a"
+    assert guard.dialogs == [] and guard.errors == []

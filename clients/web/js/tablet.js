@@ -15,8 +15,9 @@ const NINE_BALL = new Set(["golden_nine", "wpa_nine", "chase_nine"]);
 let session = null;
 let match = null;
 let form = null; // the stroke being entered
-let formKey = ""; // match version + shooter the form was made for
+let formKey = ""; // the stroke situation the form was made for
 const log = []; // {text, kind: ok|err|info}
+const sentForms = new Map(); // command id -> {form, key}: a rejected stroke comes back for correction
 
 // ------------------------------------------------------------------ token
 function takeTokenFromUrl() {
@@ -86,6 +87,7 @@ function connect(token) {
     onReady: (m) => { setMatch(m); },
     onState: (m) => { setMatch(m); },
     onAck: (env, msg) => {
+      sentForms.delete(env.id);
       addLog(`${describe(env)} — ${t("accepted")} (v${msg.version})`, "ok");
     },
     onReject: (env, msg) => {
@@ -94,6 +96,9 @@ function connect(token) {
       const text = `${describe(env)} — ${t("rejected")}: ${plain}${err.message ? ` (${err.message})` : ""}`;
       showReject(text);
       addLog(text, "err");
+      const saved = sentForms.get(env.id);
+      sentForms.delete(env.id);
+      if (saved && saved.key === formKey) { form = saved.form; renderStroke(); }
     },
     onAuthFailed: () => { localStorage.removeItem(TOKEN_KEY); askToken(true); },
     onQueue: paintQueue,
@@ -145,7 +150,9 @@ function send(command, confirmText) {
 function setMatch(m) {
   match = m;
   document.body.dataset.version = m ? String(m.version) : "";
-  const key = m ? `${m.id}:${m.version}` : "";
+  // The form survives what does not change the stroke to enter (pause, extension, a reject).
+  const r = (m && m.rack) || {};
+  const key = m ? JSON.stringify([m.id, m.status, r.number, r.phase, r.shooter, r.on_table, r.pending, r.ball_in_hand]) : "";
   if (key !== formKey) { form = newForm(m); formKey = key; }
   render();
 }
@@ -365,7 +372,8 @@ function submitStroke() {
   }
   if (d === "wpa_nine" && f.push_out) cmd.push_out = true;
   if (d === "chase_nine") { cmd.snooker = f.snooker; cmd.rail_safety = f.rail_safety; }
-  send(cmd);
+  const env = send(cmd);
+  if (env) sentForms.set(env.id, { form, key: formKey });
   form = newForm(null);
   form.first_contact = undefined;
   renderStroke();
