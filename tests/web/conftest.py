@@ -179,4 +179,4 @@ def guard() -> PageWatch:
 
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
