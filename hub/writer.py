@@ -104,10 +104,6 @@ class MatchWriter:
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
 
-    @property
-    def engine(self) -> AsyncEngine:
-        return self._engine
-
     # --- listeners ----------------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -165,6 +161,11 @@ class MatchWriter:
         live.projection = self._rules.projection(live.state)
         live.version = stream[-1].version if stream else 0
         live.commands = {e.command_id: e.version for e in stream if e.command_id is not None}
+
+    async def match_row(self, match_id: str) -> catalog.MatchRow | None:
+        """The match's ids (tournament, table) from memory: the hot path of every command."""
+        live = await self._load(match_id)
+        return None if live is None else live.row
 
     async def state(self, match_id: str) -> Any | None:
         live = await self._load(match_id)

@@ -26,11 +26,10 @@ def answer_json(answer: Answer, command_id: str | None) -> dict[str, Any]:
 @router.post("/matches/{mid}/commands")
 async def post_command(mid: str, request: Request) -> JSONResponse:
     token = deps.bearer_token(request)
-    engine = deps.engine(request)
-    match = await catalog.get_match(engine, mid)
+    match = await deps.writer(request).match_row(mid)
     if match is None:
         raise ApiError(404, "unknown_match", f"no match {mid!r}")
-    table = await catalog.table_by_token(engine, token)
+    table = await catalog.table_by_token(deps.engine(request), token)
     if table is None or table.id != match.table_id:
         raise ApiError(403, "forbidden", "not the token of this match's table")
     raw = await read_json(request, deps.settings(request).max_body_bytes)

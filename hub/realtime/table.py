@@ -114,7 +114,7 @@ async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: in
         env = parse_envelope(raw)
     except BadEnvelope as exc:
         return _reject(exc.id, "bad_command", exc.message)
-    match = await catalog.get_match(writer.engine, env.match_id)
+    match = await writer.match_row(env.match_id)
     if match is None or match.table_id != table_id:
         return _reject(env.id, "unknown_match", f"no match {env.match_id!r} on this table")
     answer = await writer.submit(env.match_id, env.id, env.command, env.expected_version)
