@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, Callable, Mapping
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.store import catalog, events as store
@@ -221,7 +222,8 @@ class MatchWriter:
         self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
         *, server: bool = False,
     ) -> Answer:
-        """Run one command envelope. Never raises for bad input: the answer says what happened."""
+        """Run one command envelope. Never raises for bad input: the answer says what happened.
+        A database failure raises SQLAlchemyError (HTTP answers 503; the tablet reconnects and resends)."""
         live = await self._load(match_id)
         if live is None:
             return Rejected("unknown_match", f"no match {match_id!r}")
@@ -283,6 +285,12 @@ class MatchWriter:
             return await self._reject(
                 live, command_id, "not_allowed", "this would reopen the match, but its table has another open match"
             )
+        except SQLAlchemyError:
+            # The database failed (not a constraint): the commit may or may not have happened, so
+            # forget this match's memory; the next access refolds it and a retry gets the truth.
+            self._live.pop(live.row.id, None)
+            self._load_locks.pop(live.row.id, None)
+            raise
 
         live.state, live.projection, live.version = new_state, proj, event.version
         if command_id is not None:

@@ -83,6 +83,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             outbox.put_nowait(await _handle_frame(writer, table_id, text or "", limit))
     except WebSocketDisconnect:
         pass
+    except Exception:
+        # A failure that is not the tablet's (the database went away): close so it reconnects and
+        # resends; command ids make the resend safe.
+        log.exception("table socket %s failed", table_id)
+        with contextlib.suppress(Exception):
+            await ws.close(code=1011)
     finally:
         unsubscribe()
         sender.cancel()

@@ -109,3 +109,27 @@ def test_undo_cannot_reopen_a_match_on_a_busy_table(client):
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_allowed"
     assert client.get(f"/api/matches/{mid}").json()["status"] == "finished"
     assert len(client.get(f"/api/matches/{mid}/events").json()["events"]) == 2
+
+
+def test_database_failure_is_503_and_the_retry_is_safe(client, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from hub.store import events as store
+
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    tok = bearer(table["token"])
+    real_append = store.append
+
+    async def failing_append(*args, **kwargs):
+        await real_append(*args, **kwargs)  # the commit happened, but its answer was lost
+        raise OperationalError("COMMIT", {}, Exception("connection lost"))
+
+    monkeypatch.setattr(store, "append", failing_append)
+    env = envelope(mid, {"kind": "start", "breaker": "a"}, cid="lost")
+    r = client.post(f"/api/matches/{mid}/commands", json=env, headers=tok)
+    assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+    monkeypatch.setattr(store, "append", real_append)
+    r = client.post(f"/api/matches/{mid}/commands", json=env, headers=tok)
+    assert r.status_code == 200 and r.json()["version"] == 1
+    assert client.get(f"/api/matches/{mid}").json()["version"] == 1
