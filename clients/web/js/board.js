@@ -81,7 +81,7 @@ function renderCell(tableId) {
   const node = c.node;
   const head = el("div", { class: "cell-head" },
     el("span", { class: "tbl", text: tb.name }),
-    m ? el("span", { class: "fmt", text: [tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number ? `${t("rack")} ${m.rack.number}` : ""].filter(Boolean).join(" · ") }) : null);
+    m ? el("span", { class: "fmt", text: [tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number ? t("rack_n", { n: m.rack.number }) : ""].filter(Boolean).join(" · ") }) : null);
   if (!m) {
     c.clock = null;
     fill(node, head, el("div", { class: "cell-empty", text: t("no_match") }));

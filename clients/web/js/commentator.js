@@ -140,7 +140,7 @@ function render() {
       el("li", { class: `${e.voided ? "voided" : ""} ${e.last && e.last.foul ? "is-foul" : ""}`, dataset: { version: e.version } },
         el("div", { class: "line1" },
           el("span", { class: "v muted", text: `#${e.version}` }),
-          e.rack ? el("span", { class: "muted", text: `${t("rack")} ${e.rack}` }) : null,
+          e.rack ? el("span", { class: "muted", text: t("rack_n", { n: e.rack }) }) : null,
           el("span", { class: "kind", text: tc("k", e.kind) }),
           e.player ? el("span", { class: "who", text: playerName(match, e.player) }) : null,
           e.voided ? el("span", { class: "badge", text: t("voided") }) : null,

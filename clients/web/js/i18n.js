@@ -28,6 +28,7 @@ const STRINGS = {
     p_over: "Match over",
     // terms
     rack: "Rack",
+    rack_n: "Rack {n}",
     racks: "Racks",
     score: "Score",
     points: "Points",
@@ -249,6 +250,7 @@ const STRINGS = {
     p_decision: "待选择",
     p_over: "比赛结束",
     rack: "局",
+    rack_n: "第{n}局",
     racks: "局数",
     score: "比分",
     points: "积分",

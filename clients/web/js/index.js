@@ -35,7 +35,7 @@ function render() {
               el("span", { class: "names" }, ps.map((p, i) => [i ? el("span", { class: "vs", text: " – " }) : null, el("span", { class: "pname", text: p.name })])),
               el("span", { class: "score", text: ps.map((p) => p.score ?? 0).join(" : ") })),
             el("div", { class: "m-sub muted" },
-              el("span", { text: `${tc("d", m.discipline)}${m.rack && m.rack.number ? ` · ${t("rack")} ${m.rack.number}` : ""}` }),
+              el("span", { text: `${tc("d", m.discipline)}${m.rack && m.rack.number ? ` · ${t("rack_n", { n: m.rack.number })}` : ""}` }),
               el("a", { href: `/watch/${encodeURIComponent(m.id)}`, text: t("watch") }),
               el("a", { href: `/commentator/${encodeURIComponent(m.id)}`, text: t("commentate") })));
         })));

@@ -34,7 +34,7 @@ function render() {
       showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) }) : null,
       el("span", { class: "score", text: String(p.score ?? 0) })))),
     el("div", { class: "side" },
-      el("div", { class: "fmt", text: [formatLabel(match), r.number ? `${t("rack")} ${r.number}` : ""].filter(Boolean).join(" · ") }),
+      el("div", { class: "fmt", text: [formatLabel(match), r.number ? t("rack_n", { n: r.number }) : ""].filter(Boolean).join(" · ") }),
       match.status === "live" && r.ball_in_hand ? el("div", { class: "bih", id: "bih", text: bihText(r) }) : null,
       match.status === "finished" ? el("div", { class: "fin", text: tc("s", "finished") }) : null,
       clockNode));

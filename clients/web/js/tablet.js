@@ -196,7 +196,7 @@ function renderState() {
   const r = match.rack || {};
   const info = [];
   info.push(el("span", { class: "badge", id: "phase", text: statusText(match) }));
-  if (r.number) info.push(el("span", { class: "badge", text: `${t("rack")} ${r.number}` }));
+  if (r.number) info.push(el("span", { class: "badge", text: t("rack_n", { n: r.number }) }));
   if (r.ball_in_hand) info.push(el("span", { class: "badge bih", id: "bih", text: bihText(r) }));
   if (match.discipline === "chinese_eight" && r.table_open && match.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
   if (isPaused()) info.push(el("span", { class: "badge foul", id: "paused", text: t("paused") }));

@@ -205,7 +205,7 @@ export function scoreline(match, { compact = false } = {}) {
     if (!three && i === 0) {
       box.append(el("div", { class: "mid" },
         el("div", { class: "fmt", text: formatLabel(match) }),
-        rack.number ? el("div", { class: "racknum", text: `${t("rack")} ${rack.number}` }) : null));
+        rack.number ? el("div", { class: "racknum", text: t("rack_n", { n: rack.number }) }) : null));
     }
   });
   return box;
