@@ -76,8 +76,10 @@ function strokeSummary(e) {
     if (d.pocketed && d.pocketed.length) bits.push(t("potted", { list: d.pocketed.join(", ") }));
     if (d.off_table && d.off_table.length) bits.push(t("off", { list: d.off_table.join(", ") }));
     if (d.cue_ball && d.cue_ball !== "table") bits.push(`${t("cue_ball")}: ${t(`cue_${d.cue_ball}`)}`);
-    if (typeof d.break_crossings === "number") bits.push(`${t("break_crossings")} ${d.break_crossings}`);
-    if (typeof d.break_rails === "number") bits.push(`${t("break_rails")} ${d.break_rails}`);
+    // Stored strokes may carry both counts, zero when they do not apply: show the discipline's own.
+    const gn = match && match.discipline === "golden_nine";
+    if (gn && d.break_crossings > 0) bits.push(`${t("break_crossings")} ${d.break_crossings}`);
+    if (!gn && d.break_rails > 0) bits.push(`${t("break_rails")} ${d.break_rails}`);
     if (d.push_out) bits.push(t("push_out"));
     if (d.snooker) bits.push(t("snooker"));
     if (d.rail_safety) bits.push(t("rail_safety"));
