@@ -16,6 +16,7 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -46,10 +47,30 @@ class _Server(uvicorn.Server):
         yield
 
 
+def _say(text: str, err: bool = False) -> None:
+    """print() that never breaks the shutdown (a closed pipe, a gone terminal)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(text, file=sys.stderr if err else sys.stdout, flush=True)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the listening socket first, so a busy port is a plain message, not a traceback."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cuehub demo",
                                 description="Start a hub with a live demo tournament (8 simulated tables).")
-    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--data-dir", default=None,
                    help="folder for the SQLite file (default: a temporary folder, removed on exit)")
@@ -127,10 +148,19 @@ async def run_demo(args: argparse.Namespace) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
 
-    config = uvicorn.Config(create_app(settings), host=args.host, port=args.port, log_level="warning",
+    try:
+        sock = _listen(args.host, args.port)
+    except OSError as exc:
+        print(f"cuehub demo: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        if temporary:
+            shutil.rmtree(data_dir, ignore_errors=True)
+        return 1
+    port = sock.getsockname()[1]
+    base_url = f"http://{client_host}:{port}"
+    config = uvicorn.Config(create_app(settings.with_(port=port)), host=args.host, port=port, log_level="warning",
                             lifespan="on", timeout_graceful_shutdown=3)
     server = _Server(config)
-    serve_task = asyncio.create_task(server.serve(), name="uvicorn")
+    serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="uvicorn")
     sim: Simulator | None = None
     sim_task: asyncio.Task | None = None
     progress_task: asyncio.Task | None = None
@@ -151,7 +181,7 @@ async def run_demo(args: argparse.Namespace) -> int:
         sim = Simulator(base_url, token, specs=DEMO_TABLES if args.length == 5 else
                         [TableSpec(s.discipline, s.shot_clock, s.handicap, args.length, s.name) for s in DEMO_TABLES],
                         matches=None, speed=args.speed, seed=args.seed, tournament_name="cuehub demo open",
-                        log=None if tty else (lambda m: print(m, file=sys.stderr, flush=True)))
+                        log=None if tty else (lambda m: _say(m, err=True)))
         await sim.setup()
         print(_banner(sim, base_url, token, db_path, temporary), flush=True)
         print(f"cuehub demo ready: tournament {sim.tournament['id']}", flush=True)  # type: ignore[index]
@@ -170,7 +200,7 @@ async def run_demo(args: argparse.Namespace) -> int:
         if progress_task is not None:
             with contextlib.suppress(Exception):
                 await progress_task
-        print("\nstopping the demo ...", flush=True)
+        _say("\nstopping the demo ...")
         if sim_task is not None:
             try:
                 await asyncio.wait_for(sim_task, 5)
@@ -191,10 +221,10 @@ async def run_demo(args: argparse.Namespace) -> int:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(sig)
         if sim is not None:
-            print(report(sim.stats, time.monotonic() - sim.started), flush=True)
+            _say(report(sim.stats, time.monotonic() - sim.started))
         if temporary:
             shutil.rmtree(data_dir, ignore_errors=True)
-        print("demo stopped.", flush=True)
+        _say("demo stopped.")
     return code
 
 
