@@ -129,6 +129,32 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
         h.stop()
 
 
+def _watch_answers(hub: Hub) -> str | None:
+    """None when /ws/watch answers a subscribe with a snapshot, else what went wrong."""
+    import json
+
+    from websockets.sync.client import connect
+
+    tid = hub.tournament("probe")
+    try:
+        with connect(hub.url.replace("http", "ws", 1) + "/ws/watch", open_timeout=5) as ws:
+            ws.send(json.dumps({"type": "subscribe", "channel": f"tournament:{tid}"}))
+            msg = json.loads(ws.recv(timeout=5))
+    except Exception as exc:  # noqa: BLE001 - any failure is the answer
+        return f"{type(exc).__name__}: {exc}"
+    return None if msg.get("type") == "snapshot" else f"unexpected first message {msg!r}"
+
+
+@pytest.fixture(scope="module")
+def watch_gateway(hub: Hub) -> Hub:
+    """The screens that follow matches need the public /ws/watch gateway of the hub: fail
+    fast, with the reason, when the hub does not serve it (rather than a 30 s page timeout)."""
+    problem = _watch_answers(hub)
+    if problem:
+        pytest.fail(f"the hub's /ws/watch does not answer a subscribe with a snapshot: {problem}")
+    return hub
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

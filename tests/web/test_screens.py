@@ -45,7 +45,8 @@ def test_routes_and_static(hub: Hub) -> None:
         assert httpx.get(hub.url + bad).status_code == 404, bad
 
 
-def test_break_and_foul_reach_board_and_spectator(hub: Hub, context: Any, guard: PageWatch) -> None:
+def test_break_and_foul_reach_board_and_spectator(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+    hub = watch_gateway
     s = hub.setup(tables=2)
     t = s["tables"][0]
     tablet = open_tablet(context, guard, hub, t)
@@ -119,7 +120,8 @@ def test_break_and_foul_reach_board_and_spectator(hub: Hub, context: Any, guard:
     assert guard.dialogs == [] and guard.errors == []
 
 
-def test_xss_name_renders_as_text(hub: Hub, context: Any, guard: PageWatch) -> None:
+def test_xss_name_renders_as_text(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+    hub = watch_gateway
     s = hub.setup(tables=1)
     t = s["tables"][0]
     tablet = open_tablet(context, guard, hub, t)
@@ -219,7 +221,8 @@ def test_reject_in_plain_words_and_undo_with_confirmation(hub: Hub, context: Any
     assert guard.dialogs == [] and guard.errors == []
 
 
-def test_language_switch_and_chinese_terms(hub: Hub, browser: Any) -> None:
+def test_language_switch_and_chinese_terms(watch_gateway: Hub, browser: Any) -> None:
+    hub = watch_gateway
     s = hub.setup(tables=1)
     t = s["tables"][0]
     ctx = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
@@ -299,7 +302,8 @@ def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any]) -> dict[str, Any]:
     return r.json()
 
 
-def test_board_sixteen_tables_without_scrolling_and_clock_warning(hub: Hub, context: Any, guard: PageWatch) -> None:
+def test_board_sixteen_tables_without_scrolling_and_clock_warning(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+    hub = watch_gateway
     s = hub.setup(tables=15)
     # The 16th table's match has a short break clock, so the 10 s warning shows at once.
     tb = hub.table(s["tid"], "Table 16")
