@@ -271,6 +271,7 @@ def finish_rack(
 
 
 def _match_ends_after_rack(st: MatchState, note: list[str]) -> bool:
+    """True when no ordinary next rack follows (the match is over or goes to the extra rack)."""
     setup = st.setup
     if st.extra_rack:
         end_match(st, st.racks[-1]["winner"], "time" if setup.minutes is not None else "racks", note)
@@ -282,7 +283,8 @@ def _match_ends_after_rack(st: MatchState, note: list[str]) -> bool:
                 return True
         return False
     if setup.racks is not None and len(st.racks) >= setup.racks:
-        return settle_on_points(st, "racks", note)
+        settle_on_points(st, "racks", note)
+        return True  # over, or the extra rack's lag has begun
     return False
 
 

@@ -50,8 +50,9 @@ class Match:
             return r.code
         raise AssertionError(f"{command} was accepted")
 
-    def shot(self, player: str, first: int | None, pocketed: list[int] | None = None, **kw: Any) -> dict[str, Any]:
-        return self.send({"kind": "shot", "player": player, "first_contact": first, "pocketed": pocketed or [], **kw})
+    def shot(self, player: str, first: int | None, pocketed: list[int] | None = None, *, at: int | None = None,
+             **kw: Any) -> dict[str, Any]:
+        return self.send({"kind": "shot", "player": player, "first_contact": first, "pocketed": pocketed or [], **kw}, at=at)
 
     @property
     def proj(self) -> dict[str, Any]:
