@@ -1,0 +1,234 @@
+"""The hub's clocks: at a deadline of a live match, the hub itself stores the expiry.
+
+The rules engine already computes every deadline from event times (projection `clock.shot`,
+`clock.match`); this service only waits for them. One timer per live match, armed from the
+match's projection at its version:
+
+- shot clock running -> at `clock.shot.deadline`: `clock_expired` for `clock.shot.player`;
+- match clock running -> at `clock.match.deadline`: `match_time_expired` (the earlier of the two
+  fires first; on the same millisecond the match clock wins, since it ends the rack anyway);
+- match clock at zero but not running (an event was stored after its zero, before the timer ran)
+  -> `match_time_expired` at once, unless the extra rack is already being played.
+
+Every expiry is stored with `writer.submit_server(..., expected_version=the armed version)`:
+whatever was stored since (a stroke that arrived first, a pause, another hub process's expiry)
+makes it a silent `version_conflict`, so a clock fires at most once per turn, in any number of
+hub processes. Every `Change` of a match re-arms its timer; the start re-arms every live match
+from its stored projection, so a deadline that passed while the hub was down fires at once.
+
+Time is `now()` (server ms, as the writer stamps events) and `sleep(seconds)`; tests inject both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Mapping
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hub.store import catalog
+from hub.store.db import now_ms
+from hub.writer import Ack, Change, MatchWriter
+
+log = logging.getLogger(__name__)
+
+Now = Callable[[], int]
+Sleep = Callable[[float], Awaitable[None]]
+
+SHOT = "clock_expired"
+MATCH = "match_time_expired"
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """What a match's clocks do next: store `kind` (for `player`) at server ms `at`."""
+
+    kind: str
+    at: int
+    player: str | None = None
+
+    def command(self) -> dict[str, Any]:
+        if self.kind == SHOT:
+            return {"kind": SHOT, "player": self.player}
+        return {"kind": MATCH}
+
+
+def next_due(projection: Mapping[str, Any]) -> Due | None:
+    """The next expiry of a projection (PROTOCOL.md section 4), or None when no clock runs."""
+    if projection.get("status") != "live":
+        return None
+    clocks = projection.get("clock") or {}
+    rack = projection.get("rack") or {}
+    candidates: list[Due] = []
+    match = clocks.get("match")
+    if isinstance(match, Mapping) and not rack.get("extra"):
+        if match.get("running") and isinstance(match.get("deadline"), int):
+            candidates.append(Due(MATCH, match["deadline"]))
+        elif isinstance(match.get("remaining_ms"), int) and match["remaining_ms"] <= 0:
+            candidates.append(Due(MATCH, 0))  # its zero has passed: at once
+    shot = clocks.get("shot")
+    if isinstance(shot, Mapping) and shot.get("running") and isinstance(shot.get("deadline"), int) and shot.get("player"):
+        candidates.append(Due(SHOT, shot["deadline"], shot["player"]))
+    if not candidates:
+        return None
+    return min(candidates, key=lambda d: (d.at, d.kind != MATCH))
+
+
+@dataclass(slots=True)
+class _Timer:
+    version: int
+    due: Due | None
+    task: asyncio.Task[None] | None = None
+    firing: bool = False  # inside submit_server: never cancelled there (the store must finish)
+
+
+@dataclass(slots=True)
+class _Recheck:
+    match_id: str
+    force: bool = False  # arm again even at the same version (after a failed store)
+
+
+class ClockService:
+    """Arms one timer per live match; see the module docstring."""
+
+    def __init__(
+        self, writer: MatchWriter, engine: AsyncEngine, *, now: Now = now_ms, sleep: Sleep = asyncio.sleep,
+        retry_s: float = 1.0,
+    ) -> None:
+        self._writer = writer
+        self._engine = engine
+        self._now = now
+        self._sleep = sleep
+        self._retry_s = retry_s
+        self._timers: dict[str, _Timer] = {}
+        self._versions: dict[str, int] = {}  # the newest version seen per match (stale arms are dropped)
+        self._queue: asyncio.Queue[Change | _Recheck] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        self.fired: list[tuple[str, int, str]] = []  # (match, version, kind) stored by this service
+
+    # --- life ---------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Subscribe, then re-arm every live match from its projection (subscribing first, so no
+        change falls between the listing and the pushes)."""
+        self._unsubscribe = self._writer.subscribe(self._on_change)
+        self._worker = asyncio.create_task(self._run(), name="clocks")
+        for row in await catalog.list_matches(self._engine, status="live"):
+            await self._rearm(row.id, force=False)
+
+    async def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+            self._worker = None
+        firing = [t.task for t in self._timers.values() if t.task is not None and t.firing]
+        for timer in self._timers.values():
+            if timer.task is not None and not timer.firing:
+                timer.task.cancel()
+        for task in self._background:
+            task.cancel()
+        # An expiry being stored is let finish (bounded), so the writer's memory stays whole.
+        if firing:
+            await asyncio.wait(firing, timeout=5)
+        rest = [t.task for t in self._timers.values() if t.task is not None] + list(self._background)
+        for task in rest:
+            if not task.done():
+                task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
+        self._timers.clear()
+        self._background.clear()
+
+    def armed(self, match_id: str) -> Due | None:
+        """What the timer of a match waits for now (tests, diagnostics)."""
+        timer = self._timers.get(match_id)
+        return None if timer is None else timer.due
+
+    # --- arming -------------------------------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        self._queue.put_nowait(change)  # a writer listener only queues
+
+    async def _run(self) -> None:
+        while True:
+            item = await self._queue.get()
+            try:
+                if isinstance(item, _Recheck):
+                    await self._rearm(item.match_id, force=item.force)
+                else:
+                    self._arm(item.match_id, item.version, item.projection)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database failure while re-reading: try again a little later
+                log.exception("clocks: re-arming %s failed", getattr(item, "match_id", "?"))
+                if isinstance(item, _Recheck):
+                    self._later(item.match_id, force=True)
+
+    async def _rearm(self, match_id: str, *, force: bool) -> None:
+        proj = await self._writer.projection(match_id)
+        if proj is not None:
+            self._arm(match_id, int(proj.get("version", 0)), proj, force=force)
+
+    def _arm(self, match_id: str, version: int, projection: Mapping[str, Any], *, force: bool = False) -> None:
+        seen = self._versions.get(match_id, -1)
+        if version < seen or (version == seen and not force):
+            return  # stale, or already armed for this version
+        self._versions[match_id] = version
+        self._disarm(match_id)
+        due = next_due(projection)
+        if due is None:
+            return
+        timer = _Timer(version, due)
+        timer.task = asyncio.create_task(self._wait_and_fire(match_id, timer), name=f"clock {match_id} v{version}")
+        self._timers[match_id] = timer
+
+    def _disarm(self, match_id: str) -> None:
+        timer = self._timers.pop(match_id, None)
+        if timer is not None and timer.task is not None and not timer.firing:
+            timer.task.cancel()
+
+    def _later(self, match_id: str, *, force: bool) -> None:
+        async def again() -> None:
+            await self._sleep(self._retry_s)
+            self._queue.put_nowait(_Recheck(match_id, force))
+
+        task = asyncio.create_task(again())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # --- firing -------------------------------------------------------------------------------
+
+    async def _wait_and_fire(self, match_id: str, timer: _Timer) -> None:
+        due = timer.due
+        assert due is not None
+        while (left := due.at - self._now()) > 0:
+            await self._sleep(left / 1000)
+        timer.firing = True
+        try:
+            answer = await self._writer.submit_server(match_id, due.command(), timer.version)
+        except Exception:
+            log.exception("clocks: storing %s on %s failed; trying again", due.kind, match_id)
+            timer.firing = False
+            self._later(match_id, force=True)
+            return
+        finally:
+            timer.firing = False
+        if isinstance(answer, Ack):
+            self.fired.append((match_id, answer.version, due.kind))
+            log.info("clocks: %s stored on %s as v%s", due.kind, match_id, answer.version)
+            return  # its Change re-arms the timer
+        if answer.code != "version_conflict":
+            log.warning("clocks: %s refused on %s v%s: %s %s", due.kind, match_id, timer.version, answer.code, answer.message)
+        if self._timers.get(match_id) is timer:
+            del self._timers[match_id]
+        # Something else was stored first (here or in another hub process, whose change this one
+        # may never hear of): arm from what the writer knows now.
+        self._queue.put_nowait(_Recheck(match_id))

@@ -1,0 +1,441 @@
+"""Server clocks (hub/clocks.py): real time on short clocks through the real app, and an injected
+time (FakeTime) for the races, the restarts and the long default clocks."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+import hub.rules as rules
+from hub.app import create_app
+from hub.clocks import MATCH, SHOT, ClockService, Due, next_due
+from hub.settings import Settings
+from hub.store import catalog
+from hub.store import events as store
+from hub.store.db import make_engine, migrate
+from hub.writer import Ack, MatchWriter, Rejected
+
+from spine_helpers import ADMIN, bearer, envelope, make_match, make_table
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def send(c: TestClient, table: dict[str, Any], mid: str, command: dict[str, Any]) -> dict[str, Any]:
+    r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, command), headers=bearer(table["token"]))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def events(c: TestClient, mid: str) -> list[dict[str, Any]]:
+    r = c.get(f"/api/matches/{mid}/events")
+    assert r.status_code == 200, r.text
+    return r.json()["events"]
+
+
+def kinds(c: TestClient, mid: str) -> list[str]:
+    return [e["kind"] for e in events(c, mid)]
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
+    end = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.02)
+
+
+def proj(c: TestClient, mid: str) -> dict[str, Any]:
+    return c.get(f"/api/matches/{mid}").json()
+
+
+def shot(player: str, first: int | None, pocketed: list[int] | None = None, **kw: Any) -> dict[str, Any]:
+    return {"kind": "shot", "player": player, "first_contact": first, "pocketed": pocketed or [], **kw}
+
+
+@pytest.fixture
+def app_client(sqlite_settings: Settings) -> Iterator[TestClient]:
+    """The hub with the real rules and its clocks."""
+    with TestClient(create_app(sqlite_settings)) as c:
+        yield c
+
+
+# --- real time, through the app ----------------------------------------------------------------
+
+
+def test_break_clock_expiry_is_a_time_foul(app_client):
+    c = app_client
+    table = make_table(c)
+    m = make_match(c, table, options={"shot_clock": {"break_s": 0.3, "shot_s": 30, "first_shot_s": 30}})
+    mid = m["id"]
+    send(c, table, mid, {"kind": "start", "breaker": "a"})
+    p = proj(c, mid)
+    assert p["clock"]["shot"]["limit_s"] == 0.3 and p["clock"]["shot"]["player"] == "a"
+    evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 2 and e)
+    assert [e["kind"] for e in evs] == ["start", "clock_expired"]
+    assert evs[1]["data"]["player"] == "a" and evs[1]["at"] >= evs[0]["at"] + 300
+    p = proj(c, mid)
+    assert p["last"]["fouls"] == ["time"] and p["last"]["kind"] == "clock_expired"
+    assert p["rack"]["shooter"] == "b" and p["rack"]["ball_in_hand"] == "anywhere"
+    assert p["players"][1]["score"] == 1
+    assert p["clock"]["shot"]["player"] == "b" and p["clock"]["shot"]["limit_s"] == 30
+    time.sleep(0.4)
+    assert kinds(c, mid) == ["start", "clock_expired"]  # fired once
+
+
+def test_extension_moves_the_deadline(app_client):
+    c = app_client
+    table = make_table(c)
+    clock = {"break_s": 30, "first_shot_s": 0.4, "shot_s": 0.4, "extension_s": 0.4}
+    mid = make_match(c, table, options={"shot_clock": clock})["id"]
+    send(c, table, mid, {"kind": "start", "breaker": "a"})
+    send(c, table, mid, shot("a", 1, [2], break_crossings=4))
+    send(c, table, mid, {"kind": "extension", "player": "a"})
+    p = proj(c, mid)
+    assert p["clock"]["shot"]["extended"] is True
+    evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 4 and e)
+    assert [e["kind"] for e in evs] == ["start", "shot", "extension", "clock_expired"]
+    assert evs[3]["at"] >= evs[1]["at"] + 800
+    assert proj(c, mid)["rack"]["shooter"] == "b"
+
+
+def test_no_expiry_while_paused(app_client):
+    c = app_client
+    table = make_table(c)
+    mid = make_match(c, table, options={"shot_clock": {"break_s": 0.4, "shot_s": 30}})["id"]
+    send(c, table, mid, {"kind": "start", "breaker": "a"})
+    send(c, table, mid, {"kind": "pause"})
+    p = proj(c, mid)
+    assert p["clock"]["shot"]["running"] is False
+    remaining = p["clock"]["shot"]["remaining_ms"]
+    assert 0 < remaining <= 400
+    time.sleep(0.7)
+    assert kinds(c, mid) == ["start", "pause"]
+    send(c, table, mid, {"kind": "resume"})
+    evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 4 and e)
+    assert [e["kind"] for e in evs] == ["start", "pause", "resume", "clock_expired"]
+    assert evs[3]["at"] >= evs[2]["at"] + remaining
+
+
+def test_decision_stops_the_clock(app_client):
+    # A weak break called as a foul: the opponent has to choose; no clock runs for a decision.
+    c = app_client
+    table = make_table(c)
+    mid = make_match(c, table, options={"shot_clock": {"break_s": 30, "shot_s": 0.2, "first_shot_s": 0.2}})["id"]
+    send(c, table, mid, {"kind": "start", "breaker": "a"})
+    send(c, table, mid, shot("a", 1, [], break_crossings=1))  # loss of chance: b decides
+    p = proj(c, mid)
+    assert p["rack"]["phase"] == "decision" and p["clock"]["shot"] is None
+    time.sleep(0.4)
+    assert kinds(c, mid) == ["start", "shot"]
+
+
+def test_tablet_socket_gets_the_expiry_with_server_time(app_client):
+    c = app_client
+    table = make_table(c)
+    mid = make_match(c, table, options={"shot_clock": {"break_s": 0.3, "shot_s": 30}})["id"]
+    with c.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        ws.send_json({"type": "auth", "token": table["token"]})
+        ready = ws.receive_json()
+        assert ready["type"] == "ready" and isinstance(ready["server_time"], int)
+        ws.send_json(envelope(mid, {"kind": "start", "breaker": "a"}))
+        msgs = [ws.receive_json() for _ in range(3)]  # ack + state (start), then state (expiry)
+        states = [m for m in msgs if m["type"] == "state"]
+        assert len(states) == 2 and all(isinstance(s["server_time"], int) for s in states)
+        deadline = states[0]["match"]["clock"]["shot"]["deadline"]
+        assert states[1]["match"]["last"]["kind"] == "clock_expired"
+        assert states[1]["server_time"] >= deadline
+
+
+def test_restart_fires_a_missed_deadline_once(sqlite_settings):
+    clock = {"break_s": 0.5, "first_shot_s": 30, "shot_s": 30}
+    with TestClient(create_app(sqlite_settings)) as c:
+        table = make_table(c)
+        mid = make_match(c, table, options={"shot_clock": clock})["id"]
+        send(c, table, mid, {"kind": "start", "breaker": "a"})
+        deadline = proj(c, mid)["clock"]["shot"]["deadline"]
+    time.sleep(0.8)  # the deadline passes while the hub is down
+    with TestClient(create_app(sqlite_settings)) as c:
+        started = int(time.time() * 1000)
+        evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 2 and e, timeout=2)
+        assert [e["kind"] for e in evs] == ["start", "clock_expired"]
+        assert evs[1]["at"] > deadline + 200 and evs[1]["at"] - started < 1000
+    with TestClient(create_app(sqlite_settings)) as c:  # and it is not fired again
+        time.sleep(0.2)
+        assert kinds(c, mid) == ["start", "clock_expired"]
+        assert proj(c, mid)["clock"]["shot"]["player"] == "b"
+
+
+def test_timed_match_tie_goes_to_the_extra_rack(app_client):
+    c = app_client
+    table = make_table(c)
+    mid = make_match(c, table, format={"minutes": 0.01})["id"]  # 600 ms
+    send(c, table, mid, {"kind": "start", "breaker": "a"})
+    p = proj(c, mid)
+    assert p["clock"]["match"]["running"] is True and p["clock"]["shot"]["limit_s"] == 30  # timed: break_s 30
+    evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 2 and e)
+    assert [e["kind"] for e in evs] == ["start", "match_time_expired"]
+    assert evs[1]["at"] >= evs[0]["at"] + 600
+    p = proj(c, mid)
+    assert p["status"] == "live" and p["rack"]["extra"] is True and p["rack"]["phase"] == "lag"
+    assert p["clock"]["match"]["running"] is False and p["clock"]["shot"] is None
+    time.sleep(0.3)
+    assert kinds(c, mid) == ["start", "match_time_expired"]
+    send(c, table, mid, {"kind": "lag", "winner": "b"})
+    send(c, table, mid, {"kind": "decision", "player": "b", "choice": "break"})
+    send(c, table, mid, shot("b", 1, [9], break_crossings=4))
+    p = proj(c, mid)
+    assert p["status"] == "finished" and p["winner"] == "b" and p["result"]["reason"] == "time"
+
+
+# --- injected time ---------------------------------------------------------------------------
+
+
+class FakeTime:
+    """now() in server ms and a sleep() that only ends when advance() passes its end."""
+
+    def __init__(self, t: int = 1_000_000_000) -> None:
+        self.t = t
+        self._sleepers: list[tuple[int, asyncio.Future[None]]] = []
+
+    def now(self) -> int:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.t + max(1, round(seconds * 1000)), fut))
+        await fut
+
+    async def advance(self, ms: int) -> None:
+        self.t += ms
+        for end, fut in list(self._sleepers):
+            if end <= self.t:
+                self._sleepers.remove((end, fut))
+                if not fut.done():
+                    fut.set_result(None)
+        await settle()
+
+
+async def settle(rounds: int = 30) -> None:
+    """Let the timers, the writer and the store (aiosqlite threads) run."""
+    for _ in range(rounds):
+        await asyncio.sleep(0.005)
+
+
+class Hub:
+    """One hub process without HTTP: a writer and its clocks on the shared SQLite file."""
+
+    def __init__(self, db: Path, fake: FakeTime) -> None:
+        self.settings = Settings(database_url=f"sqlite+aiosqlite:///{db}", admin_token=ADMIN)
+        self.fake = fake
+        self.engine = make_engine(self.settings)
+        self.writer = MatchWriter(self.engine, rules, clock=fake.now)
+        self.clocks = ClockService(self.writer, self.engine, now=fake.now, sleep=fake.sleep, retry_s=0.05)
+
+    async def start(self) -> "Hub":
+        await migrate(self.engine)
+        await self.clocks.start()
+        return self
+
+    async def stop(self) -> None:
+        await self.clocks.stop()
+        await self.engine.dispose()
+
+    async def new_match(self, **body: Any) -> str:
+        t = await catalog.create_tournament(self.engine, "Open")
+        tb = await catalog.create_table(self.engine, t["id"], "T1")
+        discipline = body.pop("discipline", "golden_nine")
+        players = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]
+        if discipline == "chase_nine":
+            players.append({"id": "c", "name": "C"})
+        payload = {"discipline": discipline, "players": players, "format": {"racks": 5}, **body}
+        p = await self.writer.create_match(payload, tournament_id=t["id"], table_id=tb["id"])
+        return p["id"]
+
+    async def send(self, mid: str, command: dict[str, Any]) -> dict[str, Any]:
+        answer = await self.writer.submit(mid, None, command)
+        assert isinstance(answer, Ack), answer
+        await settle(3)
+        return await self.writer.projection(mid)
+
+    async def kinds(self, mid: str) -> list[str]:
+        return [e.kind for e in await store.read_events(self.engine, mid)]
+
+
+# A timed match always has a shot clock; these tests watch the match clock alone.
+LONG_SHOT_CLOCK = {"shot_clock": {"break_s": 600, "shot_s": 600, "first_shot_s": 600}}
+
+
+@pytest.fixture
+async def hub(tmp_path: Path):
+    fake = FakeTime()
+    h = await Hub(tmp_path / "hub.db", fake).start()
+    yield h
+    await h.stop()
+
+
+async def test_stroke_that_arrives_first_wins(hub):
+    fake = hub.fake
+    mid = await hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    p = await hub.send(mid, {"kind": "start", "breaker": "a"})
+    deadline = p["clock"]["shot"]["deadline"]
+    assert hub.clocks.armed(mid) == Due(SHOT, deadline, "a")
+    # The deadline passes and, before the timer gets to store anything, a's stroke is stored.
+    fake.t = deadline + 1
+    stroke = asyncio.create_task(hub.writer.submit(mid, "s1", shot("a", 1, [2], break_crossings=4)))
+    await fake.advance(0)
+    assert isinstance(await stroke, Ack)
+    await settle()
+    assert await hub.kinds(mid) == ["start", "shot"]  # no clock_expired for a turn that ended
+    assert hub.clocks.fired == []
+    p = await hub.writer.projection(mid)
+    assert hub.clocks.armed(mid) == Due(SHOT, p["clock"]["shot"]["deadline"], "a")  # a shoots on
+    await fake.advance(20_000)
+    assert await hub.kinds(mid) == ["start", "shot", "clock_expired"]
+
+
+async def test_expiry_loses_to_a_stroke_stored_while_it_fires(hub):
+    """The timer's command armed at version v reaches the writer after a stroke made v+1."""
+    mid = await hub.new_match(options={"shot_clock": {"break_s": 10}})
+    p = await hub.send(mid, {"kind": "start", "breaker": "a"})
+    await hub.send(mid, shot("a", 1, [2], break_crossings=4))
+    answer = await hub.writer.submit_server(mid, {"kind": "clock_expired", "player": "a"}, p["version"])
+    assert isinstance(answer, Rejected) and answer.code == "version_conflict"
+    assert await hub.kinds(mid) == ["start", "shot"]
+
+
+async def test_two_hub_processes_fire_once(tmp_path):
+    fake = FakeTime()
+    one = await Hub(tmp_path / "hub.db", fake).start()
+    mid = await one.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    await one.send(mid, {"kind": "start", "breaker": "a"})
+    two = await Hub(tmp_path / "hub.db", fake).start()  # re-arms the same match from the store
+    try:
+        assert one.clocks.armed(mid) == two.clocks.armed(mid) is not None
+        await fake.advance(10_000)
+        await settle(60)
+        assert await one.kinds(mid) == ["start", "clock_expired"]
+        assert len(one.clocks.fired) + len(two.clocks.fired) == 1
+        # The loser refolded and armed the next turn (b), like the winner.
+        p = await (two if one.clocks.fired else one).writer.projection(mid)
+        assert p["version"] == 2 and p["clock"]["shot"]["player"] == "b"
+        assert one.clocks.armed(mid) == two.clocks.armed(mid) == Due(SHOT, p["clock"]["shot"]["deadline"], "b")
+    finally:
+        await two.stop()
+        await one.stop()
+
+
+async def test_chase_nine_defaults(hub):
+    fake = hub.fake
+    mid = await hub.new_match(discipline="chase_nine", options={"shot_clock": {}})
+    p = await hub.send(mid, {"kind": "start", "order": ["a", "b", "c"]})
+    assert p["clock"]["shot"]["limit_s"] == 45  # the break: shot_s
+    p = await hub.send(mid, shot("a", 1, [1]))
+    assert p["clock"]["shot"] == {**p["clock"]["shot"], "player": "a", "limit_s": 60, "extended": False}
+    assert p["clock"]["shot"]["deadline"] == fake.t + 60_000
+    assert all(pl["extensions_left"] == 0 for pl in p["players"])
+    answer = await hub.writer.submit(mid, None, {"kind": "extension", "player": "a"})
+    assert isinstance(answer, Rejected) and answer.code == "not_allowed"
+    await fake.advance(59_999)
+    assert await hub.kinds(mid) == ["start", "shot"]
+    await fake.advance(1)
+    assert await hub.kinds(mid) == ["start", "shot", "clock_expired"]
+    p = await hub.writer.projection(mid)
+    assert p["last"]["fouls"] == ["time"] and p["rack"]["shooter"] == "b"
+    assert p["clock"]["shot"]["limit_s"] == 45 and p["clock"]["shot"]["deadline"] == fake.t + 45_000
+
+
+async def test_timed_match_ends_on_points(hub):
+    fake = hub.fake
+    mid = await hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
+    await hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake.advance(5_000)
+    p = await hub.send(mid, shot("a", 3, [], rail=True))  # a foul on the break: b +1
+    assert p["players"][1]["score"] == 1
+    assert hub.clocks.armed(mid) == Due(MATCH, p["clock"]["match"]["deadline"])
+    await fake.advance(55_000)
+    assert await hub.kinds(mid) == ["start", "shot", "match_time_expired"]
+    p = await hub.writer.projection(mid)
+    assert p["status"] == "finished" and p["winner"] == "b" and p["result"]["reason"] == "time"
+    assert hub.clocks.armed(mid) is None
+
+
+async def test_timed_match_pause_stops_the_match_clock(hub):
+    fake = hub.fake
+    mid = await hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
+    await hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake.advance(20_000)
+    p = await hub.send(mid, {"kind": "pause"})
+    assert p["clock"]["match"]["running"] is False and hub.clocks.armed(mid) is None
+    await fake.advance(3_600_000)
+    assert await hub.kinds(mid) == ["start", "pause"]
+    p = await hub.send(mid, {"kind": "resume"})
+    assert p["clock"]["match"]["deadline"] == fake.t + 40_000
+    await fake.advance(40_000)
+    assert await hub.kinds(mid) == ["start", "pause", "resume", "match_time_expired"]
+
+
+async def test_match_zero_passed_under_a_late_stroke_still_ends_the_match(tmp_path):
+    """Down hub: the match clock's zero passes, then a stroke is stored (the clock stops at 0);
+    the restarted clocks store match_time_expired at once."""
+    fake = FakeTime()
+    one = await Hub(tmp_path / "hub.db", fake).start()
+    mid = await one.new_match(format={"minutes": 1})
+    await one.send(mid, {"kind": "start", "breaker": "a"})
+    await one.clocks.stop()  # the clocks of that process are gone; its writer still takes strokes
+    await fake.advance(61_000)
+    p = await one.send(mid, shot("a", 3, [], rail=True))
+    assert p["clock"]["match"]["remaining_ms"] == 0 and p["clock"]["match"]["running"] is False
+    assert p["status"] == "live"
+    assert next_due(p) == Due(MATCH, 0)
+    await one.engine.dispose()
+    two = await Hub(tmp_path / "hub.db", fake).start()
+    try:
+        await settle()
+        assert await two.kinds(mid) == ["start", "shot", "match_time_expired"]
+        p = await two.writer.projection(mid)
+        assert p["status"] == "finished" and p["result"]["reason"] == "time" and p["winner"] == "b"
+    finally:
+        await two.stop()
+
+
+async def test_undo_of_an_expiry_rearms_the_clock(hub):
+    fake = hub.fake
+    mid = await hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    await hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake.advance(10_000)
+    assert await hub.kinds(mid) == ["start", "clock_expired"]
+    await fake.advance(1_000)
+    p = await hub.send(mid, {"kind": "undo"})
+    assert p["clock"]["shot"]["player"] == "a" and p["clock"]["shot"]["deadline"] == fake.t + 10_000
+    await fake.advance(10_000)
+    assert await hub.kinds(mid) == ["start", "clock_expired", "undo", "clock_expired"]
+
+
+async def test_no_clock_no_timer(hub):
+    mid = await hub.new_match()
+    p = await hub.send(mid, {"kind": "start", "breaker": "a"})
+    assert p["clock"] == {"shot": None, "match": None} and hub.clocks.armed(mid) is None
+
+
+def test_next_due_picks_the_earlier_and_the_match_clock_on_a_tie():
+    p = {"status": "live", "rack": {"extra": False}, "clock": {
+        "shot": {"player": "a", "running": True, "deadline": 500},
+        "match": {"running": True, "deadline": 500, "remaining_ms": 10}}}
+    assert next_due(p) == Due(MATCH, 500)
+    p["clock"]["shot"]["deadline"] = 499
+    assert next_due(p) == Due(SHOT, 499, "a")
+    p["clock"]["shot"] = {"player": "a", "running": False, "remaining_ms": 3}
+    p["clock"]["match"] = {"running": False, "deadline": None, "remaining_ms": 0}
+    assert next_due(p) == Due(MATCH, 0)
+    p["rack"]["extra"] = True
+    assert next_due(p) is None
+    assert next_due({**p, "status": "finished"}) is None
+    assert next_due({"status": "live"}) is None  # a projection without clocks (fake rules)
