@@ -57,9 +57,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     writer: MatchWriter = ws.app.state.writer
     limit: int = ws.app.state.settings.max_body_bytes
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    # Changes seen while `ready` is being built wait here, so `ready` is always the first message.
+    early: list[Change] | None = []
 
     def on_change(change: Change) -> None:
         if change.table_id != table_id:
+            return
+        if early is not None:
+            early.append(change)
             return
         if outbox.qsize() >= QUEUE_LIMIT:
             outbox.put_nowait(None)  # the sender closes the socket
@@ -70,9 +75,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     unsubscribe = writer.subscribe(on_change)
     sender = asyncio.create_task(_send_loop(ws, outbox))
     try:
-        outbox.put_nowait(
-            {"type": "ready", "match": await writer.table_projection(table_id), "server_time": now_ms()}
-        )
+        current = await writer.table_projection(table_id)
+        outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
+        held, early = early, None
+        for change in held or ():
+            if current is None or change.match_id != current.get("id") or change.version > current["version"]:
+                on_change(change)
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":

@@ -1,0 +1,113 @@
+"""A real `cuehub serve` subprocess on a free loopback port, for fault tests (kill -9, restart).
+
+No mocks: the hub is the installed CLI, the store is a SQLite file or a PostgreSQL schema.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ADMIN = "faults-admin-token"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HubProcess:
+    """Start, SIGKILL and restart one hub process; the same port and database every time."""
+
+    def __init__(self, database_url: str, workdir: Path, *, schema: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.database_url = database_url
+        self.workdir = workdir
+        self.port = free_port()
+        self.env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, **(env or {})}
+        self.env.pop("HUB_DATABASE_SCHEMA", None)
+        if schema:
+            self.env["HUB_DATABASE_SCHEMA"] = schema
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+        self.log = workdir / "hub.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> None:
+        assert self.proc is None or self.proc.poll() is not None
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "hub.cli", "serve", "--port", str(self.port),
+                 "--database-url", self.database_url, "--log-level", "warning"],
+                cwd=self.workdir, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.starts += 1
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"hub exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"hub did not answer /healthz in {timeout}s:\n{self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, nothing the process can do about it."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    # --- small REST helpers (admin) ------------------------------------------------------------
+
+    def admin_post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        r = httpx.post(self.base + path, json=body, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def get(self, path: str) -> Any:
+        r = httpx.get(self.base + path, timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+def pg_execute(dsn: str, sql: str) -> None:
+    import asyncio
+
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(dsn)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
