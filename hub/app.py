@@ -1,7 +1,7 @@
 """Wiring: settings -> engine (migrated) -> admin token -> match writer -> routers.
 
 `create_app(settings=None, rules=None)` is the app factory; uvicorn uses `hub.app:create_app`
-with `--factory`. While running, `app.state` holds: settings, engine, rules, writer, admin_hash, clocks.
+with `--factory`. While running, `app.state` holds: settings, engine, rules, writer, admin_hash.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import AsyncIterator
 from fastapi import FastAPI
 
 from hub.api import commands, errors, health, setup
-from hub.clocks import ClockService
+from hub import metrics as hub_metrics
 from hub.realtime import table
 from hub.settings import Settings
 from hub.store import catalog
@@ -50,18 +50,17 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         app.state.engine = engine
         app.state.rules = rules_module
         app.state.admin_hash = admin_hash
-        app.state.writer = MatchWriter(engine, rules_module)
-        app.state.clocks = ClockService(app.state.writer, engine)
-        await app.state.clocks.start()
+        app.state.writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
         try:
             yield
         finally:
-            await app.state.clocks.stop()
             await engine.dispose()
 
     app = FastAPI(title="cuehub", lifespan=lifespan)
+    app.state.metrics = hub_metrics.Metrics()
     errors.install(app)
     app.include_router(health.router)
+    app.include_router(hub_metrics.router)
     app.include_router(setup.router)
     app.include_router(commands.router)
     app.include_router(table.router)

@@ -1,4 +1,4 @@
-"""`cuehub serve | migrate | demo | simulate`."""
+"""`cuehub serve | migrate | replay | demo | simulate`."""
 
 from __future__ import annotations
 
@@ -22,8 +22,12 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port or settings.port,
         database_url=args.database_url or settings.database_url,
     )
+    from hub.logs import json_enabled, log_config
+
     uvicorn.run(
         create_app(settings),
+        # One JSON object per log line (match/table ids included); HUB_LOG_FORMAT=text opts out.
+        log_config=log_config(args.log_level, json_format=json_enabled()),
         host=settings.host,
         port=settings.port,
         # Frames a little over the cap get a bad_command reject from the table socket; far over it,
@@ -65,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _passthrough("hub.demo", argv[1:])
     if argv and argv[0] == "simulate":
         return _passthrough("hub.simulate", argv[1:])
+    if argv and argv[0] == "replay":
+        return _passthrough("hub.replay", argv[1:])
 
     parser = argparse.ArgumentParser(prog="cuehub", description="Real-time billiards scoring hub")
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -75,6 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--log-level", default="info")
     migrate = sub.add_parser("migrate", help="alembic upgrade head")
     migrate.add_argument("--database-url", default=None)
+    sub.add_parser("replay", help="refold every match from the event store, verify (see `cuehub replay --help`)")
     sub.add_parser("demo", help="start a hub with a demo tournament (see `cuehub demo --help`)")
     sub.add_parser("simulate", help="play simulated matches against a hub (see `cuehub simulate --help`)")
     args = parser.parse_args(argv)

@@ -1,0 +1,202 @@
+"""/metrics, /readyz, the writer's instrumentation, JSON logs and `cuehub replay` (in process)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from hub.app import create_app
+from hub.logs import JsonFormatter, bind
+from hub.metrics import NULL, Metrics, metrics_of
+from hub.settings import Settings
+from spine_helpers import ADMIN, bearer, envelope, make_match, make_table
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of one sample in a text exposition (0 when absent)."""
+    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    pattern = re.escape(name) + (r"\{" + re.escape(want) + r"\}" if labels else "") + r" (\S+)$"
+    for line in text.splitlines():
+        m = re.match(pattern, line)
+        if m:
+            return float(m.group(1))
+    return 0.0
+
+
+@pytest.fixture
+def hub(sqlite_settings: Settings) -> TestClient:
+    with TestClient(create_app(sqlite_settings)) as c:
+        yield c
+
+
+def test_metrics_count_commands_and_ack_latency(hub: TestClient) -> None:
+    table = make_table(hub)
+    match = make_match(hub, table)
+    mid, auth = match["id"], bearer(table["token"])
+    assert hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth).status_code == 200
+    r = hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "already_started"
+    r = hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "b", "first_contact": 1}), headers=auth)
+    assert r.status_code == 409
+
+    m = hub.get("/metrics")
+    assert m.status_code == 200
+    assert m.headers["content-type"].startswith("text/plain; version=0.0.4")
+    text = m.text
+    assert sample(text, "cuehub_commands_accepted_total", kind="start", source="table") == 1
+    assert sample(text, "cuehub_commands_rejected_total", code="already_started", source="table") == 1
+    assert sample(text, "cuehub_commands_rejected_total", code="not_your_turn", source="table") == 1
+    assert sample(text, "cuehub_command_ack_seconds_count", source="table") == 3
+    assert sample(text, "cuehub_command_ack_seconds_bucket", source="table", le="+Inf") == 3
+    # Every documented metric is exposed, with HELP and TYPE.
+    for name in ("cuehub_commands_accepted_total", "cuehub_commands_rejected_total", "cuehub_command_ack_seconds",
+                 "cuehub_watchers_connected", "cuehub_fanout_seconds", "cuehub_watchers_dropped_total",
+                 "cuehub_clock_firings_total", "cuehub_command_errors_total", "cuehub_table_sockets_connected",
+                 "cuehub_process_start_time_seconds"):
+        assert f"# TYPE {name} " in text, name
+        assert f"# HELP {name} " in text, name
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            assert f"`{line.split()[2]}`" in readme, f"{line.split()[2]} is not documented in README.md"
+
+
+def test_histogram_buckets_are_cumulative_and_labels_escaped() -> None:
+    m = Metrics()
+    for v in (0.0005, 0.003, 0.003, 7.0):
+        m.fanout_observed(v)
+    text = m.render()
+    assert sample(text, "cuehub_fanout_seconds_bucket", le="0.001") == 1
+    assert sample(text, "cuehub_fanout_seconds_bucket", le="0.005") == 3
+    assert sample(text, "cuehub_fanout_seconds_bucket", le="5") == 3
+    assert sample(text, "cuehub_fanout_seconds_bucket", le="+Inf") == 4
+    assert sample(text, "cuehub_fanout_seconds_count") == 4
+    m.commands_rejected.inc(code='we"ird\\', source="table")
+    assert 'code="we\\"ird\\\\"' in m.render()
+
+
+def test_hooks_for_watch_and_clocks() -> None:
+    m = Metrics()
+    m.watcher_connected(); m.watcher_connected(); m.watcher_disconnected()
+    m.slow_watcher("snapshot"); m.slow_watcher("closed")
+    m.clock_fired("clock_expired", True); m.clock_fired("clock_expired", False)
+    text = m.render()
+    assert sample(text, "cuehub_watchers_connected") == 1
+    assert sample(text, "cuehub_watchers_dropped_total", action="snapshot") == 1
+    assert sample(text, "cuehub_watchers_dropped_total", action="closed") == 1
+    assert sample(text, "cuehub_clock_firings_total", kind="clock_expired", outcome="stored") == 1
+    assert sample(text, "cuehub_clock_firings_total", kind="clock_expired", outcome="superseded") == 1
+    # Not wired: a no-op that never raises.
+    assert metrics_of(object()) is NULL
+    NULL.watcher_connected(); NULL.fanout_since(0); NULL.slow_watcher()
+
+
+def test_metrics_of_finds_the_apps_metrics(hub: TestClient) -> None:
+    app = hub.app
+    assert metrics_of(app) is app.state.metrics
+    assert metrics_of(app.state.writer) is app.state.metrics
+
+
+def test_readyz_ok_with_memory_bus(hub: TestClient) -> None:
+    r = hub.get("/readyz")
+    assert r.status_code == 200, r.text
+    assert r.json() == {"status": "ready", "checks": {"store": "ok", "bus": "ok"}}
+    assert hub.get("/healthz").status_code == 200
+
+
+def test_readyz_503_when_the_bus_is_unreachable(sqlite_settings: Settings) -> None:
+    # Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    settings = sqlite_settings.with_(bus_url="redis://127.0.0.1:1/0")
+    app = create_app(settings)
+    try:
+        c = TestClient(app)
+        c.__enter__()
+    except Exception as exc:  # the bus itself may refuse to start without its server
+        pytest.skip(f"the hub does not start with an unreachable bus ({type(exc).__name__}); readiness is moot")
+    try:
+        r = c.get("/readyz")
+        assert r.status_code == 503, r.text
+        body = r.json()
+        assert body["status"] == "unavailable"
+        assert body["checks"]["store"] == "ok"
+        assert body["checks"]["bus"].startswith("unreachable")
+        assert c.get("/healthz").status_code == 200  # alive, just not ready
+    finally:
+        c.__exit__(None, None, None)
+
+
+def test_readyz_503_when_the_store_is_gone(hub: TestClient) -> None:
+    async def broken() -> None:
+        raise OSError("store down")
+
+    class Broken:
+        def connect(self):  # noqa: ANN201
+            raise OSError("store down")
+
+    real = hub.app.state.engine
+    hub.app.state.engine = Broken()
+    try:
+        r = hub.get("/readyz")
+    finally:
+        hub.app.state.engine = real
+    assert r.status_code == 503
+    assert r.json()["checks"]["store"].startswith("unreachable")
+
+
+def test_json_logs_carry_match_and_table_ids(hub: TestClient) -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("hub")
+    old_level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        table = make_table(hub)
+        match = make_match(hub, table)
+        mid = match["id"]
+        hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}, cid="c-1"),
+                 headers=bearer(table["token"]))
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    stored = [x for x in lines if x.get("outcome") == "ack"]
+    assert stored, lines
+    line = stored[0]
+    assert line["match_id"] == mid and line["table_id"] == table["table_id"] and line["tournament_id"] == table["tid"]
+    assert line["kind"] == "start" and line["version"] == 1 and line["command_id"] == "c-1"
+    assert line["level"] == "info" and line["logger"] == "hub.metrics" and line["ts"].endswith("Z")
+
+
+def test_bind_nests_and_formats_exceptions() -> None:
+    rec = logging.LogRecord("hub.x", logging.ERROR, __file__, 1, "boom %s", ("now",), None)
+    with bind(match_id="m1"):
+        with bind(table_id="tb1"):
+            out = json.loads(JsonFormatter().format(rec))
+        assert "table_id" not in json.loads(JsonFormatter().format(rec))
+    assert out["match_id"] == "m1" and out["table_id"] == "tb1" and out["msg"] == "boom now"
+    try:
+        raise ValueError("x")
+    except ValueError:
+        import sys
+        rec.exc_info = sys.exc_info()
+    assert "ValueError" in json.loads(JsonFormatter().format(rec))["exc"]
+
+
+def test_serve_log_config_opt_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hub.logs import json_enabled, log_config
+
+    monkeypatch.delenv("HUB_LOG_FORMAT", raising=False)
+    assert json_enabled()
+    monkeypatch.setenv("HUB_LOG_FORMAT", "text")
+    assert not json_enabled()
+    assert log_config("info", json_format=True)["formatters"]["default"]["()"] == "hub.logs.JsonFormatter"
+    assert "format" in log_config("info", json_format=False)["formatters"]["default"]
