@@ -1,7 +1,7 @@
 """Wiring: settings -> engine (migrated) -> admin token -> match writer -> routers.
 
 `create_app(settings=None, rules=None)` is the app factory; uvicorn uses `hub.app:create_app`
-with `--factory`. While running, `app.state` holds: settings, engine, rules, writer, admin_hash.
+with `--factory`. While running, `app.state` holds: settings, engine, rules, writer, admin_hash, clocks.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 from hub.api import commands, errors, health, setup
 from hub import metrics as hub_metrics
+from hub.clocks import ClockService
 from hub.realtime import table
 from hub.settings import Settings
 from hub.store import catalog
@@ -51,9 +52,12 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         app.state.rules = rules_module
         app.state.admin_hash = admin_hash
         app.state.writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
+        app.state.clocks = ClockService(app.state.writer, engine)
+        await app.state.clocks.start()
         try:
             yield
         finally:
+            await app.state.clocks.stop()
             await engine.dispose()
 
     app = FastAPI(title="cuehub", lifespan=lifespan)
