@@ -14,7 +14,7 @@ from typing import AsyncIterator
 
 from fastapi import FastAPI
 
-from hub.api import commands, errors, health, setup
+from hub.api import access, commands, errors, health, setup
 from hub import metrics as hub_metrics
 from hub.clocks import ClockService
 from hub.realtime import table
@@ -68,6 +68,8 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
     app.include_router(setup.router)
     app.include_router(commands.router)
     app.include_router(table.router)
+    app.include_router(access.router)
+    access.install_cors(app, settings)
     for module in ("hub.pages",):
         router = _optional_router(module)
         if router is not None:

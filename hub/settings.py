@@ -11,6 +11,10 @@ def _bool(value: str) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _origins(value: str | None) -> tuple[str, ...]:
+    return tuple(o.strip().rstrip("/") for o in (value or "").split(",") if o.strip())
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     database_url: str = "sqlite+aiosqlite:///./cuehub.db"
@@ -23,6 +27,12 @@ class Settings:
     auto_migrate: bool = True
     host: str = "127.0.0.1"
     port: int = 8000
+    # Browser origins allowed by CORS and by the WebSocket Origin check; ("*",) allows every origin
+    # (SECURITY.md explains why that is the demo default). HUB_ALLOWED_ORIGINS: comma-separated.
+    allowed_origins: tuple[str, ...] = ("*",)
+    # Command frames per second a table socket may send (token bucket), and the burst above it.
+    table_rate_per_s: float = 50.0
+    table_rate_burst: int = 100
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -37,6 +47,9 @@ class Settings:
             auto_migrate=_bool(env["HUB_AUTO_MIGRATE"]) if env.get("HUB_AUTO_MIGRATE") else True,
             host=env.get("HUB_HOST") or base.host,
             port=int(env.get("HUB_PORT") or base.port),
+            allowed_origins=_origins(env.get("HUB_ALLOWED_ORIGINS")) or base.allowed_origins,
+            table_rate_per_s=float(env.get("HUB_TABLE_RATE") or base.table_rate_per_s),
+            table_rate_burst=int(env.get("HUB_TABLE_BURST") or base.table_rate_burst),
         )
 
     def with_(self, **changes: object) -> "Settings":

@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from hub.api import access
 from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import error_body, strict_loads
@@ -29,6 +30,12 @@ AUTH_TIMEOUT_S = 10.0
 CLOSE_AUTH = 4401
 # A tablet that stops reading this far behind is closed; its pushes must not pile up forever.
 QUEUE_LIMIT = 256
+CLOSE_SLOW = 4408
+# Over the command rate (HUB_TABLE_RATE / HUB_TABLE_BURST) a frame is answered `rate_limited` and not
+# run (send it again later, same id); a socket that keeps flooding past a whole burst is closed 4429.
+CLOSE_FLOOD = 4429
+# How often an open socket re-checks that its token is still the table's (rotation in another process).
+TOKEN_RECHECK_S = 5.0
 
 
 def _reject(cid: str | None, code: str, message: str) -> dict[str, Any]:
@@ -50,13 +57,25 @@ async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     await ws.accept()
+    settings = ws.app.state.settings
+    if not access.websocket_origin_allowed(ws.scope, settings):
+        await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
+        return
     table = await _authenticate(ws, table_id)
     if table is None:
         await ws.close(code=CLOSE_AUTH)
         return
     writer: MatchWriter = ws.app.state.writer
-    limit: int = ws.app.state.settings.max_body_bytes
-    outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    limit: int = settings.max_body_bytes
+    outbox: asyncio.Queue[dict[str, Any] | int | None] = asyncio.Queue()
+    closing: list[int] = []  # set once a close code is queued: no more frames are run
+
+    def close_with(code: int) -> None:
+        if not closing:
+            closing.append(code)
+            outbox.put_nowait(code)
+
+    forget = access.register_table_session(ws.app, table_id, close_with)
     # Changes seen while `ready` is being built wait here, so `ready` is always the first message.
     early: list[Change] | None = []
 
@@ -66,8 +85,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         if early is not None:
             early.append(change)
             return
+        if closing:
+            return
         if outbox.qsize() >= QUEUE_LIMIT:
-            outbox.put_nowait(None)  # the sender closes the socket
+            close_with(CLOSE_SLOW)
             return
         outbox.put_nowait({"type": "state", "match": change.projection, "server_time": now_ms()})
 
@@ -81,13 +102,36 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         for change in held or ():
             if current is None or change.match_id != current.get("id") or change.version > current["version"]:
                 on_change(change)
-        while True:
+        loop = asyncio.get_running_loop()
+        rate, burst = settings.table_rate_per_s, settings.table_rate_burst
+        tokens, last, flooded = float(burst), loop.time(), 0
+        checked = loop.time()
+        while not closing:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
+                break
+            if closing:
                 break
             text = message.get("text")
             if text is None and message.get("bytes") is not None:
                 text = message["bytes"].decode("utf-8", errors="replace")
+            now = loop.time()
+            tokens, last = min(float(burst), tokens + (now - last) * rate), now
+            if tokens < 1.0:
+                flooded += 1
+                if flooded > burst:
+                    close_with(CLOSE_FLOOD)
+                    break
+                outbox.put_nowait(_reject(_peek_id(text or "", limit), "rate_limited",
+                                          f"over {rate:g} commands/s; send it again later with the same id"))
+                continue
+            tokens, flooded = tokens - 1.0, 0
+            if now - checked > TOKEN_RECHECK_S:
+                checked = now
+                current_row = await catalog.get_table(ws.app.state.engine, table_id)
+                if current_row is None or current_row.token_hash != table.token_hash:
+                    close_with(CLOSE_AUTH)  # the token was rotated (maybe by another process)
+                    break
             outbox.put_nowait(await _handle_frame(writer, table_id, text or "", limit))
     except WebSocketDisconnect:
         pass
@@ -98,22 +142,38 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         with contextlib.suppress(Exception):
             await ws.close(code=1011)
     finally:
+        forget()
         unsubscribe()
+        if closing:  # let the sender reach the close code before it is stopped
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(sender), 2.0)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
 
 
-async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
+async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | int | None]) -> None:
     try:
         while True:
             msg = await outbox.get()
-            if msg is None:
-                await ws.close(code=4408)
+            if msg is None or isinstance(msg, int):
+                await ws.close(code=CLOSE_SLOW if msg is None else msg)
                 return
             await ws.send_json(msg)
     except (WebSocketDisconnect, RuntimeError):
         return
+
+
+def _peek_id(text: str, limit: int) -> str | None:
+    """The frame's envelope id, if it has a usable one (for the rate_limited reject)."""
+    if len(text) > limit:
+        return None
+    try:
+        raw = strict_loads(text)
+    except ValueError:
+        return None
+    cid = raw.get("id") if isinstance(raw, dict) else None
+    return cid if isinstance(cid, str) and 1 <= len(cid) <= 64 else None
 
 
 async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: int) -> dict[str, Any]:

@@ -121,6 +121,17 @@ async def create_table(engine: AsyncEngine, tid: str, name: str) -> dict[str, st
     return {"id": table_id, "name": name, "token": token}
 
 
+async def rotate_table_token(engine: AsyncEngine, table_id: str) -> dict[str, str] | None:
+    """Replace a table's token (the old one stops working); the answer carries the new clear token."""
+    token = secrets.token_urlsafe(24)
+    async with engine.begin() as conn:
+        done = await conn.execute(tables.update().where(tables.c.id == table_id).values(token_hash=token_hash(token)))
+        if done.rowcount == 0:
+            return None
+        name = await conn.scalar(sa.select(tables.c.name).where(tables.c.id == table_id))
+    return {"id": table_id, "name": name, "token": token}
+
+
 async def get_table(engine: AsyncEngine, table_id: str) -> TableRow | None:
     async with engine.connect() as conn:
         row = (await conn.execute(sa.select(tables).where(tables.c.id == table_id))).first()
