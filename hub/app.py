@@ -70,7 +70,7 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
     app.include_router(table.router)
     app.include_router(access.router)
     access.install_cors(app, settings)
-    for module in ("hub.pages",):
+    for module in ("hub.pages", "hub.realtime.watch"):
         router = _optional_router(module)
         if router is not None:
             app.include_router(router)  # type: ignore[arg-type]
