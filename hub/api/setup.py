@@ -101,6 +101,7 @@ async def get_match(mid: str, request: Request) -> dict[str, Any]:
 async def get_events(mid: str, request: Request, since: int = 0) -> dict[str, Any]:
     if since < 0:
         raise ApiError(422, "bad_request", "since must be a non-negative integer")
+    since = min(since, 2**31 - 1)  # past any version; larger numbers overflow the database's integers
     engine = deps.engine(request)
     if await catalog.get_match(engine, mid) is None:
         raise ApiError(404, "not_found", f"no match {mid!r}")
