@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -40,6 +41,10 @@ Sleep = Callable[[float], Awaitable[None]]
 
 SHOT = "clock_expired"
 MATCH = "match_time_expired"
+# A timer wakes at least this often to look at now() again, so a step of the wall clock (which
+# stamps the events, hence the deadlines) delays an expiry by at most this much.
+MAX_NAP_S = 1.0
+MAX_RETRY_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +114,9 @@ class ClockService:
         self._worker: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._background: set[asyncio.Task[None]] = set()
-        self.fired: list[tuple[str, int, str]] = []  # (match, version, kind) stored by this service
+        self._failures: dict[str, int] = {}  # match -> failed re-arms or stores in a row (backoff)
+        # The latest expiries stored by this service: (match, version, kind); tests, diagnostics.
+        self.fired: deque[tuple[str, int, str]] = deque(maxlen=256)
 
     # --- life ---------------------------------------------------------------------------------
 
@@ -119,7 +126,11 @@ class ClockService:
         self._unsubscribe = self._writer.subscribe(self._on_change)
         self._worker = asyncio.create_task(self._run(), name="clocks")
         for row in await catalog.list_matches(self._engine, status="live"):
-            await self._rearm(row.id, force=False)
+            try:
+                await self._rearm(row.id, force=False)
+            except Exception:  # one unreadable match must not keep the hub from starting
+                log.exception("clocks: re-arming %s on start failed", row.id)
+                self._later(row.id, force=True)
 
     async def stop(self) -> None:
         if self._unsubscribe is not None:
@@ -185,6 +196,8 @@ class ClockService:
         self._disarm(match_id)
         due = next_due(projection)
         if due is None:
+            if projection.get("status") == "finished":
+                self._versions.pop(match_id, None)  # nothing more to arm (an undo comes as a newer change)
             return
         timer = _Timer(version, due)
         timer.task = asyncio.create_task(self._wait_and_fire(match_id, timer), name=f"clock {match_id} v{version}")
@@ -196,8 +209,12 @@ class ClockService:
             timer.task.cancel()
 
     def _later(self, match_id: str, *, force: bool) -> None:
+        """Re-arm from the writer after a failure, backing off while it keeps failing."""
+        failures = self._failures[match_id] = self._failures.get(match_id, 0) + 1
+        delay = min(self._retry_s * 2 ** (failures - 1), MAX_RETRY_S)
+
         async def again() -> None:
-            await self._sleep(self._retry_s)
+            await self._sleep(delay)
             self._queue.put_nowait(_Recheck(match_id, force))
 
         task = asyncio.create_task(again())
@@ -210,7 +227,7 @@ class ClockService:
         due = timer.due
         assert due is not None
         while (left := due.at - self._now()) > 0:
-            await self._sleep(left / 1000)
+            await self._sleep(min(left / 1000, MAX_NAP_S))
         timer.firing = True
         try:
             answer = await self._writer.submit_server(match_id, due.command(), timer.version)
@@ -221,6 +238,7 @@ class ClockService:
             return
         finally:
             timer.firing = False
+        self._failures.pop(match_id, None)
         if isinstance(answer, Ack):
             self.fired.append((match_id, answer.version, due.kind))
             log.info("clocks: %s stored on %s as v%s", due.kind, match_id, answer.version)

@@ -329,7 +329,7 @@ async def test_stroke_that_arrives_first_wins(hub):
     assert isinstance(await stroke, Ack)
     await settle()
     assert await hub.kinds(mid) == ["start", "shot"]  # no clock_expired for a turn that ended
-    assert hub.clocks.fired == []
+    assert not hub.clocks.fired
     p = await hub.writer.projection(mid)
     assert hub.clocks.armed(mid) == Due(SHOT, p["clock"]["shot"]["deadline"], "a")  # a shoots on
     await fake.advance(20_000)
@@ -457,6 +457,29 @@ async def test_undo_of_an_expiry_rearms_the_clock(hub):
     assert p["clock"]["shot"]["player"] == "a" and p["clock"]["shot"]["deadline"] == fake.t + 10_000
     await fake.advance(10_000)
     assert await hub.kinds(mid) == ["start", "clock_expired", "undo", "clock_expired"]
+
+
+async def test_a_failed_store_is_tried_again(hub, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    fake = hub.fake
+    mid = await hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    await hub.send(mid, {"kind": "start", "breaker": "a"})
+    real = hub.writer.submit_server
+    calls: list[int] = []
+
+    async def flaky(match_id: str, command: dict[str, Any], expected_version: int) -> Any:
+        calls.append(expected_version)
+        if len(calls) == 1:
+            raise OperationalError("INSERT", {}, Exception("database is gone"))
+        return await real(match_id, command, expected_version)
+
+    monkeypatch.setattr(hub.writer, "submit_server", flaky)
+    await fake.advance(10_000)
+    assert await hub.kinds(mid) == ["start"] and calls == [1]
+    await fake.advance(50)  # retry_s
+    await settle()
+    assert await hub.kinds(mid) == ["start", "clock_expired"] and calls == [1, 1]
 
 
 async def test_no_clock_no_timer(hub):
