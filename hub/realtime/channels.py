@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 CLOSE_STUCK = 4408
 QUEUE_LIMIT = 64  # live messages waiting per watcher; beyond, the watcher skips to snapshots
-STUCK_S = 10.0  # a watcher that overflows with no send finished for this long is closed (4408)
+STUCK_S = 10.0  # a watcher that overflows while one send has been waiting this long is closed (4408)
 HISTORY = 256  # recent updates kept per match for `since`
 MAX_REPLAY = 2000  # a `since` further back than this gets a snapshot instead
 MAX_SUBSCRIPTIONS = 32  # per connection
@@ -93,9 +93,11 @@ class Conn:
         self.queue: deque[Item] = deque()
         self.forced = 0
         self.wake = asyncio.Event()
-        self.last_progress = time.monotonic()
+        self.send_started = 0.0
         self.closing: int | None = None
         self.overflows = 0
+        self.task: asyncio.Task[None] | None = None
+        self.sending = False
 
     def push(self, item: Item) -> None:
         if self.closing is not None:
@@ -121,8 +123,10 @@ class Conn:
         self.queue.clear()
         self.forced = 0
         self.wake.set()
-        if time.monotonic() - self.last_progress > STUCK_S:
+        if self.sending and time.monotonic() - self.send_started > STUCK_S:
             self.closing = CLOSE_STUCK
+            if self.task is not None and self.sending:
+                self.task.cancel()  # its send is stuck on a peer that does not read
             return
         self.overflows += 1
         for ch, sub in self.subs.items():
@@ -148,24 +152,36 @@ class Conn:
         self.sent[item.channel] = (item.key, item.version)
         return item.text
 
+    def start(self) -> asyncio.Task[None]:
+        self.task = asyncio.create_task(self.run())
+        return self.task
+
     async def run(self) -> None:
         """The sender: one message at a time, in queue order."""
-        while True:
-            while not self.queue and self.closing is None:
-                self.wake.clear()
-                await self.wake.wait()
-            if self.closing is not None:
-                with contextlib.suppress(Exception):
-                    await self._close(self.closing)
-                return
-            item = self.queue.popleft()
-            if item.forced:
-                self.forced -= 1
-            text = self._resolve(item)
-            if text is None:
-                continue
-            await self._send(text)
-            self.last_progress = time.monotonic()
+        try:
+            while True:
+                while not self.queue and self.closing is None:
+                    self.wake.clear()
+                    await self.wake.wait()
+                if self.closing is not None:
+                    break
+                item = self.queue.popleft()
+                if item.forced:
+                    self.forced -= 1
+                text = self._resolve(item)
+                if text is None:
+                    continue
+                self.sending, self.send_started = True, time.monotonic()
+                await self._send(text)
+                self.sending = False
+        except asyncio.CancelledError:
+            if self.closing is None:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+        with contextlib.suppress(Exception, asyncio.TimeoutError):
+            await asyncio.wait_for(self._close(self.closing), 2)
 
     def error(self, code: str, msg: str, channel: Any = None) -> None:
         self.push(Item(ERR, "", text=error_text(code, msg, channel), forced=True))

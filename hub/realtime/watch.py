@@ -51,7 +51,7 @@ async def watch_socket(ws: WebSocket) -> None:
 
     conn = Conn(gateway, send, close)
     gateway.connect(conn)
-    sender = asyncio.create_task(_run_sender(conn))
+    sender = conn.start()
     try:
         while True:
             message = await ws.receive()
@@ -68,8 +68,3 @@ async def watch_socket(ws: WebSocket) -> None:
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
-
-
-async def _run_sender(conn: Conn) -> None:
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        await conn.run()

@@ -1,0 +1,53 @@
+"""Plain helpers for the watch tests: a golden_nine match played through the REST API."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from spine_helpers import bearer, envelope
+
+
+class Play:
+    """Commands on one match over HTTP (any client with .post/.get: TestClient or httpx.Client)."""
+
+    def __init__(self, c: Any, table: dict[str, Any], mid: str) -> None:
+        self.c, self.table, self.mid = c, table, mid
+
+    def cmd(self, command: dict[str, Any]) -> int:
+        r = self.c.post(f"/api/matches/{self.mid}/commands", json=envelope(self.mid, command),
+                        headers=bearer(self.table["token"]))
+        assert r.status_code == 200, r.text
+        return r.json()["version"]
+
+    def projection(self) -> dict[str, Any]:
+        return self.c.get(f"/api/matches/{self.mid}").json()
+
+    def start(self) -> int:
+        return self.cmd({"kind": "start", "breaker": "a"})
+
+    def shot(self) -> int:
+        """A legal miss by whoever is at the table (the turn passes)."""
+        rack = self.projection()["rack"]
+        x: dict[str, Any] = {"kind": "shot", "player": rack["shooter"], "first_contact": min(rack["on_table"]),
+                             "pocketed": [], "rail": True}
+        if rack["phase"] == "break":
+            x["break_crossings"] = 4
+        return self.cmd(x)
+
+    def concede(self) -> int:
+        return self.cmd({"kind": "concede", "player": self.projection()["rack"]["shooter"], "scope": "match"})
+
+
+def recv(ws: Any) -> dict[str, Any]:
+    msg = json.loads(ws.receive_text())
+    if msg.get("type") in ("snapshot", "update"):
+        assert isinstance(msg.get("server_time"), int), msg
+    return msg
+
+
+def sub(ws: Any, channel: str, since: int | None = None) -> None:
+    m: dict[str, Any] = {"type": "subscribe", "channel": channel}
+    if since is not None:
+        m["since"] = since
+    ws.send_text(json.dumps(m))
