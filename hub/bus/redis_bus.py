@@ -56,16 +56,17 @@ class RedisBus:
         self.subscribed = asyncio.Event()
         self.pubsub: aioredis.client.PubSub | None = None
 
-    def _client(self) -> aioredis.Redis:
+    def _client(self, role: str) -> aioredis.Redis:
         # No silent retries inside redis-py: a dropped connection must reach our loops, which
         # reconnect and (for the subscriber) ask the gateway to resync.
         return aioredis.Redis.from_url(
-            self.url, retry=Retry(NoBackoff(), 0), socket_keepalive=True, socket_connect_timeout=2
+            self.url, retry=Retry(NoBackoff(), 0), socket_keepalive=True, socket_connect_timeout=2,
+            client_name=f"cuehub-{role}-{self.origin.hex()}",  # CLIENT LIST shows who is who
         )
 
     async def start(self, handler: Handler) -> None:
         self._handler = handler
-        self._pub = self._client()
+        self._pub = self._client("pub")
         self._tasks = [
             asyncio.create_task(self._subscribe_loop(), name="bus-redis-sub"),
             asyncio.create_task(self._publish_loop(), name="bus-redis-pub"),
@@ -119,7 +120,7 @@ class RedisBus:
         failures = 0
         connected_before = False
         while not self._closed:
-            client = self._client()
+            client = self._client("sub")
             pubsub = client.pubsub()
             try:
                 await pubsub.subscribe(self.channel)

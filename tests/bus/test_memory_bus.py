@@ -1,0 +1,29 @@
+"""memory:// and make_bus."""
+
+from __future__ import annotations
+
+import pytest
+
+from hub.bus import make_bus
+from hub.bus.memory import MemoryBus
+from hub.bus.redis_bus import RedisBus
+
+
+async def test_memory_bus_delivers_in_order() -> None:
+    bus = make_bus("memory://")
+    assert isinstance(bus, MemoryBus)
+    got: list[bytes | None] = []
+    await bus.start(got.append)
+    for i in range(5):
+        bus.publish(b"%d" % i)
+    assert got == [b"0", b"1", b"2", b"3", b"4"]
+    await bus.close()
+    bus.publish(b"late")
+    assert len(got) == 5
+
+
+def test_bus_url_choice() -> None:
+    bus = make_bus("redis://127.0.0.1:6379/0?channel=x")
+    assert isinstance(bus, RedisBus) and bus.channel == "x" and bus.url == "redis://127.0.0.1:6379/0"
+    with pytest.raises(ValueError):
+        make_bus("kafka://nope")

@@ -1,0 +1,165 @@
+"""redis://: several hub processes serving watchers of one match; resync after Redis drops us."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from websockets.asyncio.client import connect
+
+from bus_helpers import kill_clients
+from hub.app import create_app
+from hub.bus import redis_bus
+from hub.settings import Settings
+from spine_helpers import ADMIN, PG_URL, make_match, make_table
+from watch_helpers import Play, recv, sub
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_redis_bus_round_trip(bus_url: str) -> None:
+    a, b = redis_bus.RedisBus(bus_url), redis_bus.RedisBus(bus_url)
+    got_a: list[bytes | None] = []
+    got_b: list[bytes | None] = []
+    await a.start(got_a.append)
+    await b.start(got_b.append)
+    try:
+        for i in range(50):
+            a.publish(b"a%d" % i)
+        deadline = time.monotonic() + 5
+        while len(got_b) < 50 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert got_b == [b"a%d" % i for i in range(50)]  # in order, exactly once
+        assert got_a == got_b  # local delivery at once, no echo from Redis
+    finally:
+        await a.close()
+        await b.close()
+
+
+# --- two apps in one test process, one PostgreSQL schema, one Redis channel -----------------
+
+
+@pytest.fixture
+def two_apps(pg_schema: str, bus_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    settings = Settings(database_url=PG_URL, database_schema=pg_schema, admin_token=ADMIN, bus_url=bus_url)
+    with TestClient(create_app(settings)) as a:
+        with TestClient(create_app(settings.with_(auto_migrate=False))) as b:
+            yield a, b
+
+
+def test_watcher_on_another_process_and_resync_after_redis_drops_it(
+    two_apps: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = two_apps
+    table = make_table(a)
+    mid = make_match(a, table)["id"]
+    play = Play(a, table, mid)  # every command goes through process A
+    monkeypatch.setattr(redis_bus, "RECONNECT_S", (1.0,))  # B stays away long enough to miss some
+    gateway_b = b.app.state.watch
+    with b.websocket_connect("/ws/watch") as ws:
+        sub(ws, f"match:{mid}")
+        assert recv(ws)["version"] == 0
+        play.start()
+        assert recv(ws)["version"] == 1
+        assert kill_clients(f"cuehub-sub-{gateway_b.bus.origin.hex()}") == 1
+        missed = [play.shot() for _ in range(3)]  # published while B is not subscribed
+        got = [recv(ws) for _ in range(3)]
+        assert [m["version"] for m in got] == missed == [2, 3, 4]
+        assert gateway_b.bus.reconnects >= 1 and gateway_b.resyncs >= 1
+        play.shot()  # and live again afterwards
+        assert recv(ws)["version"] == 5
+    assert got[-1]["data"]["version"] == 4
+
+
+# --- two real hub processes ------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_hub(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"hub on {port} exited: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"hub on {port} did not start")
+
+
+@pytest.fixture
+def two_hubs(pg_schema: str, bus_url: str) -> Iterator[tuple[str, str]]:
+    env = {**os.environ, "HUB_DATABASE_URL": PG_URL, "HUB_DATABASE_SCHEMA": pg_schema,
+           "HUB_ADMIN_TOKEN": ADMIN, "HUB_BUS_URL": bus_url}
+    procs = []
+    try:
+        pa, pb = _free_port(), _free_port()
+        procs.append(_start_hub(env, pa))  # migrates the schema first
+        procs.append(_start_hub({**env, "HUB_AUTO_MIGRATE": "0"}, pb))
+        yield f"127.0.0.1:{pa}", f"127.0.0.1:{pb}"
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+async def _collect(url: str, channel: str, until: int, out: list[dict[str, Any]]) -> None:
+    async with connect(url) as ws:
+        await ws.send(json.dumps({"type": "subscribe", "channel": channel}))
+        while not out or out[-1]["version"] < until:
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), 15)))
+
+
+async def test_two_hub_processes_serve_one_match(two_hubs: tuple[str, str]) -> None:
+    host_a, host_b = two_hubs
+    http_a = httpx.Client(base_url=f"http://{host_a}")
+    table = make_table(http_a)  # type: ignore[arg-type]
+    mid = make_match(http_a, table)["id"]  # type: ignore[arg-type]
+    play = Play(http_a, table, mid)
+    n = 30
+    got: dict[str, list[dict[str, Any]]] = {k: [] for k in ("a", "b", "b2", "tb")}
+    tasks = [
+        asyncio.create_task(_collect(f"ws://{host_a}/ws/watch", f"match:{mid}", n, got["a"])),
+        asyncio.create_task(_collect(f"ws://{host_b}/ws/watch", f"match:{mid}", n, got["b"])),
+        asyncio.create_task(_collect(f"ws://{host_b}/ws/watch", f"match:{mid}", n, got["b2"])),
+        asyncio.create_task(_collect(f"ws://{host_b}/ws/watch", f"table:{table['table_id']}", n, got["tb"])),
+    ]
+    await asyncio.sleep(0.5)  # every watcher has its snapshot
+    await asyncio.to_thread(play.start)
+    for _ in range(n - 1):
+        await asyncio.to_thread(play.shot)
+    await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    final = play.projection()
+    for key, msgs in got.items():
+        assert msgs[0]["type"] == "snapshot", key
+        versions = [m["version"] for m in msgs]
+        assert versions == list(range(versions[0], n + 1)), (key, versions)  # in order, each once
+        assert msgs[-1]["data"] == final, key
+    http_a.close()
