@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.bus import Bus
 from hub.realtime.history import dumps, replay, short_form
 from hub.store import catalog
+from hub.metrics import metrics_of
 from hub.store.db import now_ms
 from hub.writer import Change, MatchWriter
 
@@ -124,11 +125,13 @@ class Conn:
         self.forced = 0
         self.wake.set()
         if self.sending and time.monotonic() - self.send_started > STUCK_S:
+            metrics_of(self.gateway.writer).slow_watcher("closed")
             self.closing = CLOSE_STUCK
             if self.task is not None and self.sending:
                 self.task.cancel()  # its send is stuck on a peer that does not read
             return
         self.overflows += 1
+        metrics_of(self.gateway.writer).slow_watcher("snapshot")
         for ch, sub in self.subs.items():
             if sub.pending is None:
                 self.queue.append(Item(SNAP, ch))
@@ -607,9 +610,11 @@ class Gateway:
 
     def connect(self, conn: Conn) -> None:
         self.conns.add(conn)
+        metrics_of(self.writer).watchers.set(len(self.conns))
 
     def disconnect(self, conn: Conn) -> None:
         self.conns.discard(conn)
+        metrics_of(self.writer).watchers.set(len(self.conns))
         for ch in list(conn.subs):
             self._detach(conn, ch)
         conn.subs.clear()
