@@ -13,10 +13,11 @@ from typing import Any, Callable
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
 
 from hub.api import deps
-from hub.api.errors import ApiError
+from hub.api.errors import ApiError, error_body
 from hub.settings import Settings
 from hub.store import catalog
 
@@ -52,6 +53,26 @@ def install_cors(app: FastAPI, settings: Settings) -> None:
         allow_headers=["Authorization", "Content-Type"],
         max_age=600,
     )
+    app.add_middleware(NulGuard)
+
+
+class NulGuard:
+    """ASGI middleware: refuse paths and query strings holding NUL before any handler sees them. No
+    id can hold one, and PostgreSQL cannot even compare such a string (it would look like an outage)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket") and (
+            "\x00" in scope.get("path", "") or b"%00" in scope.get("query_string", b"")
+        ):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            await JSONResponse(error_body("not_found", "no such resource"), status_code=404)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 # --- open table sockets -------------------------------------------------------------------------
