@@ -16,6 +16,7 @@ from typing import AsyncIterator
 
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 
+from hub.api import access
 from hub.bus import make_bus
 from hub.realtime.channels import Conn, Gateway
 
@@ -41,6 +42,9 @@ router = APIRouter(lifespan=lifespan)
 @router.websocket("/ws/watch")
 async def watch_socket(ws: WebSocket) -> None:
     await ws.accept()
+    if not access.websocket_origin_allowed(ws.scope, ws.app.state.settings):  # HUB_ALLOWED_ORIGINS
+        await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
+        return
     gateway: Gateway = ws.app.state.watch
 
     async def send(text: str) -> None:

@@ -208,3 +208,43 @@ def test_table_socket_rate_limit_and_flood_close(sqlite_settings):
         r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}, cid="s4"),
                    headers=bearer(table["token"]))
         assert r.status_code == 200 and r.json()["version"] == 4
+
+
+# --- the watch socket: read-only, origin policy -------------------------------------------------
+
+
+def test_watch_is_read_only(client):
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    with client.websocket_connect("/ws/watch") as ws:
+        ws.send_json({"type": "subscribe", "channel": f"match:{mid}"})
+        assert ws.receive_json()["type"] == "snapshot"
+        for msg in (envelope(mid, {"kind": "start", "breaker": "a"}, cid="w1"),
+                    {"type": "auth", "token": table["token"]},
+                    {**envelope(mid, {"kind": "start", "breaker": "a"}, cid="w2"), "type": "command"}):
+            ws.send_json(msg)
+            assert ws.receive_json()["type"] == "error"
+    assert client.get(f"/api/matches/{mid}").json()["version"] == 0
+    assert client.get(f"/api/matches/{mid}/events").json()["events"] == []
+
+
+def test_watch_origin_policy(sqlite_settings):
+    settings = sqlite_settings.with_(allowed_origins=("https://hall.example",))
+    with TestClient(create_app(settings, rules=fake_rules)) as c:
+        with c.websocket_connect("/ws/watch", headers={"Origin": "https://evil.example"}) as ws:
+            assert _closed_with(ws) == 4403
+        with c.websocket_connect("/ws/watch", headers={"Origin": "https://hall.example"}) as ws:
+            ws.send_json({"type": "subscribe", "channel": "match:nope"})
+            assert ws.receive_json()["type"] == "error"
+
+
+def test_watch_subscription_limit(client):
+    from hub.realtime.channels import MAX_SUBSCRIPTIONS
+
+    tables = [make_table(client) for _ in range(MAX_SUBSCRIPTIONS + 1)]
+    with client.websocket_connect("/ws/watch") as ws:
+        for tb in tables[:MAX_SUBSCRIPTIONS]:
+            ws.send_json({"type": "subscribe", "channel": f"table:{tb['table_id']}"})
+            assert ws.receive_json()["type"] == "snapshot"
+        ws.send_json({"type": "subscribe", "channel": f"table:{tables[-1]['table_id']}"})
+        assert ws.receive_json()["error"]["code"] == "too_many_subscriptions"
