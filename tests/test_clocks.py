@@ -482,6 +482,24 @@ async def test_a_failed_store_is_tried_again(hub, monkeypatch):
     assert await hub.kinds(mid) == ["start", "clock_expired"] and calls == [1, 1]
 
 
+async def test_chinese_eight_timeout_stops_the_clock_until_resume(hub):
+    fake = hub.fake
+    mid = await hub.new_match(discipline="chinese_eight", format={"race_to": 6},
+                              options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    await hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake.advance(4_000)
+    p = await hub.send(mid, {"kind": "timeout", "player": "b"})
+    assert p["clock"]["shot"] == {**p["clock"]["shot"], "running": False, "remaining_ms": 6_000}
+    assert hub.clocks.armed(mid) is None
+    await fake.advance(600_000)
+    assert await hub.kinds(mid) == ["start", "timeout"]
+    await hub.send(mid, {"kind": "resume"})
+    await fake.advance(5_999)
+    assert await hub.kinds(mid) == ["start", "timeout", "resume"]
+    await fake.advance(1)
+    assert await hub.kinds(mid) == ["start", "timeout", "resume", "clock_expired"]
+
+
 async def test_no_clock_no_timer(hub):
     mid = await hub.new_match()
     p = await hub.send(mid, {"kind": "start", "breaker": "a"})
