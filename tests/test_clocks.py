@@ -522,7 +522,6 @@ def test_next_due_picks_the_earlier_and_the_match_clock_on_a_tie():
     assert next_due({"status": "live"}) is None  # a projection without clocks (fake rules)
 
 
-@pytest.mark.xfail(strict=True, reason="rules engine: a rack won on the break stroke clears the official timeout it began")
 def test_official_timeout_after_a_rack_won_on_the_break():
     """RULES.md, timed match: the match clock stops at the end of every timeout_every_racks-th rack
     until the next rack's break. hub/rules/engine.py _apply sets `official_timeout = False` after

@@ -192,8 +192,7 @@ def _apply(st: MatchState, ev: Event) -> None:
     if ev.kind == "undo":
         _restart_shot_clock(st, ev.at)
         st.last_at = ev.at
-        st.last = {"version": ev.version, "kind": "undo", "player": None, "foul": False, "fouls": [],
-                   "notes": [f"event {ev.data.get('target')} undone"]}
+        st.last = (ev.version, "undo", None, (), (f"event {ev.data.get('target')} undone",))
         return
     _advance_match_clock(st, ev.at)
     data = ev.data
@@ -209,9 +208,11 @@ def _apply(st: MatchState, ev: Event) -> None:
         core.ask(st, data["winner"], ("break", "pass"), "lag")
         note.append(f"{data['winner']} wins the lag")
     elif kind == "shot":
-        fouls = (discipline.break_shot if was_break else discipline.play_shot)(st, data, note)
         if was_break:
+            # the official timeout ends with the break (before it: the break may end the rack
+            # and begin the next official timeout)
             st.official_timeout = False
+        fouls = (discipline.break_shot if was_break else discipline.play_shot)(st, data, note)
     elif kind == "decision":
         _decision(st, discipline, data["player"], data["choice"], note)
     elif kind == "foul":
@@ -255,14 +256,7 @@ def _apply(st: MatchState, ev: Event) -> None:
         _reset_shot_clock(st, ev.at)
     _sync_match_clock(st, ev.at)
     st.last_at = ev.at
-    st.last = {
-        "version": ev.version,
-        "kind": kind,
-        "player": data.get("player"),
-        "foul": bool(fouls),
-        "fouls": fouls,
-        "notes": note,
-    }
+    st.last = (ev.version, kind, data.get("player"), tuple(fouls), tuple(note))
 
 
 def _start(st: MatchState, data: Mapping[str, Any]) -> None:
@@ -300,6 +294,8 @@ def _turn_limit_ms(st: MatchState) -> int | None:
     rack = st.rack
     if cfg is None or st.status != "live" or rack.phase not in ("break", "play") or rack.shooter is None:
         return None
+    if st.official_timeout:
+        return None  # the timed match's official timeout: no clock runs until the break
     if rack.phase == "break":
         seconds = cfg.break_s
     elif rack.after_break:
@@ -422,6 +418,13 @@ def _match_clock_json(st: MatchState) -> dict[str, Any] | None:
     }
 
 
+def _last_json(st: MatchState) -> dict[str, Any] | None:
+    if st.last is None:
+        return None
+    version, kind, player, fouls, notes = st.last
+    return {"version": version, "kind": kind, "player": player, "foul": bool(fouls), "fouls": list(fouls), "notes": list(notes)}
+
+
 def projection(st: MatchState) -> dict[str, Any]:
     setup = st.setup
     discipline = DISCIPLINES[setup.discipline]
@@ -472,7 +475,7 @@ def projection(st: MatchState) -> dict[str, Any]:
         "paused": st.paused,
         "winner": st.winner,
         "result": dict(st.result) if st.result else None,
-        "last": dict(st.last) if st.last else None,
+        "last": _last_json(st),
     }
 
 

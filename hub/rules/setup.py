@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -62,6 +63,10 @@ class MatchSetup:
     def player_ids(self) -> tuple[str, ...]:
         return tuple(p.id for p in self.players)
 
+    @property
+    def player_index(self) -> dict[str, int]:
+        return _player_index(self.players)
+
     def points(self, key: str) -> int:
         return dict(self.chase_points)[key]
 
@@ -95,6 +100,11 @@ class MatchSetup:
             "format": self.format_json(),
             "options": self.options_json(),
         }
+
+
+@functools.lru_cache(maxsize=4096)
+def _player_index(players: tuple[PlayerSetup, ...]) -> dict[str, int]:
+    return {p.id: i for i, p in enumerate(players)}
 
 
 def _number(value: Any, what: str, *, minimum: float = 0, integer: bool = False, allow_zero: bool = False) -> Any:

@@ -111,7 +111,7 @@ class MatchState:
     racks: list[dict[str, Any]] = field(default_factory=list)
     winner: str | None = None
     result: dict[str, Any] | None = None
-    last: dict[str, Any] | None = None
+    last: tuple[int, str, str | None, tuple[str, ...], tuple[str, ...]] | None = None  # version, kind, player, fouls, notes
     paused: bool = False
     pause_kind: str | None = None  # "pause" or "timeout"
     official_timeout: bool = False  # timed match: the match clock rests until the next break
@@ -123,13 +123,37 @@ class MatchState:
     last_at: int = 0
 
     def clone(self) -> "MatchState":
-        return copy.deepcopy(self)
+        """A copy that shares nothing mutable with this state.  Completed ``racks`` entries
+        and ``last`` are never changed after they are made, so they are shared."""
+        new = copy.copy(self)
+        new.players = [_clone_player(p) for p in self.players]
+        new.rack = _clone_rack(self.rack)
+        new.racks = list(self.racks)
+        new.undoable = list(self.undoable)
+        new.shot_clock = copy.copy(self.shot_clock)
+        new.match_clock = copy.copy(self.match_clock)
+        return new
 
     def player(self, pid: str) -> PlayerState:
-        for p in self.players:
-            if p.id == pid:
-                return p
-        raise KeyError(pid)
+        return self.players[self.setup.player_index[pid]]
 
     def ids(self) -> list[str]:
-        return [p.id for p in self.players]
+        return list(self.setup.player_ids)
+
+
+def _clone_player(p: PlayerState) -> PlayerState:
+    new = copy.copy(p)
+    new.stats = dict(p.stats)
+    new.penalties = dict(p.penalties)
+    return new
+
+
+def _clone_rack(r: RackState) -> RackState:
+    new = copy.copy(r)
+    new.on_table = set(r.on_table)
+    new.innings_had = set(r.innings_had)
+    new.points = dict(r.points)
+    new.foul_points = list(r.foul_points)
+    new.foul_counts = dict(r.foul_counts)
+    new.loss_of_chance = dict(r.loss_of_chance)
+    return new  # pending is replaced, never changed in place
