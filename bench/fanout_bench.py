@@ -1,0 +1,357 @@
+"""Fan-out benchmark: the hub's /ws/watch against the floor, a bare `websockets` server that
+broadcasts the same message bytes with websockets.broadcast().
+
+    python bench/fanout_bench.py [--watchers 1000] [--rate 20] [--seconds 10]
+                                 [--sat-rate 200] [--sat-seconds 5] [--redis]
+
+Runs, for the floor and for the hub (uvicorn subprocess, SQLite, memory bus; with --redis also two
+hub processes on PostgreSQL + Redis sharing the watchers): N watcher sockets from bench/load.js
+(Node, `ws`; `npm install` in bench/ once), real match updates (legal shots through the table
+socket; the floor gets a trigger per update and broadcasts a message built by the hub's own code
+from a real projection), and prints delivered/expected, p50/p99/max latency (receive time minus the
+message's server_time), deliveries/s at saturation, server RSS per idle watcher, and the ratios.
+Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+ADMIN = "bench-admin"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+# --- the floor --------------------------------------------------------------------------------
+
+
+def floor_server(port: int, payload_file: str) -> None:
+    """A bare websockets server: watchers on /, a trigger socket on /control; one trigger, one
+    broadcast of an update message built like the hub builds it."""
+    from websockets.asyncio.server import broadcast, serve
+
+    from hub.realtime.channels import message
+    from hub.realtime.history import dumps
+
+    spec = json.loads(Path(payload_file).read_text())
+    data, event, channel = dumps(spec["projection"]), dumps(spec["event"]), spec["channel"]
+    watchers: set[Any] = set()
+    version = 0
+
+    async def handler(ws: Any) -> None:
+        nonlocal version
+        if ws.request.path == "/control":
+            async for _ in ws:
+                version += 1
+                broadcast(watchers, message("update", channel, version, data, event))
+            return
+        async for raw in ws:  # the subscribe
+            await ws.send(message("snapshot", channel, version, data))
+            watchers.add(ws)
+            try:
+                await ws.wait_closed()
+            finally:
+                watchers.discard(ws)
+            return
+
+    async def main() -> None:
+        async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=20):
+            await asyncio.Future()
+
+    try:
+        import uvloop
+
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
+
+
+# --- load client ------------------------------------------------------------------------------
+
+
+class Load:
+    def __init__(self) -> None:
+        if not (ROOT / "bench" / "node_modules" / "ws").exists():
+            subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund"], cwd=ROOT / "bench", check=True)
+        self.proc = subprocess.Popen(["node", str(ROOT / "bench" / "load.js")], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(self, **cmd: Any) -> dict[str, Any]:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(cmd) + "\n")
+        self.proc.stdin.flush()
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("load client died")
+            ans = json.loads(line)
+            if "error" in ans:
+                print("  load:", ans["error"], file=sys.stderr)
+                continue
+            return ans
+
+    def close(self) -> None:
+        try:
+            self.ask(cmd="close")
+        except Exception:
+            pass
+        self.proc.kill()
+
+
+# --- servers ----------------------------------------------------------------------------------
+
+
+class Server:
+    name: str
+    pids: list[int]
+    urls: list[str]
+    channel: str
+    trigger: Callable[[], Awaitable[None]]
+
+
+def wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited ({proc.returncode})")
+        try:
+            httpx.get(url, timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer")
+
+
+def start_hubs(tmp: str, n: int, redis: bool) -> tuple[list[subprocess.Popen[Any]], list[int]]:
+    env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN}
+    if redis:
+        schema = "bench_" + uuid.uuid4().hex[:8]
+        subprocess.run([sys.executable, "-c", f"import asyncio,asyncpg\nasync def m():\n c=await asyncpg.connect('postgresql://postgres@127.0.0.1:5432/test')\n await c.execute('CREATE SCHEMA {schema}')\nasyncio.run(m())"], check=True)
+        env.update(HUB_DATABASE_URL="postgresql+asyncpg://postgres@127.0.0.1:5432/test", HUB_DATABASE_SCHEMA=schema,
+                   HUB_BUS_URL=f"redis://127.0.0.1:6379/0?channel=bench-{schema}")
+    else:
+        env.update(HUB_DATABASE_URL=f"sqlite+aiosqlite:///{tmp}/bench.db", HUB_BUS_URL="memory://")
+    procs, ports = [], []
+    for i in range(n):
+        port = free_port()
+        e = env if i == 0 else {**env, "HUB_AUTO_MIGRATE": "0"}
+        p = subprocess.Popen([sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
+                              "--port", str(port), "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=e)
+        wait_http(f"http://127.0.0.1:{port}/healthz", p)
+        procs.append(p)
+        ports.append(port)
+    return procs, ports
+
+
+async def hub_match(port: int) -> tuple[str, str, str, Callable[[], Awaitable[None]], dict[str, Any]]:
+    """A golden_nine match, started; returns (mid, table_id, token, trigger, sample) where trigger()
+    stores one legal shot through the table socket (the turn alternates a, b, a, ...)."""
+    import httpx
+    from websockets.asyncio.client import connect
+
+    base = f"http://127.0.0.1:{port}"
+    h = {"Authorization": f"Bearer {ADMIN}"}
+    async with httpx.AsyncClient(base_url=base) as c:
+        tid = (await c.post("/api/tournaments", json={"name": "Bench"}, headers=h)).json()["id"]
+        tb = (await c.post(f"/api/tournaments/{tid}/tables", json={"name": "T1"}, headers=h)).json()
+        m = (await c.post("/api/matches", headers=h, json={
+            "tournament_id": tid, "table_id": tb["id"], "discipline": "golden_nine",
+            "players": [{"id": "a", "name": "Zheng Yubo"}, {"id": "b", "name": "Yang Fan"}], "format": {"racks": 9},
+            "options": {"shot_clock": {"shot_s": 45}}})).json()
+    ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{tb['id']}", max_size=None)
+    await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
+    await ws.recv()
+    state = {"n": 0}
+
+    async def send(command: dict[str, Any]) -> None:
+        await ws.send(json.dumps({"id": uuid.uuid4().hex, "match_id": m["id"], "command": command}))
+
+    async def drain() -> None:  # acks and state pushes: read and drop
+        async for _ in ws:
+            pass
+
+    asyncio.get_running_loop().create_task(drain())
+    await send({"kind": "start", "breaker": "a"})
+
+    async def trigger() -> None:
+        shooter = "a" if state["n"] % 2 == 0 else "b"
+        cmd: dict[str, Any] = {"kind": "shot", "player": shooter, "first_contact": 1, "pocketed": [], "rail": True}
+        if state["n"] == 0:
+            cmd["break_crossings"] = 4
+        state["n"] += 1
+        await send(cmd)
+
+    await trigger()
+    await asyncio.sleep(0.3)
+    async with httpx.AsyncClient(base_url=base) as c:
+        proj = (await c.get(f"/api/matches/{m['id']}")).json()
+        ev = (await c.get(f"/api/matches/{m['id']}/events?since=1")).json()["events"][-1]
+    return m["id"], tb["id"], tb["token"], trigger, {"projection": proj, "event": ev, "channel": f"match:{m['id']}"}
+
+
+# --- one run ----------------------------------------------------------------------------------
+
+
+async def publish(trigger: Callable[[], Awaitable[None]], rate: float, seconds: float) -> int:
+    n = int(rate * seconds)
+    t0 = time.perf_counter()
+    for i in range(n):
+        await trigger()
+        delay = t0 + (i + 1) / rate - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+    return n
+
+
+async def measure(load: Load, trigger: Callable[[], Awaitable[None]], watchers: int, rate: float,
+                  seconds: float, settle: float = 2.0) -> dict[str, Any]:
+    load.ask(cmd="reset")
+    sent = await publish(trigger, rate, seconds)
+    await asyncio.sleep(settle)
+    r = load.ask(cmd="report")
+    r["expected"] = sent * watchers
+    span = max((r["last"] - r["first"]) / 1000, 1e-9)
+    r["per_s"] = r["count"] / span if r["count"] else 0.0
+    return r
+
+
+async def run_server(name: str, load: Load, pids: list[int], urls: list[str], channel: str,
+                     trigger: Callable[[], Awaitable[None]], args: argparse.Namespace) -> dict[str, Any]:
+    await asyncio.sleep(0.5)
+    base = sum(rss_kb(p) for p in pids)
+    ready = await asyncio.to_thread(load.ask, cmd="connect", urls=urls, n=args.watchers, channel=channel)
+    await asyncio.sleep(2.0)
+    idle = sum(rss_kb(p) for p in pids)
+    res: dict[str, Any] = {"name": name, "rss_per_watcher_kb": (idle - base) / args.watchers, "connected": ready["n"]}
+    print(f"  {name}: {ready['n']} watchers, RSS {base/1024:.0f} -> {idle/1024:.0f} MB", flush=True)
+    res["steady"] = await measure(load, trigger, args.watchers, args.rate, args.seconds)
+    print(f"  {name}: steady {res['steady']}", flush=True)
+    stall = await asyncio.to_thread(load.ask, cmd="stall", url=urls[0], channel=channel)
+    res["stalled"] = await measure(load, trigger, args.watchers, args.rate, args.seconds)
+    print(f"  {name}: with a stalled watcher {res['stalled']}", flush=True)
+    res["sat"] = await measure(load, trigger, args.watchers, args.sat_rate, args.sat_seconds, settle=5.0)
+    print(f"  {name}: saturation {res['sat']}", flush=True)
+    return res
+
+
+async def bench(args: argparse.Namespace) -> None:
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        hubs, ports = start_hubs(tmp, 1, redis=False)
+        try:
+            mid, table_id, _, trigger, sample = await hub_match(ports[0])
+            spec = Path(tmp) / "payload.json"
+            spec.write_text(json.dumps(sample))
+            print(f"payload: {len(json.dumps(sample['projection']))} bytes of projection", flush=True)
+
+            # The floor first (its own process), then the hub.
+            fport = free_port()
+            floor = subprocess.Popen([sys.executable, __file__, "--floor-server", str(fport), spec.as_posix()])
+            time.sleep(1.0)
+            from websockets.asyncio.client import connect
+
+            ctl = await connect(f"ws://127.0.0.1:{fport}/control")
+
+            async def floor_trigger() -> None:
+                await ctl.send("p")
+
+            load = Load()
+            try:
+                results.append(await run_server("floor", load, [floor.pid], [f"ws://127.0.0.1:{fport}/"],
+                                                f"match:{mid}", floor_trigger, args))
+            finally:
+                load.close()
+                await ctl.close()
+                floor.terminate()
+            load = Load()
+            try:
+                results.append(await run_server("hub", load, [hubs[0].pid], [f"ws://127.0.0.1:{ports[0]}/ws/watch"],
+                                                f"match:{mid}", trigger, args))
+            finally:
+                load.close()
+        finally:
+            for p in hubs:
+                p.terminate()
+        if args.redis:
+            hubs2, ports2 = start_hubs(tmp, 2, redis=True)
+            try:
+                mid2, _, _, trigger2, _ = await hub_match(ports2[0])
+                load = Load()
+                try:
+                    results.append(await run_server(
+                        "2 hubs+redis", load, [p.pid for p in hubs2],
+                        [f"ws://127.0.0.1:{p}/ws/watch" for p in ports2], f"match:{mid2}", trigger2, args))
+                finally:
+                    load.close()
+            finally:
+                for p in hubs2:
+                    p.terminate()
+    report(results, args)
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    floor = results[0]
+    print()
+    print(f"{args.watchers} watchers, {args.rate:g} updates/s for {args.seconds:g} s; saturation at "
+          f"{args.sat_rate:g} updates/s for {args.sat_seconds:g} s")
+    head = f"{'server':14} {'delivered/expected':>20} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} " \
+           f"{'p99 stalled':>11} {'sat deliv/s':>12} {'KB/watcher':>10}"
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        s, st, sat = r["steady"], r["stalled"], r["sat"]
+        print(f"{r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} {s['p99'] or 0:>8.1f} "
+              f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {r['rss_per_watcher_kb']:>10.1f}")
+    print()
+    for r in results[1:]:
+        s, st = r["steady"], r["stalled"]
+        print(f"{r['name']} / floor: p99 {s['p99'] / floor['steady']['p99']:.2f}x (target <= 1.2), "
+              f"saturation {r['sat']['per_s'] / floor['sat']['per_s']:.2f}x (target >= 1.0; 2 hubs >= 1.5), "
+              f"memory {r['rss_per_watcher_kb'] / floor['rss_per_watcher_kb']:.2f}x (target <= 1.2), "
+              f"stalled watcher raises p99 by {100 * (st['p99'] / s['p99'] - 1):+.0f}% (target < 10%), "
+              f"every update delivered: {s['count'] == s['expected']}")
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--floor-server":
+        floor_server(int(sys.argv[2]), sys.argv[3])
+        return
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--watchers", type=int, default=1000)
+    ap.add_argument("--rate", type=float, default=20)
+    ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--sat-rate", type=float, default=200)
+    ap.add_argument("--sat-seconds", type=float, default=5)
+    ap.add_argument("--redis", action="store_true", help="also two hub processes on PostgreSQL + Redis")
+    asyncio.run(bench(ap.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
