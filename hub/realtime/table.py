@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import SQLAlchemyError
 
 from hub.api import access
 from hub.api.commands import answer_json
@@ -61,7 +62,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if not access.websocket_origin_allowed(ws.scope, settings):
         await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
         return
-    table = await _authenticate(ws, table_id)
+    try:
+        table = await _authenticate(ws, table_id)
+    except SQLAlchemyError:  # the store is down: a retryable close, not a bad token
+        log.error("table socket %s: database unavailable during auth", table_id)
+        await ws.close(code=1011)
+        return
     if table is None:
         await ws.close(code=CLOSE_AUTH)
         return
