@@ -4,6 +4,10 @@ The gateway (channels.py) starts with the app through this router's lifespan: it
 the writer, connects the bus named by HUB_BUS_URL and is kept on `app.state.watch`. Heartbeats are
 the server's WebSocket pings (uvicorn's ws_ping_interval / ws_ping_timeout, 20 s each by
 default): a socket that stops answering is closed, and its subscriptions go with it.
+
+`since` is honoured on `match:` channels; `table:` and `tournament:` channels always answer a
+fresh snapshot (a table may be on another match by then; the tournament projection is a state,
+not a stream). Error codes: bad_message, unknown_channel, too_many_subscriptions, unavailable.
 """
 
 from __future__ import annotations
