@@ -94,6 +94,9 @@ def fill_player_ids(body: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_LOST_RACE: Any = object()  # _decide_and_store lost the append race to another process
+
+
 class MatchWriter:
     """Serialises the commands of each match and keeps live projections in memory."""
 
@@ -150,6 +153,22 @@ class MatchWriter:
             self._live[match_id] = live
             return live
 
+    async def _current(self, match_id: str) -> _Live | None:
+        """The match, caught up with the store.  Another hub process (or a clock in one) may
+        have stored events since this process last looked; the store is the truth, so a
+        memory copy behind the stored head is folded again before it is read or written."""
+        live = await self._load(match_id)
+        if live is None:
+            return None
+        head = await store.head_version(self._engine, match_id)
+        if head != live.version:
+            async with live.lock:
+                if head != live.version:
+                    await self._refold(live)
+                    live.rejects = await store.load_rejections(self._engine, match_id)
+                    self._publish(live, None)
+        return live
+
     def _setup(self, row: catalog.MatchRow) -> Any:
         return self._rules.validate_setup(
             row.setup, match_id=row.id, tournament_id=row.tournament_id, table_id=row.table_id
@@ -169,15 +188,15 @@ class MatchWriter:
         return None if live is None else live.row
 
     async def state(self, match_id: str) -> Any | None:
-        live = await self._load(match_id)
+        live = await self._current(match_id)
         return None if live is None else live.state
 
     async def projection(self, match_id: str) -> dict[str, Any] | None:
-        live = await self._load(match_id)
+        live = await self._current(match_id)
         return None if live is None else live.projection
 
     async def short_projection(self, match_id: str) -> dict[str, Any] | None:
-        live = await self._load(match_id)
+        live = await self._current(match_id)
         return None if live is None else self._rules.short_projection(live.state)
 
     async def table_projection(self, table_id: str) -> dict[str, Any] | None:
@@ -224,22 +243,28 @@ class MatchWriter:
     ) -> Answer:
         """Run one command envelope. Never raises for bad input: the answer says what happened.
         A database failure raises SQLAlchemyError (HTTP answers 503; the tablet reconnects and resends)."""
-        live = await self._load(match_id)
+        live = await self._current(match_id)
         if live is None:
             return Rejected("unknown_match", f"no match {match_id!r}")
         async with live.lock:
-            if command_id is not None:
-                if command_id in live.commands:
-                    return Ack(live.commands[command_id])
-                if command_id in live.rejects:
-                    first = live.rejects[command_id]
-                    return Rejected(first.code, first.message)
-            if expected_version is not None and expected_version != live.version:
-                return await self._reject(
-                    live, command_id, "version_conflict",
-                    f"expected version {expected_version}, the match is at {live.version}",
-                )
-            return await self._decide_and_store(live, command_id, command, server)
+            for _attempt in range(3):
+                if command_id is not None:
+                    if command_id in live.commands:
+                        return Ack(live.commands[command_id])
+                    if command_id in live.rejects:
+                        first = live.rejects[command_id]
+                        return Rejected(first.code, first.message)
+                if expected_version is not None and expected_version != live.version:
+                    return await self._reject(
+                        live, command_id, "version_conflict",
+                        f"expected version {expected_version}, the match is at {live.version}",
+                    )
+                answer = await self._decide_and_store(live, command_id, command, server)
+                if answer is not _LOST_RACE:
+                    return answer
+                # Another process stored first and this one has refolded: a command without
+                # expected_version is judged again on the new state, one with it is refused above.
+            return await self._reject(live, command_id, "version_conflict", "the match kept changing; send again")
 
     async def submit_server(self, match_id: str, command: Mapping[str, Any], expected_version: int) -> Answer:
         """A server-made command (clock_expired, match_time_expired), armed at `expected_version`:
@@ -280,7 +305,7 @@ class MatchWriter:
             return Ack(dup.version)
         except store.VersionConflict:  # another process stored this version first
             await self._refold(live)
-            return await self._reject(live, command_id, "version_conflict", "another command was stored first")
+            return _LOST_RACE
         except catalog.TableBusy:
             return await self._reject(
                 live, command_id, "not_allowed", "this would reopen the match, but its table has another open match"

@@ -152,6 +152,6 @@ class GoldenNine(Discipline):
             core.lose_match(st, pid, "penalty", note)
 
     def win_ball(self, st: MatchState, pid: str) -> int | None:
-        if st.player(pid).handicap == "eight" and 8 in st.rack.on_table and st.rack.phase != "lag":
-            return 8
+        if st.player(pid).handicap == "eight" and (8 in st.rack.on_table or st.rack.phase == "lag"):
+            return 8  # before a rack begins every ball, the 8 included, is still to come
         return 9

@@ -103,6 +103,13 @@ async def read_events(engine: AsyncEngine, match_id: str, since: int = 0) -> lis
         return [_row_event(r) for r in rows]
 
 
+async def head_version(engine: AsyncEngine, match_id: str) -> int:
+    """The latest stored version of a match (0 when it has no events): one indexed lookup."""
+    async with engine.connect() as conn:
+        value = await conn.scalar(sa.select(sa.func.max(events.c.version)).where(events.c.match_id == match_id))
+        return int(value or 0)
+
+
 async def command_version(engine: AsyncEngine, match_id: str, command_id: str) -> int | None:
     async with engine.connect() as conn:
         return await conn.scalar(

@@ -67,8 +67,8 @@ async def test_two_writers_race(engine):
     assert await w1.submit(mid, "start", {"kind": "start", "breaker": "a"}) == Ack(1)
     await w2.projection(mid)  # both now hold version 1 in memory
     a, b = await asyncio.gather(
-        w1.submit(mid, "x", {"kind": "shot", "player": "a"}),
-        w2.submit(mid, "y", {"kind": "shot", "player": "a"}),
+        w1.submit(mid, "x", {"kind": "shot", "player": "a"}, expected_version=1),
+        w2.submit(mid, "y", {"kind": "shot", "player": "a"}, expected_version=1),
     )
     assert sorted([type(a).__name__, type(b).__name__]) == ["Ack", "Rejected"]
     loser = a if isinstance(a, Rejected) else b
@@ -77,6 +77,18 @@ async def test_two_writers_race(engine):
     # The loser re-read the stream: its next command goes through on the right version.
     w_loser = w1 if isinstance(a, Rejected) else w2
     assert await w_loser.submit(mid, "z", {"kind": "shot", "player": "b"}) == Ack(3)
+
+
+async def test_a_stale_writer_judges_a_command_on_the_stored_state(engine):
+    """Without expected_version, a command sent to a process whose memory is behind the store
+    (another process wrote since) is decided on the stored state, not refused for the race."""
+    mid, w1 = await _match(engine)
+    w2 = MatchWriter(engine, fake_rules)
+    assert await w1.submit(mid, "start", {"kind": "start", "breaker": "a"}) == Ack(1)
+    await w2.projection(mid)
+    assert await w1.submit(mid, "x", {"kind": "shot", "player": "a"}) == Ack(2)
+    assert await w2.submit(mid, "y", {"kind": "shot", "player": "b"}) == Ack(3)
+    assert (await w2.projection(mid))["version"] == 3 and (await w1.projection(mid))["version"] == 3
 
 
 async def test_retry_through_another_writer_gets_the_first_ack(engine):
