@@ -13,7 +13,6 @@ from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
 from hub.rules.state import MatchState
 
-BREAK_RAILS = 4
 
 
 class ChaseNine(Discipline):
@@ -38,13 +37,11 @@ class ChaseNine(Discipline):
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         fouls = core.fact_fouls(shot, {1}, is_break=True)
-        if not (shot["pocketed"] or shot["break_rails"] >= BREAK_RAILS):
+        if not core.break_requirement_met(shot):
             fouls.insert(0, "bad_break")
-        down = set(shot["pocketed"]) | set(shot["off_table"])
-        core.remove_balls(rack, down)
+        down = core.clear_balls(rack, shot)
         rack.after_break = True
         if fouls:
             if 9 in down:
@@ -56,18 +53,13 @@ class ChaseNine(Discipline):
             note.append("golden break")
             s = st.setup.points("small_gold")
             self._win_from_all(st, pid, "small_gold", s, note, by_break_stroke=True)
-        elif shot["pocketed"]:
-            rack.gold_inning = True
-            rack.inning_strokes += 1
-            core.continue_inning(st)
         else:
-            core.start_inning(st, self.lower(st, pid))
+            self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
     def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         player = st.player(pid)
         ball_on = min(rack.on_table)
         free_ball = rack.ball_in_hand is not None
@@ -75,10 +67,8 @@ class ChaseNine(Discipline):
         pocketed = set(shot["pocketed"])
         if free_ball and 9 in pocketed and ball_on != 9:
             fouls.append("nine_on_free_ball")  # 追分赛规则 九.2
-        down = pocketed | set(shot["off_table"])
-        core.remove_balls(rack, down)
+        down = core.clear_balls(rack, shot)
         rack.after_break = False
-        rack.inning_strokes += 1
         if fouls:
             if 9 in down:
                 core.respot(rack, 9, note)

@@ -11,7 +11,6 @@ from hub.rules.state import MatchState
 SOLIDS = frozenset(range(1, 8))
 STRIPES = frozenset(range(9, 16))
 GROUPS = {"solids": SOLIDS, "stripes": STRIPES}
-BREAK_RAILS = 4
 BAD_BREAK_CHOICES = ("rerack_self", "rerack_other", "play")
 EIGHT_BREAK_FOUL_CHOICES = ("play", "behind_line")
 
@@ -42,13 +41,11 @@ class ChineseEight(Discipline):
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         opp = self.opponent(st, pid)
         fouls = core.fact_fouls(shot, None, is_break=True)
-        requirement = bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
-        down = set(shot["pocketed"]) | set(shot["off_table"])
-        core.remove_balls(rack, down)
+        requirement = core.break_requirement_met(shot)
+        down = core.clear_balls(rack, shot)
         eight_pocketed = 8 in shot["pocketed"]
         if 8 in down:
             core.respot(rack, 8, note)
@@ -72,26 +69,20 @@ class ChineseEight(Discipline):
             else:
                 core.start_inning(st, opp, ball_in_hand="behind_line")
             return fouls
-        if shot["pocketed"]:
-            rack.inning_strokes += 1
-            core.continue_inning(st)
-        else:
-            core.start_inning(st, opp)
+        self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
     def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         player = st.player(pid)
         opp = self.opponent(st, pid)
         legal = self.legal_first(st, pid)
         group_cleared = not rack.table_open and legal == {8}
         fouls = core.fact_fouls(shot, legal, is_break=False)
         pocketed = set(shot["pocketed"])
-        core.remove_balls(rack, pocketed | set(shot["off_table"]))
+        core.clear_balls(rack, shot)
         rack.after_break = False
-        rack.inning_strokes += 1
         lost = None
         if "not_trying" in shot["called_fouls"]:
             player.not_trying_in_rack += 1

@@ -70,8 +70,25 @@ def fact_fouls(
     return fouls
 
 
-def remove_balls(rack: RackState, balls: Iterable[int]) -> None:
-    rack.on_table.difference_update(balls)
+BREAK_RAILS = 4  # wpa_nine, chinese_eight, chase_nine: a ball pocketed or four object balls to a cushion
+
+
+def break_requirement_met(shot: Mapping[str, Any]) -> bool:
+    """The break requirement of wpa_nine, chinese_eight and chase_nine (golden_nine counts crossings)."""
+    return bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
+
+
+def shooter(st: MatchState) -> str:
+    pid = st.rack.shooter
+    assert pid is not None, "a stroke needs a shooter (decide() checked it)"
+    return pid
+
+
+def clear_balls(rack: RackState, shot: Mapping[str, Any]) -> set[int]:
+    """Take the stroke's pocketed and off-table balls off the table; returns them."""
+    down = set(shot["pocketed"]) | set(shot["off_table"])
+    rack.on_table.difference_update(down)
+    return down
 
 
 def respot(rack: RackState, ball: int, note: list[str]) -> None:
@@ -107,7 +124,6 @@ def start_inning(st: MatchState, pid: str, *, ball_in_hand: str | None = None) -
     rack.inning_start_full = len(rack.on_table) == len(ALL_BALLS[st.setup.discipline])
     rack.inning_start_one_and_nine = 1 in rack.on_table and 9 in rack.on_table
     rack.inning_first = pid not in rack.innings_had
-    rack.inning_strokes = 0
     rack.snooker_passer = None
     rack.innings_had.add(pid)
 
@@ -317,7 +333,7 @@ def _next_rack(st: MatchState, winner: str, next_order: tuple[str, ...] | None) 
         begin_rack(st, number, order[0], order)
         return
     if st.setup.break_mode == "alternate":
-        first = st.racks[0]["breaker"]
+        first = st.first_order[0]  # rack 1's breaker at the start, whatever a rerack did
         other = next(pid for pid in st.ids() if pid != first)
         breaker = first if number % 2 == 1 else other
     else:

@@ -36,6 +36,15 @@ class Discipline:
         core.finish_rack(st, winner, "normal", reason, {winner: 1}, note)
 
     # --- shared ---
+    def after_legal_break(self, st: MatchState, breaker: str, pocketed: list[int]) -> None:
+        """No foul and no win on the break: the breaker shoots on when it pocketed a ball (in
+        the nine-ball games that inning may still become gold), else the next player comes."""
+        if pocketed:
+            st.rack.gold_inning = True
+            core.continue_inning(st)
+        else:
+            core.start_inning(st, self.opponent(st, breaker))
+
     def opponent(self, st: MatchState, pid: str) -> str:
         return core.next_in_order(st, pid)
 

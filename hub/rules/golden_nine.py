@@ -23,8 +23,7 @@ class GoldenNine(Discipline):
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         player = st.player(pid)
         fouls = core.fact_fouls(shot, {1}, is_break=True)
         if shot["break_position"]:
@@ -35,8 +34,7 @@ class GoldenNine(Discipline):
                 player.break_position_warned = True
                 player.warnings += 1
                 note.append("break position: warning (next time a foul)")
-        down = set(shot["pocketed"]) | set(shot["off_table"])
-        core.remove_balls(rack, down)
+        down = core.clear_balls(rack, shot)
         rack.after_break = True
         if fouls:
             if 9 in down:
@@ -56,27 +54,19 @@ class GoldenNine(Discipline):
             note.append("golden break")
             core.finish_rack(st, pid, "small_gold", "win_ball", {pid: WIN_POINTS["small_gold"]}, note, by_break_stroke=True)
             return []
-        if shot["pocketed"]:
-            rack.gold_inning = True
-            rack.inning_strokes += 1
-            core.continue_inning(st)
-        else:
-            core.start_inning(st, self.opponent(st, pid))
+        self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
     def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         player = st.player(pid)
         ball_on = min(rack.on_table)
         eight_was_win_ball = self.win_ball(st, pid) == 8
         fouls = core.fact_fouls(shot, {ball_on}, is_break=False)
         pocketed = set(shot["pocketed"])
-        down = pocketed | set(shot["off_table"])
-        core.remove_balls(rack, down)
+        down = core.clear_balls(rack, shot)
         rack.after_break = False
-        rack.inning_strokes += 1
         if fouls:
             if 9 in down:
                 core.respot(rack, 9, note)

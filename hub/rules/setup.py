@@ -202,7 +202,8 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
             points[key] = _number(value, f"format.points.{key}", minimum=1, integer=True)
 
     options = _mapping(body.get("options"), "options")
-    shot_clock = _shot_clock(options.get("shot_clock"), discipline, timed=minutes is not None)
+    # RULES.md golden_nine "Timed match": a timed match always has a shot clock.
+    shot_clock = _shot_clock(options.get("shot_clock"), discipline, timed=minutes is not None and discipline == "golden_nine")
     match_clock = _mapping(options.get("match_clock"), "options.match_clock")
     every = _number(match_clock.get("timeout_every_racks", 10), "options.match_clock.timeout_every_racks", minimum=1, integer=True)
     timeout_s = _number(match_clock.get("timeout_s", 300), "options.match_clock.timeout_s", allow_zero=True)

@@ -69,7 +69,6 @@ class RackState:
     inning_start_one_and_nine: bool = False  # ... with both the 1 and the 9 (golden_nine (c))
     innings_had: set[str] = field(default_factory=set)  # players who had an inning in this rack
     inning_first: bool = False  # this is the inning player's first inning of the rack
-    inning_strokes: int = 0  # strokes played in the current inning
     after_break: bool = False  # the next stroke is the first after the break
     snooker_passer: str | None = None  # chase_nine: the 下家 who passed; set for the returned inning
     rebreak_warned: bool = False  # chinese_eight: this break is the warned rebreak

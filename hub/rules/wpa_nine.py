@@ -9,12 +9,6 @@ from hub.rules.discipline import RERACK_CHOICES, Discipline
 from hub.rules.events import Reject
 from hub.rules.state import MatchState
 
-BREAK_RAILS = 4  # 美式九球 四.3: a ball pocketed or at least four object balls to a cushion
-
-
-def legal_break_requirement(shot: Mapping[str, Any]) -> bool:
-    return bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
-
 
 class WpaNine(Discipline):
     name = "wpa_nine"
@@ -25,13 +19,11 @@ class WpaNine(Discipline):
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         fouls = core.fact_fouls(shot, {1}, is_break=True)
-        if not legal_break_requirement(shot):
+        if not core.break_requirement_met(shot):
             fouls.insert(0, "bad_break")
-        down = set(shot["pocketed"]) | set(shot["off_table"])
-        core.remove_balls(rack, down)
+        down = core.clear_balls(rack, shot)
         rack.after_break = True
         rack.push_out_allowed = True  # for whoever takes the first stroke after the break
         if fouls:
@@ -44,18 +36,13 @@ class WpaNine(Discipline):
         st.player(pid).consecutive_fouls = 0
         if 9 in shot["pocketed"]:
             core.finish_rack(st, pid, "normal", "win_ball", {pid: 1}, note, by_break_stroke=True)
-        elif shot["pocketed"]:
-            rack.inning_strokes += 1
-            core.continue_inning(st)
         else:
-            core.start_inning(st, self.opponent(st, pid))
-            rack.push_out_allowed = True
+            self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
     def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
-        pid = rack.shooter
-        assert pid is not None
+        pid = core.shooter(st)
         push_out = shot["push_out"]
         if push_out:
             # No ball-on, contact or cushion needed; the other fouls still count.
@@ -63,11 +50,9 @@ class WpaNine(Discipline):
         else:
             fouls = core.fact_fouls(shot, {min(rack.on_table)}, is_break=False)
         pocketed = set(shot["pocketed"])
-        down = pocketed | set(shot["off_table"])
-        core.remove_balls(rack, down)
+        down = core.clear_balls(rack, shot)
         rack.after_break = False
         rack.push_out_allowed = False
-        rack.inning_strokes += 1
         if 9 in down and (fouls or push_out):
             core.respot(rack, 9, note)
         if fouls:

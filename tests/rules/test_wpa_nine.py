@@ -93,3 +93,14 @@ def test_alternate_break():
     assert p["rack"]["breaker"] == "b"
     p = m.shot("b", 1, [9])
     assert p["rack"]["breaker"] == "a"
+
+
+def test_alternate_break_follows_rack_one_breaker_despite_a_rerack():
+    # RULES.md settled details: rack 1's breaker breaks the odd racks, whatever a rerack did
+    m = started(fmt={"race_to": 5, "break": "alternate"})
+    m.shot("a", 1, [], break_rails=1)  # bad break
+    m.send({"kind": "decision", "player": "b", "choice": "rerack_self"})  # b breaks rack 1 again
+    p = m.shot("b", 1, [9])
+    assert p["racks"][0]["breaker"] == "b" and p["rack"]["number"] == 2 and p["rack"]["breaker"] == "b"
+    p = m.shot("b", 1, [9])
+    assert p["rack"]["number"] == 3 and p["rack"]["breaker"] == "a"
