@@ -117,14 +117,8 @@ def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _real_hub_app(tmp_path: Path, admin: str):
-    try:
-        from hub.app import create_app
-        from hub.settings import Settings
-        import hub.rules.engine as engine
-    except ImportError as exc:  # pragma: no cover - until the server and rules land
-        pytest.skip(f"hub app or rules not available yet: {exc}")
-    if getattr(engine, "__name__", "") == "fake_rules" or engine.__file__.endswith("fake_rules.py"):
-        pytest.skip("the rules engine is not there yet (tests run on fake_rules)")
+    from hub.app import create_app
+    from hub.settings import Settings
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'sim.db'}", admin_token=admin)
     return create_app(settings)
 
