@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from hub.rules.events import SetupError
@@ -59,13 +58,13 @@ class MatchSetup:
     def __deepcopy__(self, memo: dict[int, Any]) -> "MatchSetup":
         return self  # frozen: states share it
 
-    @property
-    def player_ids(self) -> tuple[str, ...]:
-        return tuple(p.id for p in self.players)
+    # derived once: the fold looks players up on every event
+    player_ids: tuple[str, ...] = field(init=False)
+    player_index: dict[str, int] = field(init=False)
 
-    @property
-    def player_index(self) -> dict[str, int]:
-        return _player_index(self.players)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player_ids", tuple(p.id for p in self.players))
+        object.__setattr__(self, "player_index", {p.id: i for i, p in enumerate(self.players)})
 
     def points(self, key: str) -> int:
         return dict(self.chase_points)[key]
@@ -100,11 +99,6 @@ class MatchSetup:
             "format": self.format_json(),
             "options": self.options_json(),
         }
-
-
-@functools.lru_cache(maxsize=4096)
-def _player_index(players: tuple[PlayerSetup, ...]) -> dict[str, int]:
-    return {p.id: i for i, p in enumerate(players)}
 
 
 def _number(value: Any, what: str, *, minimum: float = 0, integer: bool = False, allow_zero: bool = False) -> Any:
