@@ -135,6 +135,7 @@ class ChaseNine(Discipline):
         player = core.count_foul(st, fouler)
         payee = self._passer(st, fouler) or self.upper(st, fouler)
         core.give(st, {fouler: -f, payee: f}, foul=True)
+        note.append(f"foul: {fouler} pays {f} to {payee}")
         player.consecutive_fouls += 1
         if player.consecutive_fouls >= 3:
             up = self.upper(st, fouler)

@@ -105,6 +105,7 @@ class GoldenNine(Discipline):
             core.finish_rack(st, opp, "normal", "fouls", {}, note)
             return
         core.give(st, {opp: FOUL_POINT}, foul=True)
+        note.append(f"foul: {opp} +{FOUL_POINT}")
         if player.fouls_in_rack == 2:
             note.append("second foul in this rack")
         if weak_break:
