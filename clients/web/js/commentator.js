@@ -3,7 +3,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch, getJSON } from "./live.js";
 import {
   el, fill, pathId, header, setConn, scoreline, ball, bihText, paintShotClock, formatLabel,
-  statusText, resultText, rackHistory, playerName,
+  statusText, resultText, rackHistory, playerName, noteText,
 } from "./ui.js";
 
 const mid = pathId();
@@ -31,6 +31,11 @@ watch.subscribe(`match:${mid}`, (data, msg) => {
   if (!match || (data && data.version >= match.version)) match = data;
   render();
 }, { replay: true });
+// With `since: 0` the hub replays the stored events, and sends nothing at all for a match with
+// none yet (version 0: nothing to catch up on). Draw the projection from REST meanwhile.
+getJSON(`/api/matches/${encodeURIComponent(mid)}`).then((data) => {
+  if (!match && data) { match = data; render(); }
+}).catch(() => { /* the socket will bring it */ });
 
 function addEntry(ev, proj) {
   if (entries.some((e) => e.version === ev.version)) return;
@@ -101,7 +106,7 @@ function verdict(e) {
   } else if (e.kind === "shot") {
     box.append(el("span", { class: "badge ok", text: t("legal") }));
   }
-  for (const n of l.notes || []) box.append(el("div", { class: "note", text: tc("note", n) }));
+  for (const n of l.notes || []) box.append(el("div", { class: "note", text: noteText(match, n) }));
   return box;
 }
 

@@ -227,6 +227,47 @@ const STRINGS = {
     off: "{list} off the table",
     legal: "legal",
     nothing_yet: "Nothing yet.",
+    // last.notes: templates for the hub's notes (see NOTE_PATTERNS); {p} {q} are player names
+    nt_golden_break: "Golden break",
+    nt_rail_safety_n: "Rail safety {n} of 2 allowed",
+    nt_snooker_pass: "Snooker: the next player may pass",
+    nt_third_rail_safety: "Third rail safety: all three are fouls and the rack is lost",
+    nt_chase_third_foul: "Third consecutive foul: the 上家 (previous player) wins the rack",
+    nt_chase_two_fouls: "Warning: {p} has two consecutive fouls; a third loses the rack",
+    nt_chase_pass: "{p} passes: {q} shoots again; {p} pays for that inning",
+    nt_rebreak_failed: "The warned rebreak failed again: the rack is lost",
+    nt_not_trying: "Not trying to win: a foul and a warning",
+    nt_rack_lost: "{l}: the rack is lost",
+    nt_l_not_trying: "Second not-trying foul in the rack",
+    nt_l_eight_foul: "The 8 pocketed on a foul",
+    nt_l_eight_early: "The 8 pocketed before the group was cleared",
+    nt_l_eight_off: "The 8 left the table",
+    nt_takes_group: "{p} takes {g}",
+    nt_rebreaks_warned: "{p} rebreaks, warned",
+    nt_respotted: "The {n} is respotted",
+    nt_rerack: "Rerack: {p} breaks",
+    nt_stalemate: "Stalemate: the rack is replayed",
+    nt_rack_to: "Rack {n} to {p} ({w}, {r})",
+    nt_tie: "Tie: one extra rack decides the match (lag)",
+    nt_match_over: "Match over: {p} ({r})",
+    nt_passes: "{p} passes: {q} shoots",
+    nt_wins_lag: "{p} wins the lag",
+    nt_clock_expired: "Shot clock expired",
+    nt_penalty: "Penalty: {x}",
+    nt_concedes: "{p} concedes the {s}",
+    nt_extension: "Extension",
+    nt_match_time_up: "Match time is up",
+    nt_chooses_break: "{p} chooses: {c}; {q} breaks",
+    nt_chooses: "{p} chooses: {c}",
+    nt_break_position: "Break position: warning (next time a foul)",
+    nt_loss_of_chance: "Loss of chance: fewer than four crossings",
+    nt_eight_gold: "The 8 in a gold inning is no win: the 9 must follow",
+    nt_third_foul_rack: "Third foul in this rack: the rack goes to the opponent",
+    nt_second_foul_rack: "Second foul in this rack",
+    nt_unsportsmanlike: "Unsportsmanlike conduct: warning",
+    nt_wpa_third_foul: "Third consecutive foul: the rack is lost",
+    nt_wpa_two_fouls: "{p} is on two fouls: a third consecutive foul loses the rack",
+    nt_undone: "Entry #{n} undone",
   },
   "zh-CN": {
     app: "cuehub",
@@ -440,6 +481,46 @@ const STRINGS = {
     potted: "打进 {list}",
     off: "{list} 出台",
     legal: "合法",
+    nt_golden_break: "开球黄金九",
+    nt_rail_safety_n: "贴库防守第{n}次（每局限2次）",
+    nt_snooker_pass: "做障碍：下一位选手可选择让回",
+    nt_third_rail_safety: "第三次贴库防守：三次均判犯规，本局判负",
+    nt_chase_third_foul: "连续第三次犯规：上家赢得本局",
+    nt_chase_two_fouls: "警告：{p} 已连续两次犯规，再犯本局判负",
+    nt_chase_pass: "{p} 让回：{q} 再打一轮，本轮由 {p} 支付",
+    nt_rebreak_failed: "警告后重新开球仍不合格：本局判负",
+    nt_not_trying: "无意击球：犯规并警告",
+    nt_rack_lost: "{l}：本局判负",
+    nt_l_not_trying: "本局第二次无意击球",
+    nt_l_eight_foul: "犯规时打进8号球",
+    nt_l_eight_early: "本组球未清完打进8号球",
+    nt_l_eight_off: "8号球出台",
+    nt_takes_group: "{p} 选定{g}球",
+    nt_rebreaks_warned: "{p} 重新开球（已警告）",
+    nt_respotted: "{n}号球复位",
+    nt_rerack: "重新摆球：{p} 开球",
+    nt_stalemate: "僵局：本局重赛",
+    nt_rack_to: "第{n}局 {p} 胜（{w}，{r}）",
+    nt_tie: "平分：加赛一局决胜（比球）",
+    nt_match_over: "比赛结束：{p}（{r}）",
+    nt_passes: "{p} 让球：{q} 击球",
+    nt_wins_lag: "{p} 比球获胜",
+    nt_clock_expired: "击球超时",
+    nt_penalty: "处罚：{x}",
+    nt_concedes: "{p} 认输{s}",
+    nt_extension: "加时",
+    nt_match_time_up: "比赛时间到",
+    nt_chooses_break: "{p} 选择：{c}；{q} 开球",
+    nt_chooses: "{p} 选择：{c}",
+    nt_break_position: "开球位置：警告（再犯判犯规）",
+    nt_loss_of_chance: "开球失机：过线球不足四颗",
+    nt_eight_gold: "金球回合打进8号不算胜：须继续打进9号",
+    nt_third_foul_rack: "本局第三次犯规：本局判给对手",
+    nt_second_foul_rack: "本局第二次犯规",
+    nt_unsportsmanlike: "违反体育道德：警告",
+    nt_wpa_third_foul: "连续第三次犯规：本局判负",
+    nt_wpa_two_fouls: "{p} 已连续两次犯规：再犯本局判负",
+    nt_undone: "第{n}条记录已撤销",
     nothing_yet: "暂无。",
   },
 };
@@ -512,3 +593,102 @@ export function langSwitch() {
 }
 
 document.documentElement.lang = current;
+
+// ------------------------------------------------------------------ the hub's notes
+// `last.notes` are short English strings made by the rules (hub/rules: note.append). Known
+// shapes are matched here and drawn in the page's language, player ids turned into names;
+// anything else (a note added later, an id that is not a player) is shown exactly as sent.
+// Slots: P player id, P? player id or "shared top", N number, W win type, R reason,
+// C choice, X penalty type, S scope, G group, L chinese_eight loss reason.
+const NOTE_PATTERNS = [
+  ["golden_break", "golden break"],
+  ["rail_safety_n", "rail safety {n:N} of 2 allowed"],
+  ["snooker_pass", "snooker: the next player may pass"],
+  ["third_rail_safety", "third rail safety: all three are fouls and the rack is lost"],
+  ["chase_third_foul", "third consecutive foul: the 上家 wins the rack"],
+  ["chase_two_fouls", "warning: {p:P} has two consecutive fouls; a third loses the rack"],
+  ["chase_pass", "{p:P} passes: {q:P} shoots again; {p2:P} pays for that inning"],
+  ["rebreak_failed", "the warned rebreak failed again: the rack is lost"],
+  ["not_trying", "not trying to win: a foul and a warning"],
+  ["rack_lost", "{l:L}: the rack is lost"],
+  ["takes_group", "{p:P} takes {g:G}"],
+  ["rebreaks_warned", "{p:P} rebreaks, warned"],
+  ["respotted", "the {n:N} is respotted"],
+  ["rerack", "rerack: {p:P} breaks"],
+  ["stalemate", "stalemate: the rack is replayed"],
+  ["rack_to", "rack {n:N} to {p:P} ({w:W}, {r:R})"],
+  ["tie", "tie: one extra rack decides the match (lag)"],
+  ["match_over", "match over: {p:P?} ({r:R})"],
+  ["wins_lag", "{p:P} wins the lag"],
+  ["clock_expired", "shot clock expired"],
+  ["penalty", "penalty: {x:X}"],
+  ["concedes", "{p:P} concedes the {s:S}"],
+  ["extension", "extension"],
+  ["match_time_up", "match time is up"],
+  ["chooses_break", "{p:P} chooses to {c:C}: {q:P} breaks"],
+  ["chooses", "{p:P} chooses {c:C}"],
+  ["passes", "{p:P} passes: {q:P} shoots"],
+  ["break_position", "break position: warning (next time a foul)"],
+  ["loss_of_chance", "loss of chance: fewer than four crossings"],
+  ["eight_gold", "the 8 in a gold inning is no win: the 9 must follow"],
+  ["third_foul_rack", "third foul in this rack: the rack goes to the opponent"],
+  ["second_foul_rack", "second foul in this rack"],
+  ["unsportsmanlike", "unsportsmanlike conduct: warning"],
+  ["wpa_third_foul", "third consecutive foul: the rack is lost"],
+  ["wpa_two_fouls", "{p:P} is on two fouls: a third consecutive foul loses the rack"],
+  ["undone", "event {n:N} undone"],
+];
+
+const LOSS_REASONS = {
+  "second not-trying foul in the rack": "nt_l_not_trying",
+  "the 8 pocketed on a foul": "nt_l_eight_foul",
+  "the 8 pocketed before the group was cleared": "nt_l_eight_early",
+  "the 8 left the table": "nt_l_eight_off",
+};
+
+const escapeRe = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const SLOT_RE = { P: "(.+?)", "P?": "(.+?)", N: "(\\d+)", G: "(solids|stripes)", L: `(${Object.keys(LOSS_REASONS).map(escapeRe).join("|")})` };
+
+const COMPILED = NOTE_PATTERNS.map(([key, pattern]) => {
+  const slots = [];
+  let re = "";
+  let rest = pattern;
+  for (const m of pattern.matchAll(/\{(\w+):([A-Z]\??)\}/g)) {
+    const at = rest.indexOf(m[0]);
+    re += escapeRe(rest.slice(0, at)) + (SLOT_RE[m[2]] || "([A-Za-z_]+)");
+    rest = rest.slice(at + m[0].length);
+    slots.push([m[1].replace(/\d+$/, ""), m[2]]);
+  }
+  return { key, re: new RegExp(`^${re}${escapeRe(rest)}$`), slots };
+});
+
+/** One of the hub's notes in the page's language. `nameOf(id)` gives a player's name, or
+ * null when `id` is not a player of the match. Unknown notes come back unchanged. */
+export function noteText(note, nameOf = () => null) {
+  const raw = String(note);
+  for (const { key, re, slots } of COMPILED) {
+    const m = raw.match(re);
+    if (!m) continue;
+    const vars = {};
+    let ok = true;
+    slots.forEach(([name, type], i) => {
+      const v = m[i + 1];
+      let out;
+      if (type === "P" || type === "P?") {
+        out = nameOf(v);
+        if ((out === null || out === undefined) && type === "P?" && v === "shared top") out = t("draw");
+      } else if (type === "N") out = v;
+      else if (type === "W") out = tc("w", v);
+      else if (type === "R") out = tc("r", v);
+      else if (type === "C") out = tc("o", v);
+      else if (type === "X") out = tc("pen", v);
+      else if (type === "S") out = t(`scope_${v}`, {}, v);
+      else if (type === "G") out = t(v);
+      else if (type === "L") out = t(LOSS_REASONS[v]);
+      if (out === null || out === undefined) ok = false;
+      else vars[name] = out;
+    });
+    if (ok) return t(`nt_${key}`, vars);
+  }
+  return raw;
+}

@@ -1,7 +1,7 @@
 // DOM helpers shared by the screens. Every piece of data reaches the page through
 // textContent or a property: nothing here parses a string as HTML.
 
-import { t, tc, langSwitch, applyI18n, onLangChange } from "./i18n.js";
+import { t, tc, langSwitch, applyI18n, onLangChange, noteText as translateNote } from "./i18n.js";
 import { remainingMs } from "./live.js";
 
 /** el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...) */
@@ -146,6 +146,13 @@ export function resultText(match) {
   return who + why;
 }
 
+/** One of the hub's `last.notes` in the page's language, player ids shown as names;
+ * a note the page does not know is shown as sent. */
+export function noteText(match, note) {
+  const ids = new Set(((match && match.players) || []).map((p) => p.id));
+  return translateNote(note, (id) => (ids.has(id) ? playerName(match, id) : null));
+}
+
 /** A short human description of what the latest event did (projection.last). */
 export function lastText(match) {
   const last = match && match.last;
@@ -156,7 +163,7 @@ export function lastText(match) {
   if (last.foul || (last.fouls && last.fouls.length)) {
     parts.push(`${t("foul")}: ${(last.fouls || []).map((f) => tc("f", f)).join(", ")}`);
   }
-  for (const n of last.notes || []) parts.push(tc("note", n));
+  for (const n of last.notes || []) parts.push(noteText(match, n));
   return parts.join(" — ");
 }
 
