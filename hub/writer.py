@@ -166,7 +166,7 @@ class MatchWriter:
                 if head != live.version:
                     await self._refold(live)
                     live.rejects = await store.load_rejections(self._engine, match_id)
-                    self._publish(live, None)
+                    # not published: the process that stored those events published them
         return live
 
     def _setup(self, row: catalog.MatchRow) -> Any:
