@@ -147,6 +147,8 @@ def test_chase_nine_three_players_foul_pays_upper_and_snooker_pass(watch_gateway
     p.tablet.wait_for_selector("#bih")
     p.watch.wait_for_selector("#bih")
     assert "double hit" in text(p.com, "#strokes li[data-version='3'] .fouls")
+    # The rules' own note says who was paid, with names (hub/rules: "foul: b pays 1 to a").
+    assert "Foul: 杨帆 Yang Fan pays 1 to Zheng Yubo" in text(p.com, "#strokes li[data-version='3'] .verdict")
     assert XSS_NAME in text(p.tablet, "#stroke-title")  # c is at the table, its name as text
 
     # c plays a legal safety on the 1 that leaves a snookered: a chooses play or pass, on the tablet.
@@ -175,6 +177,8 @@ def test_chase_nine_three_players_foul_pays_upper_and_snooker_pass(watch_gateway
     p.board.locator(f"{p.cell} .pl-row[data-player='a'] .score:text-is('2')").wait_for(timeout=FAST)
     assert {x["id"]: x["score"] for x in p.projection()["players"]} == want
     assert "no contact" in text(p.com, "#strokes li[data-version='6'] .fouls")
+    assert f"Foul: {XSS_NAME} pays 1 to Zheng Yubo" in text(p.com, "#strokes li[data-version='6'] .verdict")
+    assert "Zheng Yubo passes" in text(p.com, "#strokes li[data-version='5'] .verdict")
     p.screenshots("chase_nine")
     assert guard.dialogs == [] and guard.errors == []
 
@@ -204,7 +208,7 @@ def test_wpa_nine_push_out_pass_then_scratch(watch_gateway: Hub, context: Any, g
     assert "Shane Van Boening" in text(p.tablet, "#pending-title")
     assert p.watch.locator(".badge.foul").count() == 0
     verdict = text(p.com, "#strokes li[data-version='3']")
-    assert "Push-out" in verdict and "Legal" not in verdict.split("\n")[0]
+    assert "Push-out: the opponent chooses to play or pass" in verdict
     p.screenshots("wpa_nine-push-out")
 
     # a passes: the pusher b shoots again, no push-out any more.

@@ -268,6 +268,9 @@ const STRINGS = {
     nt_wpa_third_foul: "Third consecutive foul: the rack is lost",
     nt_wpa_two_fouls: "{p} is on two fouls: a third consecutive foul loses the rack",
     nt_undone: "Entry #{n} undone",
+    nt_foul_pays: "Foul: {p} pays {n} to {q}",
+    nt_foul_gains: "Foul: {p} +{n}",
+    nt_push_out: "Push-out: the opponent chooses to play or pass",
   },
   "zh-CN": {
     app: "cuehub",
@@ -521,6 +524,9 @@ const STRINGS = {
     nt_wpa_third_foul: "连续第三次犯规：本局判负",
     nt_wpa_two_fouls: "{p} 已连续两次犯规：再犯本局判负",
     nt_undone: "第{n}条记录已撤销",
+    nt_foul_pays: "犯规：{p} 付给 {q} {n}分",
+    nt_foul_gains: "犯规：{p} +{n}分",
+    nt_push_out: "推球：对手选择接打或让回",
     nothing_yet: "暂无。",
   },
 };
@@ -637,6 +643,9 @@ const NOTE_PATTERNS = [
   ["wpa_third_foul", "third consecutive foul: the rack is lost"],
   ["wpa_two_fouls", "{p:P} is on two fouls: a third consecutive foul loses the rack"],
   ["undone", "event {n:N} undone"],
+  ["foul_pays", "foul: {p:P} pays {n:N} to {q:P}"],
+  ["foul_gains", "foul: {p:P} +{n:N}"],
+  ["push_out", "push-out: the opponent chooses to play or pass"],
 ];
 
 const LOSS_REASONS = {
