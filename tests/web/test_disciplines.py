@@ -73,6 +73,10 @@ class Pages:
         for name in ("tablet", "watch", "commentator", "board"):
             shot(getattr(self, "com" if name == "commentator" else name), f"{prefix}-{name}")
         self.overlay.screenshot(path=str(ARTIFACTS / f"{prefix}-overlay.png"), omit_background=True)
+        # The tablet on a phone too, then back to the 10-inch size.
+        self.tablet.set_viewport_size({"width": 390, "height": 844})
+        shot(self.tablet, f"{prefix}-tablet-phone")
+        self.tablet.set_viewport_size({"width": 1280, "height": 800})
 
 
 def stroke(page: Any, *, first: int | None | str = "keep", pocketed: tuple[int, ...] = (), off: tuple[int, ...] = (),
@@ -356,4 +360,51 @@ def test_shot_clock_counts_down_with_warning_on_tablet_and_board(watch_gateway: 
     assert m["last"]["kind"] == "clock_expired" and m["rack"]["ball_in_hand"] == "anywhere"
     tablet.wait_for_selector("#bih")
     assert re.search(r"time foul", text(tablet, "#last"))
+    assert guard.dialogs == [] and guard.errors == []
+
+
+# ------------------------------------------------------------------ a mixed hall
+def test_board_sixteen_tables_of_every_discipline(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+    """16 tables, the four disciplines mixed (chase_nine with three players), some live:
+    everything fits 1920x1080 without scrolling, and every score is shown."""
+    import httpx
+
+    hub = watch_gateway
+    tid = hub.tournament(f"Hall {uuid.uuid4().hex[:4]}")
+    kinds = [
+        ("golden_nine", [("a", "郑宇伯 Zheng Yubo"), ("b", "Yang Fan")], {"racks": 9}, {"kind": "start", "breaker": "a"}),
+        ("chase_nine", [("a", "Wu Jiaqing"), ("b", "Ko Pin-yi"), ("c", "韩雨 Han Yu")], {"racks": 12}, {"kind": "start", "order": ["c", "a", "b"]}),
+        ("wpa_nine", [("a", "Shane Van Boening"), ("b", "Fedor Gorst")], {"race_to": 9}, {"kind": "start", "breaker": "b"}),
+        ("chinese_eight", [("a", "Zheng Xiaoli"), ("b", "Wang Can")], {"race_to": 6}, {"kind": "start", "breaker": "a"}),
+    ]
+    tables = []
+    for i in range(16):
+        disc, players, fmt, start = kinds[i % 4]
+        tb = hub.table(tid, f"Table {i + 1}")
+        m = hub.post("/api/matches", {"tournament_id": tid, "table_id": tb["id"], "discipline": disc,
+                                      "players": [{"id": a, "name": n} for a, n in players], "format": fmt,
+                                      "options": {"shot_clock": {"shot_s": 45, "break_s": 45}}})
+        tables.append((tb, m, disc))
+        if i < 12:
+            env = {"id": uuid.uuid4().hex, "match_id": m["id"], "command": start}
+            r = httpx.post(f"{hub.url}/api/matches/{m['id']}/commands", json=env,
+                           headers={"Authorization": f"Bearer {tb['token']}"}, timeout=10)
+            assert r.status_code == 200, r.text
+    board = guard.attach(context.new_page())
+    board.set_viewport_size({"width": 1920, "height": 1080})
+    board.goto(f"{hub.url}/board/{tid}")
+    for tb, _, disc in tables:
+        board.wait_for_selector(f".cell[data-table='{tb['id']}'] .pl-row .score")
+        n = board.locator(f".cell[data-table='{tb['id']}'] .pl-row").count()
+        assert n == (3 if disc == "chase_nine" else 2), (disc, n)
+    board.locator(".cell.live").nth(11).wait_for(timeout=5000)
+    dims = board.evaluate("[document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]")
+    assert dims[0] <= dims[1] and dims[2] <= dims[3], dims
+    # No row is cut off inside its cell: the three-player rows fit too.
+    clipped = board.locator(".cell").evaluate_all("""els => els.filter(c => {
+        const b = c.getBoundingClientRect();
+        return [...c.querySelectorAll('.pl-row, .cell-foot')].some(r => r.getBoundingClientRect().bottom > b.bottom + 1);
+    }).map(c => c.dataset.table)""")
+    assert clipped == [], clipped
+    shot(board, "board-16-mixed")
     assert guard.dialogs == [] and guard.errors == []
