@@ -75,6 +75,8 @@ class Pages:
         self.overlay.screenshot(path=str(ARTIFACTS / f"{prefix}-overlay.png"), omit_background=True)
         # The tablet on a phone too, then back to the 10-inch size.
         self.tablet.set_viewport_size({"width": 390, "height": 844})
+        wide = self.tablet.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert wide[0] <= wide[1], wide  # no sideways scrolling on a phone
         shot(self.tablet, f"{prefix}-tablet-phone")
         self.tablet.set_viewport_size({"width": 1280, "height": 800})
 
@@ -162,6 +164,7 @@ def test_chase_nine_three_players_foul_pays_upper_and_snooker_pass(watch_gateway
     choices = p.tablet.locator("#pending [data-choice]").evaluate_all("els => els.map(e => e.dataset.choice)")
     assert sorted(choices) == ["pass", "play"]
     assert "Zheng Yubo" in text(p.tablet, "#pending-title")
+    assert text(p.tablet, "#pending [data-choice='pass']") == f"Pass ({XSS_NAME} shoots)"  # who shoots then
     assert p.tablet.locator("#stroke.hidden").count() == 1
     assert "snooker" in text(p.com, "#strokes li[data-version='4']").lower()
     assert "Zheng Yubo" in text(p.com, "#match .badges")  # the decision is shown to the commentator
@@ -210,6 +213,7 @@ def test_wpa_nine_push_out_pass_then_scratch(watch_gateway: Hub, context: Any, g
     choices = p.tablet.locator("#pending [data-choice]").evaluate_all("els => els.map(e => e.dataset.choice)")
     assert sorted(choices) == ["pass", "play"]
     assert "Shane Van Boening" in text(p.tablet, "#pending-title")
+    assert text(p.tablet, "#pending [data-choice='pass']") == "Pass (Ko Pin-yi shoots)"
     assert p.watch.locator(".badge.foul").count() == 0
     verdict = text(p.com, "#strokes li[data-version='3']")
     assert "Push-out: the opponent chooses to play or pass" in verdict

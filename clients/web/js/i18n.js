@@ -102,6 +102,7 @@ const STRINGS = {
     // pending options
     o_play: "Play (table as it lies)",
     o_pass: "Pass (opponent shoots)",
+    o_pass_to: "Pass ({name} shoots)",
     o_rerack_self: "Rerack, I break",
     o_rerack_other: "Rerack, breaker breaks again",
     o_break: "Break",
@@ -365,6 +366,7 @@ const STRINGS = {
     foul: "犯规",
     o_play: "接打（球型不动）",
     o_pass: "让对方打",
+    o_pass_to: "让回（{name} 击球）",
     o_rerack_self: "重新摆球，我开球",
     o_rerack_other: "重新摆球，对方开球",
     o_break: "开球",

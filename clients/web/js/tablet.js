@@ -255,8 +255,18 @@ function renderPending() {
   fill(pendingPanel,
     el("h3", { class: "section-title plain", id: "pending-title", text: t("decision_for", { name: playerName(match, pend.player) }) }),
     el("div", { class: "btnrow" }, (pend.options || []).map((o) => el("button", {
-      class: "btn primary big", type: "button", dataset: { choice: o }, text: tc("o", o),
+      class: "btn primary big", type: "button", dataset: { choice: o }, text: choiceText(o, pend),
       onclick: () => send({ kind: "decision", player: pend.player, choice: o }) }))));
+}
+
+/** A pending choice's label. "pass" names who shoots then: the player whose stroke made the
+ * decision (push-out, snooker, loss of chance), when that is not the one choosing. */
+function choiceText(o, pend) {
+  const by = match.last && match.last.player;
+  if (o === "pass" && by && by !== pend.player && match.players.some((p) => p.id === by)) {
+    return t("o_pass_to", { name: playerName(match, by) });
+  }
+  return tc("o", o);
 }
 
 // ---- stroke entry
