@@ -303,6 +303,8 @@ def test_chinese_eight_timeout_then_break_and_groups(watch_gateway: Hub, context
     for page, row in ((p.tablet, "#state .pl"), (p.watch, ".pl"), (p.com, "#match .pl")):
         assert "Solids" in text(page, f"{row}[data-player='a'] .sub"), page.url
         assert "Stripes" in text(page, f"{row}[data-player='b'] .sub"), page.url
+    p.board.locator(f"{p.cell} .pl-row[data-player='a'] .grp:text-is('Solids')").wait_for(timeout=FAST)
+    assert text(p.board, f"{p.cell} .pl-row[data-player='b'] .grp") == "Stripes"
     assert p.tablet.locator("#state .ontable .ball").count() == 12
     assert p.tablet.locator("text=Table open").count() == 0
     notes = text(p.com, "#strokes li[data-version='5'] .verdict")

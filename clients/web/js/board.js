@@ -96,7 +96,8 @@ function renderCell(tableId) {
     return el("div", { class: `pl-row ${at ? "at-table" : ""} ${m.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
       el("span", { class: "marker", text: at ? "▶" : "" }),
       el("span", { class: "name", text: p.name }),
-      showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) }) : null,
+      showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) })
+        : p.group ? el("span", { class: `grp ${p.group}`, text: t(p.group) }) : null,
       el("span", { class: "score", text: String(p.score ?? 0) }));
   }));
   const foot = el("div", { class: "cell-foot" });
