@@ -180,15 +180,18 @@ def test_timed_match_tie_goes_to_the_extra_rack(app_client):
     mid = make_match(c, table, format={"minutes": 0.01})["id"]  # 600 ms
     send(c, table, mid, {"kind": "start", "breaker": "a"})
     p = proj(c, mid)
-    assert p["clock"]["match"]["running"] is True and p["clock"]["shot"]["limit_s"] == 30  # timed: break_s 30
-    evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 2 and e)
-    assert [e["kind"] for e in evs] == ["start", "match_time_expired"]
-    assert evs[1]["at"] >= evs[0]["at"] + 600
+    # RULES.md: the match clock starts with the first break; timed: break_s 30
+    assert p["clock"]["match"]["running"] is False and p["clock"]["shot"]["limit_s"] == 30
+    send(c, table, mid, shot("a", 1, [], break_crossings=5))  # legal, nothing down: b to the table
+    assert proj(c, mid)["clock"]["match"]["running"] is True
+    evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 3 and e)
+    assert [e["kind"] for e in evs] == ["start", "shot", "match_time_expired"]
+    assert evs[2]["at"] >= evs[1]["at"] + 600
     p = proj(c, mid)
     assert p["status"] == "live" and p["rack"]["extra"] is True and p["rack"]["phase"] == "lag"
     assert p["clock"]["match"]["running"] is False and p["clock"]["shot"] is None
     time.sleep(0.3)
-    assert kinds(c, mid) == ["start", "match_time_expired"]
+    assert kinds(c, mid) == ["start", "shot", "match_time_expired"]
     send(c, table, mid, {"kind": "lag", "winner": "b"})
     send(c, table, mid, {"kind": "decision", "player": "b", "choice": "break"})
     send(c, table, mid, shot("b", 1, [9], break_crossings=4))
@@ -397,10 +400,11 @@ async def test_timed_match_ends_on_points(hub):
     mid = await hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
     await hub.send(mid, {"kind": "start", "breaker": "a"})
     await fake.advance(5_000)
-    p = await hub.send(mid, shot("a", 3, [], rail=True))  # a foul on the break: b +1
+    p = await hub.send(mid, shot("a", 3, [], rail=True))  # a foul on the break: b +1; the match clock starts
     assert p["players"][1]["score"] == 1
     assert hub.clocks.armed(mid) == Due(MATCH, p["clock"]["match"]["deadline"])
-    await fake.advance(55_000)
+    assert p["clock"]["match"]["deadline"] == fake.t + 60_000
+    await fake.advance(60_000)
     assert await hub.kinds(mid) == ["start", "shot", "match_time_expired"]
     p = await hub.writer.projection(mid)
     assert p["status"] == "finished" and p["winner"] == "b" and p["result"]["reason"] == "time"
@@ -411,15 +415,16 @@ async def test_timed_match_pause_stops_the_match_clock(hub):
     fake = hub.fake
     mid = await hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
     await hub.send(mid, {"kind": "start", "breaker": "a"})
+    await hub.send(mid, shot("a", 1, [2], break_crossings=4))  # the first break starts the match clock
     await fake.advance(20_000)
     p = await hub.send(mid, {"kind": "pause"})
     assert p["clock"]["match"]["running"] is False and hub.clocks.armed(mid) is None
     await fake.advance(3_600_000)
-    assert await hub.kinds(mid) == ["start", "pause"]
+    assert await hub.kinds(mid) == ["start", "shot", "pause"]
     p = await hub.send(mid, {"kind": "resume"})
     assert p["clock"]["match"]["deadline"] == fake.t + 40_000
     await fake.advance(40_000)
-    assert await hub.kinds(mid) == ["start", "pause", "resume", "match_time_expired"]
+    assert await hub.kinds(mid) == ["start", "shot", "pause", "resume", "match_time_expired"]
 
 
 async def test_match_zero_passed_under_a_late_stroke_still_ends_the_match(tmp_path):
@@ -429,9 +434,10 @@ async def test_match_zero_passed_under_a_late_stroke_still_ends_the_match(tmp_pa
     one = await Hub(tmp_path / "hub.db", fake).start()
     mid = await one.new_match(format={"minutes": 1})
     await one.send(mid, {"kind": "start", "breaker": "a"})
+    await one.send(mid, shot("a", 1, [], break_crossings=5))  # the first break starts the match clock
     await one.clocks.stop()  # the clocks of that process are gone; its writer still takes strokes
     await fake.advance(61_000)
-    p = await one.send(mid, shot("a", 3, [], rail=True))
+    p = await one.send(mid, shot("b", 3, [], rail=True))
     assert p["clock"]["match"]["remaining_ms"] == 0 and p["clock"]["match"]["running"] is False
     assert p["status"] == "live"
     assert next_due(p) == Due(MATCH, 0)
@@ -439,9 +445,9 @@ async def test_match_zero_passed_under_a_late_stroke_still_ends_the_match(tmp_pa
     two = await Hub(tmp_path / "hub.db", fake).start()
     try:
         await settle()
-        assert await two.kinds(mid) == ["start", "shot", "match_time_expired"]
-        p = await two.writer.projection(mid)
-        assert p["status"] == "finished" and p["result"]["reason"] == "time" and p["winner"] == "b"
+        assert await two.kinds(mid) == ["start", "shot", "shot", "match_time_expired"]
+        p = await two.writer.projection(mid)  # b's late stroke was a foul: a +1
+        assert p["status"] == "finished" and p["result"]["reason"] == "time" and p["winner"] == "a"
     finally:
         await two.stop()
 

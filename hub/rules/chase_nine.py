@@ -115,7 +115,8 @@ class ChaseNine(Discipline):
                 self._win_from_all(st, pid, "small_gold", pts("small_gold"), note)
             return
         payer = self._passer(st, pid) or self.upper(st, pid)
-        if rack.inning_start_full and ball_on == 9:
+        # 追分赛规则 六: 非开球选手 — the breaker's later inning is no small gold (RULES.md: "another player")
+        if rack.inning_start_full and ball_on == 9 and pid != rack.breaker:
             self._win_paid_by(st, pid, payer, "small_gold", "win_ball", 2 * pts("small_gold"), note)
         else:
             self._win_paid_by(st, pid, payer, "normal", "win_ball", pts("normal"), note)

@@ -83,14 +83,7 @@ class ChineseEight(Discipline):
         pocketed = set(shot["pocketed"])
         core.clear_balls(rack, shot)
         rack.after_break = False
-        lost = None
-        if "not_trying" in shot["called_fouls"]:
-            player.not_trying_in_rack += 1
-            if player.not_trying_in_rack == 1:
-                player.warnings += 1
-                note.append("not trying to win: a foul and a warning")
-            else:
-                lost = "second not-trying foul in the rack"
+        lost = self._not_trying(st, pid, note) if "not_trying" in shot["called_fouls"] else None
         if 8 in pocketed and fouls:
             lost = "the 8 pocketed on a foul"
         elif 8 in pocketed and not group_cleared:
@@ -126,6 +119,33 @@ class ChineseEight(Discipline):
         else:
             core.start_inning(st, opp)
         return []
+
+    def _not_trying(self, st: MatchState, pid: str, note: list[str]) -> str | None:
+        """RULES.md: the first not_trying is a foul and a warning, the second in the rack loses it."""
+        player = st.player(pid)
+        player.not_trying_in_rack += 1
+        if player.not_trying_in_rack == 1:
+            player.warnings += 1
+            note.append("not trying to win: a foul and a warning")
+            return None
+        return "second not-trying foul in the rack"
+
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+        lost = self._not_trying(st, pid, note) if code == "not_trying" else None
+        if lost:
+            st.rack.after_break = False
+            core.count_foul(st, pid)
+            note.append(f"{lost}: the rack is lost")
+            opp = self.opponent(st, pid)
+            core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
+            return [code]
+        if st.rack.phase == "break":
+            # 中式八球 5.5: any other break foul: ball in hand behind the head string
+            st.rack.after_break = True
+            core.count_foul(st, pid)
+            core.start_inning(st, self.opponent(st, pid), ball_in_hand="behind_line")
+            return [code]
+        return super().foul_outside_stroke(st, pid, code, note)
 
     def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
         core.count_foul(st, fouler)

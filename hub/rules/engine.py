@@ -209,9 +209,11 @@ def _apply(st: MatchState, ev: Event) -> None:
         note.append(f"{data['winner']} wins the lag")
     elif kind == "shot":
         if was_break:
-            # the official timeout ends with the break (before it: the break may end the rack
-            # and begin the next official timeout)
+            # The match clock starts with the first break and an official timeout ends with
+            # the next break (cleared before the stroke: it may end the rack and begin another).
             st.official_timeout = False
+            st.official_timeout_since = None
+            st.first_break_played = True
         fouls = (discipline.break_shot if was_break else discipline.play_shot)(st, data, note)
     elif kind == "decision":
         _decision(st, discipline, data["player"], data["choice"], note)
@@ -250,6 +252,8 @@ def _apply(st: MatchState, ev: Event) -> None:
         st.match_clock.running_since = None
         note.append("match time is up")
         core.settle_on_points(st, "time", note)
+    if st.official_timeout and st.official_timeout_since is None:
+        st.official_timeout_since = ev.at
     if kind != "match_time_expired":
         st.undoable.append(ev.version)
     if reset_shot_clock:
@@ -294,8 +298,6 @@ def _turn_limit_ms(st: MatchState) -> int | None:
     rack = st.rack
     if cfg is None or st.status != "live" or rack.phase not in ("break", "play") or rack.shooter is None:
         return None
-    if st.official_timeout:
-        return None  # the timed match's official timeout: no clock runs until the break
     if rack.phase == "break":
         seconds = cfg.break_s
     elif rack.after_break:
@@ -311,6 +313,9 @@ def _reset_shot_clock(st: MatchState, at: int) -> None:
         st.shot_clock = None
         return
     assert st.rack.shooter is not None
+    if st.official_timeout and st.official_timeout_since is not None:
+        # the break after an official timeout: its clock runs once the timeout is over
+        at = max(at, st.official_timeout_since + round(st.setup.timeout_s * 1000))
     if st.paused:
         st.shot_clock = ShotClock(st.rack.shooter, limit, None, limit)
     else:
@@ -359,13 +364,15 @@ def _advance_match_clock(st: MatchState, at: int) -> None:
 
 
 def _sync_match_clock(st: MatchState, at: int) -> None:
-    """Timed match: runs while racks are played; stops when paused, in a lag, at the end and
-    for the official timeout after every ``timeout_every_racks``-th rack until the next break."""
+    """Timed match: starts with the first break stroke and runs while racks are played; stops
+    when paused, in a lag, at the end and for the official timeout after every
+    ``timeout_every_racks``-th rack until the next rack's break stroke."""
     mc = st.match_clock
     if mc is None:
         return
     running = (
         st.status == "live"
+        and st.first_break_played
         and not st.paused
         and not st.official_timeout
         and not st.extra_rack
@@ -415,6 +422,10 @@ def _match_clock_json(st: MatchState) -> dict[str, Any] | None:
         "running": running,
         "deadline": mc.running_since + mc.remaining_ms if running else None,
         "official_timeout": st.official_timeout,
+        "official_timeout_until": (
+            st.official_timeout_since + round(st.setup.timeout_s * 1000)
+            if st.official_timeout and st.official_timeout_since is not None else None
+        ),
     }
 
 

@@ -114,6 +114,8 @@ class MatchState:
     paused: bool = False
     pause_kind: str | None = None  # "pause" or "timeout"
     official_timeout: bool = False  # timed match: the match clock rests until the next break
+    official_timeout_since: int | None = None  # server ms when the official timeout began
+    first_break_played: bool = False  # a timed match's clock starts with the first break stroke
     extra_rack: bool = False  # golden_nine tie-break rack
     shot_clock: ShotClock | None = None
     match_clock: MatchClock | None = None

@@ -40,6 +40,17 @@ class WpaNine(Discipline):
             self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+        if st.rack.phase != "break":
+            return super().foul_outside_stroke(st, pid, code, note)
+        # RULES.md wpa_nine: any foul on the break lets the opponent choose play or a rerack
+        st.rack.after_break = True
+        st.rack.push_out_allowed = True
+        player = core.count_foul(st, pid)
+        player.consecutive_fouls += 1
+        core.ask(st, self.opponent(st, pid), RERACK_CHOICES, "break_foul")
+        return [code]
+
     def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)

@@ -204,8 +204,10 @@ def test_timed_match_ends_on_time():
     m = Match("golden_nine", fmt={"minutes": 0.05})
     m.send({"kind": "start", "breaker": "a"})
     p = m.proj
-    assert p["clock"]["match"]["running"] is True and p["clock"]["shot"]["limit_s"] == 30
-    m.shot("a", 1, [9], break_crossings=4)
+    # the match clock starts with the first break (stroke); a timed match has a shot clock
+    assert p["clock"]["match"]["running"] is False and p["clock"]["shot"]["limit_s"] == 30
+    p = m.shot("a", 1, [9], break_crossings=4)
+    assert p["clock"]["match"]["running"] is True
     p = m.send({"kind": "match_time_expired"}, server=True)
     assert p["status"] == "finished" and p["winner"] == "a" and p["result"]["reason"] == "time"
 
@@ -219,3 +221,31 @@ def test_timed_match_tie_goes_to_extra_rack():
     m.send({"kind": "decision", "player": "a", "choice": "break"})
     p = m.shot("a", 1, [9], break_crossings=4)
     assert p["status"] == "finished" and p["result"]["reason"] == "time" and p["winner"] == "a"
+
+
+def test_official_timeout_gives_the_break_timeout_s_more():
+    # RULES.md timed match: the match clock stops at the end of every timeout_every_racks-th rack
+    # until the next rack's break; the breaker's clock runs once the timeout (timeout_s) is over
+    m = Match("golden_nine", fmt={"minutes": 30}, options={"match_clock": {"timeout_every_racks": 1, "timeout_s": 300}})
+    m.send({"kind": "start", "breaker": "a"}, at=1_000_000)
+    p = m.shot("a", 1, [9], break_crossings=4, at=1_010_000)  # golden break ends rack 1
+    assert p["rack"]["number"] == 2 and p["clock"]["match"]["official_timeout"] is True
+    assert p["clock"]["match"]["running"] is False
+    assert p["clock"]["match"]["official_timeout_until"] == 1_010_000 + 300_000
+    assert p["clock"]["shot"]["deadline"] == 1_010_000 + 300_000 + 30_000
+    p = m.shot("a", 1, [2], break_crossings=4, at=1_100_000)
+    assert p["clock"]["match"]["official_timeout"] is False and p["clock"]["match"]["running"] is True
+    # the first break both started the clock and ended rack 1: no match time was used yet
+    assert p["clock"]["match"]["remaining_ms"] == 30 * 60_000
+    assert p["clock"]["match"]["deadline"] == 1_100_000 + 30 * 60_000
+
+
+def test_foul_command_during_break_is_a_break_foul():
+    m = Match("wpa_nine")
+    m.send({"kind": "start", "breaker": "a"})
+    p = m.send({"kind": "foul", "player": "a", "reason": "touched_ball"})
+    assert sorted(p["rack"]["pending"]["options"]) == ["play", "rerack_other", "rerack_self"]
+    m8 = Match("chinese_eight")
+    m8.send({"kind": "start", "breaker": "a"})
+    p = m8.send({"kind": "foul", "player": "a", "reason": "touched_ball"})
+    assert p["rack"]["ball_in_hand"] == "behind_line" and p["rack"]["shooter"] == "b"
