@@ -2,10 +2,13 @@
 broadcasts the same message bytes with websockets.broadcast().
 
     python bench/fanout_bench.py [--watchers 1000] [--rate 20] [--seconds 10]
-                                 [--sat-rate 200] [--sat-seconds 5] [--redis]
+                                 [--sat-rate 200] [--sat-seconds 5] [--redis] [--repeat N]
+                                 [--rows floor,hub,gateway,2hubs,2gateways]
 
-Runs, for the floor and for the hub (uvicorn subprocess, SQLite, memory bus; with --redis also two
-hub processes on PostgreSQL + Redis sharing the watchers): N watcher sockets from bench/load.js
+Runs, for the floor and for the hub (uvicorn subprocess, SQLite, memory bus) on its FastAPI
+/ws/watch and on its in-process watch gateway (HUB_WATCH_PORT, hub/realtime/gateway.py); with
+--redis also two hub processes on PostgreSQL + Redis sharing the watchers, and one hub + two
+`cuehub gateway` processes on the same Redis sharing them: N watcher sockets from bench/load.js
 (Node, `ws`; `npm install` in bench/ once), real match updates (legal shots through the table
 socket; the floor gets a trigger per update and broadcasts a message built by the hub's own code
 from a real projection), and prints delivered/expected, p50/p99/max latency (receive time minus the
@@ -26,6 +29,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+import statistics
 from typing import Any, Awaitable, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,25 +153,41 @@ def wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
     raise RuntimeError(f"{url} did not answer")
 
 
-def start_hubs(tmp: str, n: int, redis: bool) -> tuple[list[subprocess.Popen[Any]], list[int]]:
-    env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN}
+def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None,
+               gateways: int = 0) -> tuple[list[subprocess.Popen[Any]], list[int], list[subprocess.Popen[Any]], list[int]]:
+    """n hub processes (the first with an in-process watch gateway on watch_port, if given), and
+    `gateways` watch gateway processes (`cuehub gateway`, Redis only)."""
+    # The tablet rate limit (50 commands/s by default, 4429 past a burst) would cap the saturation
+    # phase's 200 updates/s: lifted, since this measures the fan-out, not the flood guard.
+    env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_TABLE_RATE": "100000", "HUB_TABLE_BURST": "100000"}
     if redis:
         schema = "bench_" + uuid.uuid4().hex[:8]
         subprocess.run([sys.executable, "-c", f"import asyncio,asyncpg\nasync def m():\n c=await asyncpg.connect('postgresql://postgres@127.0.0.1:5432/test')\n await c.execute('CREATE SCHEMA {schema}')\nasyncio.run(m())"], check=True)
         env.update(HUB_DATABASE_URL="postgresql+asyncpg://postgres@127.0.0.1:5432/test", HUB_DATABASE_SCHEMA=schema,
                    HUB_BUS_URL=f"redis://127.0.0.1:6379/0?channel=bench-{schema}")
     else:
-        env.update(HUB_DATABASE_URL=f"sqlite+aiosqlite:///{tmp}/bench.db", HUB_BUS_URL="memory://")
+        db = "bench.db" if watch_port is None else "bench-gw.db"
+        env.update(HUB_DATABASE_URL=f"sqlite+aiosqlite:///{tmp}/{db}", HUB_BUS_URL="memory://")
     procs, ports = [], []
     for i in range(n):
         port = free_port()
         e = env if i == 0 else {**env, "HUB_AUTO_MIGRATE": "0"}
+        if i == 0 and watch_port is not None:
+            e = {**e, "HUB_WATCH_PORT": str(watch_port)}
         p = subprocess.Popen([sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
                               "--port", str(port), "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=e)
         wait_http(f"http://127.0.0.1:{port}/healthz", p)
         procs.append(p)
         ports.append(port)
-    return procs, ports
+    gprocs, gports = [], []
+    for _ in range(gateways):
+        port = free_port()
+        p = subprocess.Popen([sys.executable, "-m", "hub.cli", "gateway", "--host", "127.0.0.1", "--port", str(port)],
+                             cwd=ROOT, env={**env, "HUB_AUTO_MIGRATE": "0"}, stdout=subprocess.DEVNULL)
+        wait_http(f"http://127.0.0.1:{port}/healthz", p)
+        gprocs.append(p)
+        gports.append(port)
+    return procs, ports, gprocs, gports
 
 
 async def hub_match(port: int) -> tuple[str, str, str, Callable[[], Awaitable[None]], dict[str, Any]]:
@@ -264,10 +284,11 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
     return res
 
 
-async def bench(args: argparse.Namespace) -> None:
+async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
+    rows = set(args.rows.split(","))
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        hubs, ports = start_hubs(tmp, 1, redis=False)
+        hubs, ports, _, _ = start_hubs(tmp, 1, redis=False)
         try:
             mid, table_id, _, trigger, sample = await hub_match(ports[0])
             spec = Path(tmp) / "payload.json"
@@ -293,17 +314,33 @@ async def bench(args: argparse.Namespace) -> None:
                 load.close()
                 await ctl.close()
                 floor.terminate()
-            load = Load()
-            try:
-                results.append(await run_server("hub", load, [hubs[0].pid], [f"ws://127.0.0.1:{ports[0]}/ws/watch"],
-                                                f"match:{mid}", trigger, args))
-            finally:
-                load.close()
+            if "hub" in rows:
+                load = Load()
+                try:
+                    results.append(await run_server("hub", load, [hubs[0].pid], [f"ws://127.0.0.1:{ports[0]}/ws/watch"],
+                                                    f"match:{mid}", trigger, args))
+                finally:
+                    load.close()
         finally:
             for p in hubs:
                 p.terminate()
-        if args.redis:
-            hubs2, ports2 = start_hubs(tmp, 2, redis=True)
+        if "gateway" in rows:
+            # A fresh hub process (RSS freed by the previous row's sockets would hide the cost).
+            wport = free_port()
+            hubs, ports, _, _ = start_hubs(tmp, 1, redis=False, watch_port=wport)
+            try:
+                gmid, _, _, gtrigger, _ = await hub_match(ports[0])
+                load = Load()
+                try:
+                    results.append(await run_server("gateway", load, [hubs[0].pid], [f"ws://127.0.0.1:{wport}/ws/watch"],
+                                                    f"match:{gmid}", gtrigger, args))
+                finally:
+                    load.close()
+            finally:
+                for p in hubs:
+                    p.terminate()
+        if args.redis and "2hubs" in rows:
+            hubs2, ports2, _, _ = start_hubs(tmp, 2, redis=True)
             try:
                 mid2, _, _, trigger2, _ = await hub_match(ports2[0])
                 load = Load()
@@ -316,7 +353,50 @@ async def bench(args: argparse.Namespace) -> None:
             finally:
                 for p in hubs2:
                     p.terminate()
-    report(results, args)
+        if args.redis and "2gateways" in rows:
+            hubs3, ports3, gws, gports = start_hubs(tmp, 1, redis=True, gateways=2)
+            try:
+                mid3, _, _, trigger3, _ = await hub_match(ports3[0])
+                load = Load()
+                try:
+                    results.append(await run_server(
+                        "2 gw+redis", load, [p.pid for p in hubs3 + gws],
+                        [f"ws://127.0.0.1:{p}/ws/watch" for p in gports], f"match:{mid3}", trigger3, args))
+                finally:
+                    load.close()
+            finally:
+                for p in hubs3 + gws:
+                    p.terminate()
+    return results
+
+
+def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Per row, the median of each figure over the runs (delivered counts: the lowest)."""
+    out = []
+    for i, first in enumerate(runs[0]):
+        same = [run[i] for run in runs if i < len(run) and run[i]["name"] == first["name"]]
+        row: dict[str, Any] = {"name": first["name"], "runs": len(same),
+                               "rss_per_watcher_kb": statistics.median(r["rss_per_watcher_kb"] for r in same)}
+        for phase in ("steady", "stalled", "sat"):
+            ph = [r[phase] for r in same]
+            row[phase] = {k: statistics.median(p[k] or 0 for p in ph) for k in ("p50", "p99", "max", "per_s")}
+            row[phase]["count"] = min(p["count"] for p in ph)
+            row[phase]["expected"] = ph[0]["expected"]
+        out.append(row)
+    return out
+
+
+async def bench(args: argparse.Namespace) -> None:
+    runs = []
+    for i in range(args.repeat):
+        if args.repeat > 1:
+            print(f"--- run {i + 1}/{args.repeat}", flush=True)
+        runs.append(await bench_once(args))
+        if args.repeat > 1:
+            report(runs[-1], args)
+    if args.repeat > 1:
+        print(f"\n=== median of {args.repeat} runs")
+    report(median_rows(runs) if args.repeat > 1 else runs[0], args)
 
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
@@ -352,7 +432,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--sat-rate", type=float, default=200)
     ap.add_argument("--sat-seconds", type=float, default=5)
-    ap.add_argument("--redis", action="store_true", help="also two hub processes on PostgreSQL + Redis")
+    ap.add_argument("--redis", action="store_true",
+                    help="also two hub processes, and one hub + two gateway processes, on PostgreSQL + Redis")
+    ap.add_argument("--repeat", type=int, default=1, help="run everything N times; print each and the medians")
+    ap.add_argument("--rows", default="floor,hub,gateway,2hubs,2gateways",
+                    help="which servers to measure (the floor always runs)")
     asyncio.run(bench(ap.parse_args()))
 
 

@@ -1,4 +1,4 @@
-"""`cuehub serve | migrate | replay | demo | simulate`."""
+"""`cuehub serve | gateway | migrate | replay | demo | simulate`."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host or settings.host,
         port=args.port or settings.port,
         database_url=args.database_url or settings.database_url,
+        watch_port=args.watch_port if args.watch_port is not None else settings.watch_port,
     )
     from hub.logs import json_enabled, log_config
 
@@ -35,6 +36,27 @@ def _serve(args: argparse.Namespace) -> int:
         ws_max_size=max(settings.max_body_bytes * 4, 1 << 20),
         log_level=args.log_level,
     )
+    return 0
+
+
+def _gateway(args: argparse.Namespace) -> int:
+    """A watch gateway process: /ws/watch on the websockets server, fed by the bus (Redis)."""
+    import logging
+
+    from hub.realtime.gateway import main_gateway
+
+    settings = Settings.from_env()
+    settings = settings.with_(
+        database_url=args.database_url or settings.database_url,
+        bus_url=args.bus_url or settings.bus_url,
+    )
+    if settings.bus_url.startswith("memory"):
+        print("cuehub gateway: needs a shared bus (--bus-url redis://...); memory:// would hear nothing",
+              file=sys.stderr)
+        return 2
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    main_gateway(settings, args.host or settings.watch_host or settings.host,
+                 args.port if args.port is not None else (settings.watch_port or 8001))
     return 0
 
 
@@ -79,13 +101,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=None, help="default 8000 (HUB_PORT)")
     serve.add_argument("--database-url", default=None, help="default HUB_DATABASE_URL or sqlite+aiosqlite:///./cuehub.db")
     serve.add_argument("--log-level", default="info")
+    serve.add_argument("--watch-port", type=int, default=None,
+                       help="also serve /ws/watch on the websockets gateway on this port (HUB_WATCH_PORT)")
+    gateway = sub.add_parser("gateway", help="a watch gateway process: /ws/watch fed by the Redis bus")
+    gateway.add_argument("--host", default=None, help="default HUB_WATCH_HOST or HUB_HOST (127.0.0.1)")
+    gateway.add_argument("--port", type=int, default=None, help="default HUB_WATCH_PORT or 8001")
+    gateway.add_argument("--bus-url", default=None, help="default HUB_BUS_URL (must be redis://...)")
+    gateway.add_argument("--database-url", default=None, help="default HUB_DATABASE_URL (since replays, resyncs)")
+    gateway.add_argument("--log-level", default="warning")
     migrate = sub.add_parser("migrate", help="alembic upgrade head")
     migrate.add_argument("--database-url", default=None)
     sub.add_parser("replay", help="refold every match from the event store, verify (see `cuehub replay --help`)")
     sub.add_parser("demo", help="start a hub with a demo tournament (see `cuehub demo --help`)")
     sub.add_parser("simulate", help="play simulated matches against a hub (see `cuehub simulate --help`)")
     args = parser.parse_args(argv)
-    return {"serve": _serve, "migrate": _migrate}[args.cmd](args)
+    return {"serve": _serve, "gateway": _gateway, "migrate": _migrate}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,13 @@ class Settings:
     # Command frames per second a table socket may send (token bucket), and the burst above it.
     table_rate_per_s: float = 50.0
     table_rate_burst: int = 100
+    # The watch gateway (hub/realtime/gateway.py) in this process, on its own port (None: off);
+    # HUB_WATCH_HOST defaults to HUB_HOST. HUB_WATCH_URL is what GET /api/config advertises to the
+    # pages (e.g. "/ws/watch" behind a proxy that routes it to gateway processes, or
+    # "ws://scores.example:8001/ws/watch"); unset, the pages are told the port alone.
+    watch_port: int | None = None
+    watch_host: str | None = None
+    watch_url: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -50,6 +57,9 @@ class Settings:
             allowed_origins=_origins(env.get("HUB_ALLOWED_ORIGINS")) or base.allowed_origins,
             table_rate_per_s=float(env.get("HUB_TABLE_RATE") or base.table_rate_per_s),
             table_rate_burst=int(env.get("HUB_TABLE_BURST") or base.table_rate_burst),
+            watch_port=int(env["HUB_WATCH_PORT"]) if env.get("HUB_WATCH_PORT") else None,
+            watch_host=env.get("HUB_WATCH_HOST") or None,
+            watch_url=env.get("HUB_WATCH_URL") or None,
         )
 
     def with_(self, **changes: object) -> "Settings":

@@ -7,6 +7,11 @@
                                                                     ▼
                                                Conn (one per socket): bounded queue → sender
 
+Two fronts share this core (and, in one process, one Gateway object): the FastAPI endpoint
+(watch.py, an awaited ASGI send per message, queued per watcher) and the websockets server
+(gateway.py: a socket whose queue is empty gets each update written at once, the frame built once
+per change and shared by every watcher; only a watcher whose write buffer is full is queued).
+
 A bus payload is  header JSON \\n projection JSON \\n event JSON ; the projection and event are
 serialised once, in the process that stored the change, and spliced into each channel's message.
 
@@ -32,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.bus import Bus
 from hub.realtime.history import dumps, replay, short_form
 from hub.store import catalog
-from hub.metrics import metrics_of
+from hub.metrics import Metrics, metrics_of
 from hub.store.db import now_ms
 from hub.writer import Change, MatchWriter
 
@@ -74,6 +79,7 @@ class Item:
     version: int = 0
     text: str | None = None
     forced: bool = False  # replays and errors: not counted against the live limit
+    frame: bytes | None = None  # `text` as one WebSocket frame, built once by the first front that needs it
 
 
 @dataclass(slots=True)
@@ -82,7 +88,16 @@ class Sub:
 
 
 class Conn:
-    """One watcher socket: its subscriptions and its bounded outbox, drained by `run`."""
+    """One watcher socket: its subscriptions and its bounded outbox, drained by `run`.
+
+    A front whose socket can take a message without awaiting overrides `write_now`; then a message
+    is written at once whenever nothing is queued ahead of it, and queued (for `run`) otherwise.
+    With `lazy` the sender task exists only while something is queued (an idle watcher costs no
+    task)."""
+
+    __slots__ = ("gateway", "_send", "_close", "subs", "sent", "queue", "forced", "wake", "send_started",
+                 "closing", "overflows", "task", "sending")
+    lazy = False
 
     def __init__(self, gateway: "Gateway", send: Callable[[str], Awaitable[None]],
                  close: Callable[[int], Awaitable[None]]) -> None:
@@ -110,28 +125,39 @@ class Conn:
             if sub.pending is not None and not item.forced:
                 sub.pending.append(item)
                 return
+        if not self.queue and not self.sending and self.write_now(item):
+            return
         if not item.forced and len(self.queue) - self.forced >= QUEUE_LIMIT:
             self._overflow()
             return
         if item.forced:
             self.forced += 1
         self.queue.append(item)
+        self._kick()
+
+    def write_now(self, item: Item) -> bool:
+        """Hand `item` to the socket without awaiting; False to queue it for the sender instead."""
+        return False
+
+    def _kick(self) -> None:
         self.wake.set()
+        if self.lazy and (self.task is None or self.task.done()):
+            self.start()
 
     def _overflow(self) -> None:
         """Too far behind: drop what is queued and send each channel's latest snapshot instead;
         if nothing was sent for STUCK_S, give up on the socket (4408)."""
         self.queue.clear()
         self.forced = 0
-        self.wake.set()
+        self._kick()
         if self.sending and time.monotonic() - self.send_started > STUCK_S:
-            metrics_of(self.gateway.writer).slow_watcher("closed")
+            self.gateway.metrics.slow_watcher("closed")
             self.closing = CLOSE_STUCK
             if self.task is not None and self.sending:
                 self.task.cancel()  # its send is stuck on a peer that does not read
             return
         self.overflows += 1
-        metrics_of(self.gateway.writer).slow_watcher("snapshot")
+        self.gateway.metrics.slow_watcher("snapshot")
         for ch, sub in self.subs.items():
             if sub.pending is None:
                 self.queue.append(Item(SNAP, ch))
@@ -164,6 +190,9 @@ class Conn:
         try:
             while True:
                 while not self.queue and self.closing is None:
+                    if self.lazy:
+                        self.task = None
+                        return
                     self.wake.clear()
                     await self.wake.wait()
                 if self.closing is not None:
@@ -241,11 +270,16 @@ class TournamentFeed:
 
 
 class Gateway:
-    def __init__(self, engine: AsyncEngine, rules: ModuleType, writer: MatchWriter, bus: Bus) -> None:
+    """`writer` None: a gateway process that only serves watchers, fed by the bus (no changes of
+    its own to publish). `metrics` defaults to the writer's."""
+
+    def __init__(self, engine: AsyncEngine, rules: ModuleType, writer: MatchWriter | None, bus: Bus,
+                 metrics: Metrics | None = None) -> None:
         self.engine = engine
         self.rules = rules
         self.writer = writer
         self.bus = bus
+        self.metrics = metrics if metrics is not None else metrics_of(writer)
         self.matches: OrderedDict[str, MatchFeed] = OrderedDict()
         self.tables: dict[str, TableFeed] = {}
         self.tournaments: dict[str, TournamentFeed] = {}
@@ -261,8 +295,9 @@ class Gateway:
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)
-        self._pump = asyncio.create_task(self._pump_changes(), name="watch-pump")
-        self._unsubscribe = self.writer.subscribe(self.on_change)
+        if self.writer is not None:
+            self._pump = asyncio.create_task(self._pump_changes(), name="watch-pump")
+            self._unsubscribe = self.writer.subscribe(self.on_change)
 
     async def close(self) -> None:
         if self._unsubscribe:
@@ -310,6 +345,7 @@ class Gateway:
         header = {
             "m": change.match_id, "t": change.tournament_id, "tb": change.table_id, "v": change.version,
             "new": event is None, "undo": bool(event and event.get("kind") == "undo"),
+            "at": event.get("at") if event else None,  # stored at (ms): the fan-out latency metric
             "short": short_form(change.projection),
         }
         return "\n".join((dumps(header), dumps(change.projection), dumps(event))).encode("utf-8")
@@ -370,20 +406,26 @@ class Gateway:
         if event != "null":
             feed.ring.append(Step(v, data, event, bool(head.get("undo"))))
         if fan_out:
-            self._fan_out(feed, v, data, event)
+            self._fan_out(feed, v, data, event, head.get("at"))
 
-    def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str) -> None:
+    def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str, at: int | None = None) -> None:
+        handed = False
         if feed.watchers:
             ch = "match:" + feed.mid
             item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event))
             for conn in feed.watchers:
                 conn.push(item)
+            handed = True
         table = self.tables.get(feed.table_id)
         if table is not None and table.current == feed.mid and table.watchers:
             ch = "table:" + table.table_id
             item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event))
             for conn in table.watchers:
                 conn.push(item)
+            handed = True
+        if handed and isinstance(at, int):
+            # Once per change (not per watcher): stored -> handed to the last of its watchers.
+            self.metrics.fanout_since(at)
 
     def _evict(self) -> None:
         if len(self.matches) <= IDLE_FEEDS:
@@ -571,6 +613,8 @@ class Gateway:
             item = Item(UPD, ch, tour.tid, tour.version, text)
             for conn in tour.watchers:
                 conn.push(item)
+            if isinstance(head.get("at"), int):
+                self.metrics.fanout_since(head["at"])
 
     # --- snapshots ---------------------------------------------------------------------------
 
@@ -610,11 +654,11 @@ class Gateway:
 
     def connect(self, conn: Conn) -> None:
         self.conns.add(conn)
-        metrics_of(self.writer).watchers.set(len(self.conns))
+        self.metrics.watchers.set(len(self.conns))
 
     def disconnect(self, conn: Conn) -> None:
         self.conns.discard(conn)
-        metrics_of(self.writer).watchers.set(len(self.conns))
+        self.metrics.watchers.set(len(self.conns))
         for ch in list(conn.subs):
             self._detach(conn, ch)
         conn.subs.clear()

@@ -19,6 +19,7 @@ from hub.api import access
 from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import error_body, strict_loads
+from hub.metrics import metrics_of
 from hub.store import catalog
 from hub.store.db import now_ms
 from hub.writer import Change, MatchWriter
@@ -72,6 +73,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=CLOSE_AUTH)
         return
     writer: MatchWriter = ws.app.state.writer
+    metrics = metrics_of(ws)
     limit: int = settings.max_body_bytes
     outbox: asyncio.Queue[dict[str, Any] | int | None] = asyncio.Queue()
     closing: list[int] = []  # set once a close code is queued: no more frames are run
@@ -101,6 +103,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
     unsubscribe = writer.subscribe(on_change)
     sender = asyncio.create_task(_send_loop(ws, outbox))
+    metrics.table_socket_opened()  # cuehub_table_sockets_connected: authenticated sessions
     try:
         current = await writer.table_projection(table_id)
         outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
@@ -148,6 +151,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         with contextlib.suppress(Exception):
             await ws.close(code=1011)
     finally:
+        metrics.table_socket_closed()
         forget()
         unsubscribe()
         if closing:  # let the sender reach the close code before it is stopped

@@ -5,6 +5,10 @@ the writer, connects the bus named by HUB_BUS_URL and is kept on `app.state.watc
 the server's WebSocket pings (uvicorn's ws_ping_interval / ws_ping_timeout, 20 s each by
 default): a socket that stops answering is closed, and its subscriptions go with it.
 
+With HUB_WATCH_PORT set, the same gateway is also served by the websockets server of
+gateway.py on that port (same event loop, same feeds, a much cheaper write per watcher);
+`GET /api/config` tells the pages where to watch (`watch_url` / `watch_port`, null when unset).
+
 `since` is honoured on `match:` channels; `table:` and `tournament:` channels always answer a
 fresh snapshot (a table may be on another match by then; the tournament projection is a state,
 not a stream). Error codes: bad_message, unknown_channel, too_many_subscriptions, unavailable.
@@ -16,13 +20,14 @@ import asyncio
 import contextlib
 import logging
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from typing import Any, AsyncIterator
 
-from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from hub.api import access
 from hub.bus import make_bus
 from hub.realtime.channels import Conn, Gateway
+from hub.realtime.gateway import WatchServer
 
 log = logging.getLogger(__name__)
 
@@ -31,16 +36,34 @@ log = logging.getLogger(__name__)
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Runs inside the app's own lifespan (FastAPI nests router lifespans), so the writer exists.
     state = app.state
-    gateway = Gateway(state.engine, state.rules, state.writer, make_bus(state.settings.bus_url))
+    settings = state.settings
+    gateway = Gateway(state.engine, state.rules, state.writer, make_bus(settings.bus_url))
     await gateway.start()
     state.watch = gateway
+    server = None
     try:
+        if settings.watch_port is not None:
+            server = WatchServer(gateway, settings)
+            await server.start(settings.watch_host or settings.host, settings.watch_port)
+            log.info("watch gateway on port %s", server.port)
+        state.watch_server = server
         yield
     finally:
+        if server is not None:
+            await server.close()
         await gateway.close()
 
 
 router = APIRouter(lifespan=lifespan)
+
+
+@router.get("/api/config")
+async def config(request: Request) -> dict[str, Any]:
+    """Where the pages should watch: `watch_url` (a path on this host or a ws(s):// URL) or
+    `watch_port` (the in-process gateway's port on this host); both null: /ws/watch here."""
+    settings = request.app.state.settings
+    server = getattr(request.app.state, "watch_server", None)
+    return {"watch_url": settings.watch_url, "watch_port": server.port if server is not None else None}
 
 
 @router.websocket("/ws/watch")

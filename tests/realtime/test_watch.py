@@ -1,8 +1,11 @@
-"""/ws/watch in one process (memory bus, SQLite, the real rules): PROTOCOL.md section 2."""
+"""/ws/watch in one process (memory bus, SQLite, the real rules): PROTOCOL.md section 2.
+
+Every test runs against both fronts of the watch core: the app's FastAPI endpoint (through the
+TestClient) and the in-process websockets gateway (HUB_WATCH_PORT, a real socket)."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -11,12 +14,12 @@ from hub.app import create_app
 from hub.realtime import channels
 from hub.settings import Settings
 from spine_helpers import make_match, make_table
-from watch_helpers import Play, recv, sub
+from watch_helpers import GatewaySocket, Play, recv, sub
 
 
 @pytest.fixture
 def app_settings(sqlite_settings: Settings) -> Settings:
-    return sqlite_settings
+    return sqlite_settings.with_(watch_port=0)  # the in-process gateway on a free port
 
 
 @pytest.fixture
@@ -25,11 +28,21 @@ def c(app_settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
-def test_snapshot_then_updates_in_order(c: TestClient) -> None:
+@pytest.fixture(params=["app", "gateway"])
+def watch(request: pytest.FixtureRequest, c: TestClient) -> Callable[[], Any]:
+    """Opens a watch socket on the app's /ws/watch or on the in-process gateway."""
+    if request.param == "app":
+        return lambda: c.websocket_connect("/ws/watch")
+    port = c.get("/api/config").json()["watch_port"]
+    assert isinstance(port, int)
+    return lambda: GatewaySocket(f"ws://127.0.0.1:{port}/ws/watch")
+
+
+def test_snapshot_then_updates_in_order(c: TestClient, watch: Callable[[], Any]) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"match:{mid}")
         snap = recv(ws)
         assert snap["type"] == "snapshot" and snap["channel"] == f"match:{mid}" and snap["version"] == 0
@@ -46,13 +59,13 @@ def test_snapshot_then_updates_in_order(c: TestClient) -> None:
     assert got[-1]["data"] == play.projection()
 
 
-def test_resume_with_since_misses_nothing(c: TestClient) -> None:
+def test_resume_with_since_misses_nothing(c: TestClient, watch: Callable[[], Any]) -> None:
     """A scoreboard loses its socket mid-match and reconnects with since: no gap, no duplicate."""
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
     play.start()
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"match:{mid}")
         assert recv(ws)["version"] == 1
         play.shot()
@@ -63,7 +76,7 @@ def test_resume_with_since_misses_nothing(c: TestClient) -> None:
     for _ in range(4):  # missed while away
         v = play.shot()
         seen_then[v] = play.projection()
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"match:{mid}", since=last)
         replayed = [recv(ws) for _ in range(4)]
         assert [m["type"] for m in replayed] == ["update"] * 4
@@ -75,7 +88,7 @@ def test_resume_with_since_misses_nothing(c: TestClient) -> None:
         assert (live["type"], live["version"]) == ("update", 8)
 
 
-def test_since_falls_back_to_the_store_and_accounts_for_undo(c: TestClient) -> None:
+def test_since_falls_back_to_the_store_and_accounts_for_undo(c: TestClient, watch: Callable[[], Any]) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
@@ -86,7 +99,7 @@ def test_since_falls_back_to_the_store_and_accounts_for_undo(c: TestClient) -> N
         before[v] = play.projection()
     undo_v = play.cmd({"kind": "undo"})  # voids version 4
     assert undo_v == 5
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"match:{mid}", since=2)
         got = [recv(ws) for _ in range(3)]
     assert [m["version"] for m in got] == [3, 4, 5]
@@ -98,7 +111,7 @@ def test_since_falls_back_to_the_store_and_accounts_for_undo(c: TestClient) -> N
     assert got[2]["data"] == play.projection()
 
 
-def test_since_beyond_the_history_gets_a_snapshot(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_since_beyond_the_history_gets_a_snapshot(c: TestClient, watch: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
@@ -106,7 +119,7 @@ def test_since_beyond_the_history_gets_a_snapshot(c: TestClient, monkeypatch: py
     for _ in range(4):
         play.shot()
     monkeypatch.setattr(channels, "MAX_REPLAY", 2)
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"match:{mid}", since=1)
         snap = recv(ws)
         assert (snap["type"], snap["version"]) == ("snapshot", 5)
@@ -115,7 +128,7 @@ def test_since_beyond_the_history_gets_a_snapshot(c: TestClient, monkeypatch: py
         assert (snap["type"], snap["version"]) == ("snapshot", 5)
 
 
-def test_undo_reaches_watchers_with_the_refolded_projection(c: TestClient) -> None:
+def test_undo_reaches_watchers_with_the_refolded_projection(c: TestClient, watch: Callable[[], Any]) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
@@ -123,7 +136,7 @@ def test_undo_reaches_watchers_with_the_refolded_projection(c: TestClient) -> No
     play.shot()
     before = play.projection()
     play.shot()
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"match:{mid}")
         recv(ws)
         play.cmd({"kind": "undo"})
@@ -132,9 +145,9 @@ def test_undo_reaches_watchers_with_the_refolded_projection(c: TestClient) -> No
     assert m["data"]["rack"] == before["rack"] and m["data"]["players"] == before["players"]
 
 
-def test_table_channel_follows_the_next_match(c: TestClient) -> None:
+def test_table_channel_follows_the_next_match(c: TestClient, watch: Callable[[], Any]) -> None:
     table = make_table(c)
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"table:{table['table_id']}")
         empty = recv(ws)
         assert empty["type"] == "snapshot" and empty["data"] is None
@@ -156,11 +169,11 @@ def test_table_channel_follows_the_next_match(c: TestClient) -> None:
         assert (up["type"], up["data"]["id"], up["version"]) == ("update", second, 1)
 
 
-def test_tournament_channel(c: TestClient) -> None:
+def test_tournament_channel(c: TestClient, watch: Callable[[], Any]) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"tournament:{table['tid']}")
         snap = recv(ws)
         assert snap["type"] == "snapshot"
@@ -173,11 +186,11 @@ def test_tournament_channel(c: TestClient) -> None:
     assert ups[-1]["data"] == c.get(f"/api/tournaments/{table['tid']}").json()
 
 
-def test_bad_messages_get_errors_not_crashes(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_messages_get_errors_not_crashes(c: TestClient, watch: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     monkeypatch.setattr(channels, "MAX_SUBSCRIPTIONS", 2)
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         for bad, code in [
             ("not json", "bad_message"),
             ("[1, 2]", "bad_message"),
@@ -206,11 +219,11 @@ def test_bad_messages_get_errors_not_crashes(c: TestClient, monkeypatch: pytest.
         assert recv(ws)["type"] == "snapshot"  # the socket still works
 
 
-def test_unsubscribe_stops_updates(c: TestClient) -> None:
+def test_unsubscribe_stops_updates(c: TestClient, watch: Callable[[], Any]) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
-    with c.websocket_connect("/ws/watch") as ws:
+    with watch() as ws:
         sub(ws, f"match:{mid}")
         sub(ws, f"table:{table['table_id']}")
         recv(ws), recv(ws)

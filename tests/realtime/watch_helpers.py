@@ -51,3 +51,27 @@ def sub(ws: Any, channel: str, since: int | None = None) -> None:
     if since is not None:
         m["since"] = since
     ws.send_text(json.dumps(m))
+
+
+class GatewaySocket:
+    """A real WebSocket to the watch gateway with the TestClient socket's methods (sync)."""
+
+    def __init__(self, url: str, **kwargs: Any) -> None:
+        from websockets.sync.client import connect
+
+        self._cm = connect(url, open_timeout=5, **kwargs)
+        self.ws = self._cm.__enter__()
+
+    def __enter__(self) -> "GatewaySocket":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._cm.__exit__(*exc)
+
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
+
+    def receive_text(self, timeout: float = 10) -> str:
+        msg = self.ws.recv(timeout=timeout)
+        assert isinstance(msg, str)
+        return msg

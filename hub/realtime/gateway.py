@@ -1,0 +1,217 @@
+"""The watch gateway: /ws/watch (PROTOCOL.md section 2) on the `websockets` library's own server.
+
+Same channels, history, `since` replay, ordering, slow-watcher rules and error codes as the FastAPI
+endpoint (watch.py): both are fronts of one core, `channels.Gateway`. What differs is the write
+path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; here an update is
+framed once per change (`Item.frame`) and written straight into each socket's transport, as
+`websockets.broadcast()` does, skipping the per-connection frame build. A watcher whose transport
+buffer is over HIGH_WATER (a peer that does not read) is not written to; its updates queue in its
+`Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and it is closed 4408 if it
+stays stuck), drained by a sender task that exists only while something is queued.
+
+Two ways to run it:
+- in the hub process, on `HUB_WATCH_PORT` (`cuehub serve --watch-port`): same event loop, same
+  `channels.Gateway` object as the app's /ws/watch (fed by the same writer and bus);
+- as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
+  fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
+
+Besides /ws/watch the port answers `GET /healthz` and `GET /metrics` (the gateway's own metrics
+when it is a process of its own, the app's when in-process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import struct
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+
+from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
+from hub.metrics import CONTENT_TYPE, Metrics
+from hub.realtime.channels import Conn, Gateway, Item
+from hub.settings import Settings
+
+log = logging.getLogger(__name__)
+
+PATH = "/ws/watch"
+# Bytes waiting in a socket's transport beyond which updates queue instead (about 40 updates of a
+# typical match): a healthy watcher on a LAN never gets near it.
+HIGH_WATER = 64 * 1024
+MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over channels.MAX_FRAME is bad_message
+OPEN = State.OPEN
+
+
+def text_frame(text: str) -> bytes:
+    """`text` as one unmasked, uncompressed, final WebSocket text frame (what a server sends)."""
+    data = text.encode("utf-8")
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return struct.pack("!BBH", 0x81, 126, n) + data
+    return struct.pack("!BBQ", 0x81, 127, n) + data
+
+
+class SocketConn(Conn):
+    """A watcher on the websockets server: written at once while its buffer has room."""
+
+    __slots__ = ("ws",)
+    lazy = True
+
+    def __init__(self, gateway: Gateway, ws: ServerConnection) -> None:
+        super().__init__(gateway, self._send_queued, self._close_with)
+        self.ws = ws
+
+    def write_now(self, item: Item) -> bool:
+        ws = self.ws
+        if ws.protocol.state is not OPEN:
+            return True  # closing: nothing more goes out (the handler forgets it)
+        if ws.send_in_progress is not None or ws.transport.get_write_buffer_size() > HIGH_WATER:
+            return False
+        text = self._resolve(item)
+        if text is None:
+            return True
+        if text is item.text:
+            frame = item.frame
+            if frame is None:
+                frame = item.frame = text_frame(text)  # once per change, shared by every watcher
+        else:
+            frame = text_frame(text)  # a snapshot: per watcher, on subscribe or after a skip
+        ws.transport.write(frame)
+        return True
+
+    async def _send_queued(self, text: str) -> None:
+        # websockets' send waits for the buffer to drain below its low-water mark when it is full.
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(text)
+
+    async def _close_with(self, code: int) -> None:
+        # A peer that stopped reading never answers the close: drop the TCP connection after
+        # close_timeout (websockets does; this is in case the wait itself was cut short).
+        try:
+            await self.ws.close(code)
+        finally:
+            if not self.ws.transport.is_closing():
+                self.ws.transport.abort()
+
+
+class WatchServer:
+    """The websockets server in front of one `channels.Gateway`."""
+
+    def __init__(self, core: Gateway, settings: Settings, metrics: Metrics | None = None) -> None:
+        self.core = core
+        self.settings = settings
+        self.metrics = metrics if metrics is not None else core.metrics
+        self.server: Server | None = None
+
+    async def start(self, host: str, port: int) -> None:
+        self.server = await serve(
+            self._handler, host, port,
+            compression=None,  # frames are built once and shared: no per-connection deflate
+            process_request=self._process_request,
+            max_size=MAX_SIZE,
+            ping_interval=20, ping_timeout=20,  # heartbeats: a dead socket is closed
+            close_timeout=1,  # then the TCP connection is dropped (Conn.run waits 2 s)
+            write_limit=HIGH_WATER,
+            server_header=None,
+        )
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return self.server.sockets[0].getsockname()[1]  # type: ignore[no-any-return]
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 5)
+            self.server = None
+
+    def _process_request(self, ws: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == PATH:
+            return None  # the handshake goes on (a request without Upgrade gets 426)
+        if path == "/healthz":
+            return ws.respond(200, '{"status":"ok"}\n')
+        if path == "/metrics":
+            response = ws.respond(200, self.metrics.render())
+            response.headers["Content-Type"] = CONTENT_TYPE
+            return response
+        return ws.respond(404, "not found\n")
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        if not origin_allowed(self.settings, ws.request.headers.get("Origin") if ws.request else None):
+            await ws.close(CLOSE_FORBIDDEN_ORIGIN)  # HUB_ALLOWED_ORIGINS, as on the app's /ws/watch
+            return
+        core = self.core
+        conn = SocketConn(core, ws)
+        core.connect(conn)
+        try:
+            async for message in ws:
+                text = message if isinstance(message, str) else message.decode("utf-8", errors="replace")
+                await core.handle(conn, text)
+        except ConnectionClosed:
+            pass
+        finally:
+            core.disconnect(conn)
+            task = conn.task
+            if task is not None and not task.done():
+                if conn.closing is not None:  # let it finish sending the close code
+                    with contextlib.suppress(BaseException):
+                        await asyncio.wait_for(asyncio.shield(task), 2)
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+
+# --- `cuehub gateway`: a process of its own -----------------------------------------------------
+
+
+async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Event | None = None) -> None:
+    """Serve /ws/watch fed by the bus at settings.bus_url until `stop` is set (or forever)."""
+    from hub.bus import make_bus
+    from hub.store.db import make_engine
+
+    engine = make_engine(settings)
+    rules = importlib.import_module("hub.rules")
+    metrics = Metrics()
+    core = Gateway(engine, rules, None, make_bus(settings.bus_url), metrics=metrics)
+    await core.start()
+    server = WatchServer(core, settings, metrics)
+    await server.start(host, port)
+    log.info("watch gateway on %s:%s, bus %s", host, server.port, settings.bus_url.split("?")[0])
+    print(f"cuehub gateway: ws://{host}:{server.port}{PATH}", flush=True)
+    try:
+        await (stop.wait() if stop is not None else asyncio.Future())
+    finally:
+        await server.close()
+        await core.close()
+        await engine.dispose()
+
+
+def main_gateway(settings: Settings, host: str, port: int) -> None:
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
+        uvloop = None  # type: ignore[assignment]
+    import signal
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        await run_gateway(settings, host, port, stop)
+
+    if uvloop is not None:
+        uvloop.run(run())
+    else:
+        asyncio.run(run())
