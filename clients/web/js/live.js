@@ -36,6 +36,24 @@ function backoff(attempt) {
 }
 
 // ---------------------------------------------------------------- watch client
+// GET /api/config: {"watch_url": path or ws(s):// URL | null, "watch_port": N | null}, asked once.
+let watchUrlPromise = null;
+function watchUrl() {
+  if (!watchUrlPromise) {
+    watchUrlPromise = fetch("/api/config").then((r) => (r.ok ? r.json() : {})).catch(() => ({})).then((cfg) => {
+      if (typeof cfg.watch_url === "string" && cfg.watch_url) {
+        return cfg.watch_url.startsWith("/") ? wsUrl(cfg.watch_url) : cfg.watch_url;
+      }
+      if (Number.isInteger(cfg.watch_port)) {
+        const proto = location.protocol === "https:" ? "wss:" : "ws:";
+        return `${proto}//${location.hostname}:${cfg.watch_port}/ws/watch`;
+      }
+      return wsUrl("/ws/watch");
+    });
+  }
+  return watchUrlPromise;
+}
+
 /**
  * const w = new Watch({onStatus});
  * w.subscribe("match:m1", (data, msg) => ..., {replay: true});
@@ -54,9 +72,19 @@ export class Watch {
   connect() {
     if (this.closed) return;
     this.onStatus("connecting");
-    const ws = new WebSocket(wsUrl("/ws/watch"));
+    // The hub's watch gateway when it advertises one; its own /ws/watch otherwise, and after a
+    // gateway that would not open twice in a row.
+    watchUrl().then((url) => this._open(this.gatewayFailures >= 2 ? wsUrl("/ws/watch") : url));
+  }
+
+  _open(url) {
+    if (this.closed) return;
+    const ws = new WebSocket(url);
     this.ws = ws;
+    let opened = false;
     ws.addEventListener("open", () => {
+      opened = true;
+      this.gatewayFailures = 0;
       this.attempt = 0;
       this.onStatus("live");
       for (const ch of this.subs.keys()) this._sendSubscribe(ch);
@@ -64,6 +92,7 @@ export class Watch {
     ws.addEventListener("message", (ev) => this._onMessage(ev));
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
+      if (!opened && url !== wsUrl("/ws/watch")) this.gatewayFailures = (this.gatewayFailures || 0) + 1;
       this.onStatus("offline");
       if (!this.closed) setTimeout(() => this.connect(), backoff(this.attempt++));
     });
