@@ -44,6 +44,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -279,7 +285,10 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
     stall = await asyncio.to_thread(load.ask, cmd="stall", url=urls[0], channel=channel)
     res["stalled"] = await measure(load, trigger, args.watchers, args.rate, args.seconds)
     print(f"  {name}: with a stalled watcher {res['stalled']}", flush=True)
+    cpu0 = sum(cpu_s(p) for p in pids)
     res["sat"] = await measure(load, trigger, args.watchers, args.sat_rate, args.sat_seconds, settle=5.0)
+    # Server CPU (every server process of the row: the hub's command path included) per delivery.
+    res["sat"]["cpu_us"] = 1e6 * (sum(cpu_s(p) for p in pids) - cpu0) / max(res["sat"]["count"], 1)
     print(f"  {name}: saturation {res['sat']}", flush=True)
     return res
 
@@ -379,7 +388,7 @@ def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
                                "rss_per_watcher_kb": statistics.median(r["rss_per_watcher_kb"] for r in same)}
         for phase in ("steady", "stalled", "sat"):
             ph = [r[phase] for r in same]
-            row[phase] = {k: statistics.median(p[k] or 0 for p in ph) for k in ("p50", "p99", "max", "per_s")}
+            row[phase] = {k: statistics.median(p.get(k) or 0 for p in ph) for k in ("p50", "p99", "max", "per_s", "cpu_us")}
             row[phase]["count"] = min(p["count"] for p in ph)
             row[phase]["expected"] = ph[0]["expected"]
         out.append(row)
@@ -405,13 +414,13 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print(f"{args.watchers} watchers, {args.rate:g} updates/s for {args.seconds:g} s; saturation at "
           f"{args.sat_rate:g} updates/s for {args.sat_seconds:g} s")
     head = f"{'server':14} {'delivered/expected':>20} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} " \
-           f"{'p99 stalled':>11} {'sat deliv/s':>12} {'KB/watcher':>10}"
+           f"{'p99 stalled':>11} {'sat deliv/s':>12} {'CPU us/deliv':>12} {'KB/watcher':>10}"
     print(head)
     print("-" * len(head))
     for r in results:
         s, st, sat = r["steady"], r["stalled"], r["sat"]
         print(f"{r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} {s['p99'] or 0:>8.1f} "
-              f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {r['rss_per_watcher_kb']:>10.1f}")
+              f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} {r['rss_per_watcher_kb']:>10.1f}")
     print()
     for r in results[1:]:
         s, st = r["steady"], r["stalled"]
