@@ -155,7 +155,9 @@ def watch_gateway(hub: Hub) -> Hub:
     return hub
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+# while it is open, which would break the asyncio tests of any module collected after these.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
