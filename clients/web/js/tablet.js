@@ -60,8 +60,12 @@ const actionsPanel = el("section", { class: "card actions hidden", id: "actions"
 const logPanel = el("section", { class: "card log", id: "log-panel" },
   el("h3", { class: "section-title", "data-i18n": "log" }), el("ul", { id: "log" }));
 
-app.append(tokenPanel, rejectBanner, el("div", { class: "top" }, statePanel, clockBox),
-  startPanel, pendingPanel, strokePanel, actionsPanel, logPanel);
+// Two columns on a landscape tablet (tablet.css): the entry (reject, start, decision, stroke)
+// on one side, projection/clock/actions/log on the other, so the stroke fits one screen. On
+// narrow or portrait screens the wrappers dissolve (display: contents) into one column.
+app.append(tokenPanel, el("div", { class: "cols" },
+  el("div", { class: "entry" }, rejectBanner, startPanel, pendingPanel, strokePanel),
+  el("div", { class: "side" }, el("div", { class: "top" }, statePanel, clockBox), actionsPanel, logPanel)));
 applyI18n(document);
 
 function saveToken() {
