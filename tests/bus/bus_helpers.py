@@ -2,23 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import socket
-
-import pytest
-
-REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
-
-
-def require_redis() -> None:
-    try:
-        with socket.create_connection((REDIS_HOST, REDIS_PORT), timeout=1):
-            return
-    except OSError:
-        pass
-    if os.environ.get("CI"):
-        pytest.fail(f"Redis at {REDIS_HOST}:{REDIS_PORT} is required when CI is set")
-    pytest.skip(f"Redis at {REDIS_HOST}:{REDIS_PORT} is not reachable")
+from tests.services import REDIS_HOST, REDIS_PORT, require_redis  # noqa: F401 - the bus tests' names
 
 
 def kill_clients(name_prefix: str) -> int:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,14 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from tests.services import free_port, pg_execute  # noqa: F401 - pg_execute re-exported for the fault tests
 
 ADMIN = "faults-admin-token"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class HubProcess:
@@ -96,18 +90,3 @@ class HubProcess:
         r = httpx.get(self.base + path, timeout=10)
         assert r.status_code == 200, r.text
         return r.json()
-
-
-def pg_execute(dsn: str, sql: str) -> None:
-    import asyncio
-
-    import asyncpg
-
-    async def run() -> None:
-        conn = await asyncpg.connect(dsn)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(run())

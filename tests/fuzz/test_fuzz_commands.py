@@ -22,23 +22,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from hub.app import create_app
 from spine_helpers import ADMIN, PG_URL, admin, bearer, require_pg
+from tests.services import pg_execute
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
-
-
-def pg_execute(dsn: str, sql: str) -> None:
-    import asyncio
-
-    import asyncpg
-
-    async def run() -> None:
-        conn = await asyncpg.connect(dsn)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(run())
 
 EXAMPLES = int(os.environ.get("CUEHUB_FUZZ_EXAMPLES_WS", "200"))
 COUNTS: dict[str, int] = {"ws": 0, "http": 0, "ws_acks": 0, "http_acks": 0}

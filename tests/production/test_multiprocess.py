@@ -16,7 +16,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -26,29 +25,15 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from spine_helpers import ADMIN, PG_URL, require_pg
+from spine_helpers import ADMIN, PG_URL
 from tests.rules.random_play import random_command
+from tests.services import free_port, require_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("HUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
 
 
-def require_redis() -> None:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return
-    except OSError:
-        pass
-    if os.environ.get("CI"):
-        pytest.fail("Redis at 127.0.0.1:6379 is required when CI is set")
-    pytest.skip("Redis at 127.0.0.1:6379 is not reachable")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Hub:

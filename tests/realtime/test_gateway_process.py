@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -25,25 +24,11 @@ from websockets.asyncio.client import connect
 
 from spine_helpers import ADMIN, PG_URL, make_match, make_table
 from watch_helpers import Play
+from tests.services import free_port, require_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def require_redis() -> None:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return
-    except OSError:
-        pass
-    if os.environ.get("CI"):
-        pytest.fail("Redis at 127.0.0.1:6379 is required when CI is set")
-    pytest.skip("Redis at 127.0.0.1:6379 is not reachable")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_up(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
