@@ -36,16 +36,9 @@ class ChaseNine(Discipline):
             raise Reject("not_allowed", "chase_nine has no push-out (追分赛规则 十五)")
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
-        rack = st.rack
         pid = core.shooter(st)
-        fouls = core.fact_fouls(shot, {1}, is_break=True)
-        if not core.break_requirement_met(shot):
-            fouls.insert(0, "bad_break")
-        down = core.clear_balls(rack, shot)
-        rack.after_break = True
+        fouls = core.nine_ball_rails_break(st, shot, note)
         if fouls:
-            if 9 in down:
-                core.respot(rack, 9, note)
             self.foul(st, pid, fouls, note)
             return fouls
         st.player(pid).consecutive_fouls = 0

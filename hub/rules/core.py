@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from hub.rules.state import MatchState, Pending, PlayerState, RackState, ShotClock
+from hub.rules.state import MatchState, Pending, PlayerState, RackState
 
 CALLED_FOULS = (
     "double_hit",
@@ -76,6 +76,19 @@ BREAK_RAILS = 4  # wpa_nine, chinese_eight, chase_nine: a ball pocketed or four 
 def break_requirement_met(shot: Mapping[str, Any]) -> bool:
     """The break requirement of wpa_nine, chinese_eight and chase_nine (golden_nine counts crossings)."""
     return bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
+
+
+def nine_ball_rails_break(st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    """The break stroke's facts in wpa_nine and chase_nine: the 1 first, the rails-or-pocket
+    requirement (else ``bad_break``); the balls leave the table, a 9 down on a foul comes back."""
+    fouls = fact_fouls(shot, {1}, is_break=True)
+    if not break_requirement_met(shot):
+        fouls.insert(0, "bad_break")
+    down = clear_balls(st.rack, shot)
+    st.rack.after_break = True
+    if fouls and 9 in down:
+        respot(st.rack, 9, note)
+    return fouls
 
 
 def shooter(st: MatchState) -> str:

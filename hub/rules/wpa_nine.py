@@ -18,20 +18,11 @@ class WpaNine(Discipline):
             raise Reject("not_allowed", "a push-out is only allowed on the first stroke after the break")
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
-        rack = st.rack
         pid = core.shooter(st)
-        fouls = core.fact_fouls(shot, {1}, is_break=True)
-        if not core.break_requirement_met(shot):
-            fouls.insert(0, "bad_break")
-        down = core.clear_balls(rack, shot)
-        rack.after_break = True
-        rack.push_out_allowed = True  # for whoever takes the first stroke after the break
+        fouls = core.nine_ball_rails_break(st, shot, note)
+        st.rack.push_out_allowed = True  # for whoever takes the first stroke after the break
         if fouls:
-            if 9 in down:
-                core.respot(rack, 9, note)
-            player = core.count_foul(st, pid)
-            player.consecutive_fouls += 1
-            core.ask(st, self.opponent(st, pid), RERACK_CHOICES, "break_foul")
+            self._break_foul(st, pid)
             return fouls
         st.player(pid).consecutive_fouls = 0
         if 9 in shot["pocketed"]:
@@ -43,13 +34,16 @@ class WpaNine(Discipline):
     def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
         if st.rack.phase != "break":
             return super().foul_outside_stroke(st, pid, code, note)
-        # RULES.md wpa_nine: any foul on the break lets the opponent choose play or a rerack
         st.rack.after_break = True
         st.rack.push_out_allowed = True
-        player = core.count_foul(st, pid)
-        player.consecutive_fouls += 1
-        core.ask(st, self.opponent(st, pid), RERACK_CHOICES, "break_foul")
+        self._break_foul(st, pid)
         return [code]
+
+    def _break_foul(self, st: MatchState, breaker: str) -> None:
+        """RULES.md wpa_nine: any foul on the break lets the opponent choose play or a rerack."""
+        player = core.count_foul(st, breaker)
+        player.consecutive_fouls += 1
+        core.ask(st, self.opponent(st, breaker), RERACK_CHOICES, "break_foul")
 
     def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
