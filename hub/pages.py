@@ -1,17 +1,19 @@
 """The web screens: HTML pages and their static assets from ``clients/web/``.
 
 The server includes ``router``; this module only serves files, it knows nothing of the
-store or the rules. Every page is a static HTML shell that reads its id from the URL and
+store or the rules. Every page is one HTML shell (page.html) that reads its id from the URL and
 talks to the hub over ``/ws/watch``, ``/ws/tables/{id}`` and the public REST reads.
 """
 
 from __future__ import annotations
 
+import functools
 import mimetypes
 from pathlib import Path
+from typing import Callable
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse
 
 WEB_ROOT = Path(__file__).resolve().parents[1] / "clients" / "web"
 
@@ -35,43 +37,36 @@ mimetypes.add_type("text/css", ".css")
 mimetypes.add_type("image/svg+xml", ".svg")
 
 
-def _page(name: str, frame_ok: bool = False) -> FileResponse:
-    path = WEB_ROOT / name
-    if not path.is_file():
-        raise HTTPException(status_code=404, detail="page not found")
+# Every page is the same shell (clients/web/page.html) naming its own script and stylesheet:
+# URL -> (page name, i18n key of its title, may it be framed). Only the overlay may be framed.
+PAGES = {
+    "/": ("index", "index_title", False),
+    "/tablet/{table_id}": ("tablet", "tablet_title", False),
+    "/board/{tournament_id}": ("board", "board_title", False),
+    "/commentator/{match_id}": ("commentator", "commentator_title", False),
+    "/watch/{match_id}": ("watch", "watch_title", False),
+    "/overlay/{table_id}": ("overlay", "app", True),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _shell(page: str, title_key: str) -> str:
+    return (WEB_ROOT / "page.html").read_text(encoding="utf-8").format(page=page, title_key=title_key)
+
+
+def _page_route(page: str, title_key: str, frame_ok: bool) -> Callable[[], HTMLResponse]:
     headers = dict(_PAGE_HEADERS)
     headers["Content-Security-Policy"] = _CSP + ("" if frame_ok else "; frame-ancestors 'none'")
-    return FileResponse(path, media_type="text/html; charset=utf-8", headers=headers)
+
+    def serve_page() -> HTMLResponse:
+        return HTMLResponse(_shell(page, title_key), headers=headers)
+
+    serve_page.__name__ = f"{page}_page"
+    return serve_page
 
 
-@router.get("/")
-def index_page() -> FileResponse:
-    return _page("index.html")
-
-
-@router.get("/tablet/{table_id}")
-def tablet_page(table_id: str) -> FileResponse:
-    return _page("tablet.html")
-
-
-@router.get("/board/{tournament_id}")
-def board_page(tournament_id: str) -> FileResponse:
-    return _page("board.html")
-
-
-@router.get("/commentator/{match_id}")
-def commentator_page(match_id: str) -> FileResponse:
-    return _page("commentator.html")
-
-
-@router.get("/watch/{match_id}")
-def watch_page(match_id: str) -> FileResponse:
-    return _page("watch.html")
-
-
-@router.get("/overlay/{table_id}")
-def overlay_page(table_id: str) -> FileResponse:
-    return _page("overlay.html", frame_ok=True)
+for _url, (_name, _title_key, _frame_ok) in PAGES.items():
+    router.add_api_route(_url, _page_route(_name, _title_key, _frame_ok), methods=["GET"])
 
 
 @router.get("/static/{path:path}")
