@@ -24,17 +24,9 @@ projection are computed from those.
 """
 
 from hub.rules.events import Event, Reject, SetupError
-from hub.rules.engine import (
-    MatchSetup,
-    MatchState,
-    decide,
-    evolve,
-    fold,
-    initial,
-    projection,
-    short_projection,
-    validate_setup,
-)
+from hub.rules.engine import decide, evolve, fold, initial, projection, short_projection
+from hub.rules.setup import MatchSetup, validate_setup
+from hub.rules.state import MatchState
 
 __all__ = [
     "Event",

@@ -11,7 +11,7 @@ from hub.rules.commands import SERVER_KINDS, TABLE_KINDS, check_balls_on_table, 
 from hub.rules.discipline import Discipline
 from hub.rules.events import Event, Reject
 from hub.rules.golden_nine import GoldenNine
-from hub.rules.setup import MatchSetup, validate_setup
+from hub.rules.setup import MatchSetup
 from hub.rules.state import MatchClock, MatchState, PlayerState, RackState, ShotClock
 from hub.rules.wpa_nine import WpaNine
 
@@ -23,17 +23,6 @@ REFUSED_WHILE_PAUSED = ("shot", "decision", "extension")
 WARNING_MS = 10_000
 COUNTDOWN_MS = 5_000
 
-__all__ = [
-    "MatchSetup",
-    "MatchState",
-    "decide",
-    "evolve",
-    "fold",
-    "initial",
-    "projection",
-    "short_projection",
-    "validate_setup",
-]
 
 
 def initial(setup: MatchSetup) -> MatchState:
@@ -190,8 +179,7 @@ def _apply(st: MatchState, ev: Event) -> None:
     if ev.voided:
         return
     if ev.kind == "undo":
-        _restart_shot_clock(st, ev.at)
-        st.last_at = ev.at
+        _reset_shot_clock(st, ev.at)  # RULES.md: after an undo the shot clock starts again, full limit
         st.last = (ev.version, "undo", None, (), (f"event {ev.data.get('target')} undone",))
         return
     _advance_match_clock(st, ev.at)
@@ -238,12 +226,10 @@ def _apply(st: MatchState, ev: Event) -> None:
         if kind == "timeout":
             st.player(data["player"]).timeout_used = True
         st.paused = True
-        st.pause_kind = kind
         _pause_shot_clock(st, ev.at)
         reset_shot_clock = False
     elif kind == "resume":
         st.paused = False
-        st.pause_kind = None
         _resume_shot_clock(st, ev.at)
         reset_shot_clock = False
     elif kind == "match_time_expired":
@@ -259,7 +245,6 @@ def _apply(st: MatchState, ev: Event) -> None:
     if reset_shot_clock:
         _reset_shot_clock(st, ev.at)
     _sync_match_clock(st, ev.at)
-    st.last_at = ev.at
     st.last = (ev.version, kind, data.get("player"), tuple(fouls), tuple(note))
 
 
@@ -321,10 +306,6 @@ def _reset_shot_clock(st: MatchState, at: int) -> None:
     else:
         st.shot_clock = ShotClock(st.rack.shooter, limit, at + limit, None)
 
-
-def _restart_shot_clock(st: MatchState, at: int) -> None:
-    """After an undo the running shot clock starts again with its full limit (RULES.md)."""
-    _reset_shot_clock(st, at)
 
 
 def _extend(st: MatchState, pid: str) -> None:

@@ -112,7 +112,6 @@ class MatchState:
     result: dict[str, Any] | None = None
     last: tuple[int, str, str | None, tuple[str, ...], tuple[str, ...]] | None = None  # version, kind, player, fouls, notes
     paused: bool = False
-    pause_kind: str | None = None  # "pause" or "timeout"
     official_timeout: bool = False  # timed match: the match clock rests until the next break
     official_timeout_since: int | None = None  # server ms when the official timeout began
     first_break_played: bool = False  # a timed match's clock starts with the first break stroke
@@ -121,7 +120,6 @@ class MatchState:
     match_clock: MatchClock | None = None
     first_order: tuple[str, ...] = ()  # rack 1's order (chase_nine ranking ties)
     undoable: list[int] = field(default_factory=list)  # versions an undo may void, oldest first
-    last_at: int = 0
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state.  Completed ``racks`` entries
