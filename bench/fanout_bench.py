@@ -3,17 +3,22 @@ broadcasts the same message bytes with websockets.broadcast().
 
     python bench/fanout_bench.py [--watchers 1000] [--rate 20] [--seconds 10]
                                  [--sat-rate 200] [--sat-seconds 5] [--redis] [--repeat N]
-                                 [--rows floor,hub,gateway,2hubs,2gateways]
+                                 [--rows floor,hub,gateway,2hubs,2gateways] [--client c|node]
 
 Runs, for the floor and for the hub (uvicorn subprocess, SQLite, memory bus) on its FastAPI
 /ws/watch and on its in-process watch gateway (HUB_WATCH_PORT, hub/realtime/gateway.py); with
 --redis also two hub processes on PostgreSQL + Redis sharing the watchers, and one hub + two
-`cuehub gateway` processes on the same Redis sharing them: N watcher sockets from bench/load.js
-(Node, `ws`; `npm install` in bench/ once), real match updates (legal shots through the table
-socket; the floor gets a trigger per update and broadcasts a message built by the hub's own code
-from a real projection), and prints delivered/expected, p50/p99/max latency (receive time minus the
-message's server_time), deliveries/s at saturation, server RSS per idle watcher, and the ratios.
-Not part of the test suite.
+`cuehub gateway` processes on the same Redis sharing them: N watcher sockets from the load client,
+real match updates (legal shots through the table socket; the floor gets a trigger per update and
+broadcasts a message built by the hub's own code from a real projection), and prints
+delivered/expected, p50/p99/max latency (receive time minus the message's server_time),
+deliveries/s at saturation, server and load-client CPU per delivery, server RSS per idle watcher,
+and the ratios. Not part of the test suite.
+
+The load client is bench/load.c (one thread, epoll, libc only; compiled with `cc -O2` into
+bench/build/load on first use): the servers share this box's cores with it, and it costs about half
+the CPU per delivery of the Node client bench/load.js (`ws`). `--client node` runs load.js instead
+(same stdin/stdout protocol; `npm install` in bench/ once).
 """
 
 from __future__ import annotations
@@ -104,12 +109,28 @@ def floor_server(port: int, payload_file: str) -> None:
 # --- load client ------------------------------------------------------------------------------
 
 
+def build_c_client() -> Path:
+    """bench/build/load, (re)compiled from bench/load.c when missing or older than the source."""
+    src, binary = ROOT / "bench" / "load.c", ROOT / "bench" / "build" / "load"
+    if not binary.exists() or binary.stat().st_mtime < src.stat().st_mtime:
+        binary.parent.mkdir(exist_ok=True)
+        tmp = binary.with_name(f"load.{os.getpid()}.tmp")
+        subprocess.run(["cc", "-O2", "-Wall", "-o", str(tmp), str(src)], check=True)
+        tmp.replace(binary)
+    return binary
+
+
 class Load:
-    def __init__(self) -> None:
-        if not (ROOT / "bench" / "node_modules" / "ws").exists():
-            subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund"], cwd=ROOT / "bench", check=True)
-        self.proc = subprocess.Popen(["node", str(ROOT / "bench" / "load.js")], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+    """The load client (`client`: "c", bench/load.c, or "node", bench/load.js), driven by JSON lines."""
+
+    def __init__(self, client: str = "c") -> None:
+        if client == "node":
+            if not (ROOT / "bench" / "node_modules" / "ws").exists():
+                subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund"], cwd=ROOT / "bench", check=True)
+            argv = ["node", str(ROOT / "bench" / "load.js")]
+        else:
+            argv = [str(build_c_client())]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def ask(self, **cmd: Any) -> dict[str, Any]:
         assert self.proc.stdin and self.proc.stdout
@@ -285,10 +306,12 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
     stall = await asyncio.to_thread(load.ask, cmd="stall", url=urls[0], channel=channel)
     res["stalled"] = await measure(load, trigger, args.watchers, args.rate, args.seconds)
     print(f"  {name}: with a stalled watcher {res['stalled']}", flush=True)
-    cpu0 = sum(cpu_s(p) for p in pids)
+    cpu0, client0 = sum(cpu_s(p) for p in pids), cpu_s(load.proc.pid)
     res["sat"] = await measure(load, trigger, args.watchers, args.sat_rate, args.sat_seconds, settle=5.0)
     # Server CPU (every server process of the row: the hub's command path included) per delivery.
     res["sat"]["cpu_us"] = 1e6 * (sum(cpu_s(p) for p in pids) - cpu0) / max(res["sat"]["count"], 1)
+    # The load client's CPU per delivery (it shares the cores with the servers).
+    res["sat"]["client_cpu_us"] = 1e6 * (cpu_s(load.proc.pid) - client0) / max(res["sat"]["count"], 1)
     print(f"  {name}: saturation {res['sat']}", flush=True)
     return res
 
@@ -315,7 +338,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             async def floor_trigger() -> None:
                 await ctl.send("p")
 
-            load = Load()
+            load = Load(args.client)
             try:
                 results.append(await run_server("floor", load, [floor.pid], [f"ws://127.0.0.1:{fport}/"],
                                                 f"match:{mid}", floor_trigger, args))
@@ -324,7 +347,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 await ctl.close()
                 floor.terminate()
             if "hub" in rows:
-                load = Load()
+                load = Load(args.client)
                 try:
                     results.append(await run_server("hub", load, [hubs[0].pid], [f"ws://127.0.0.1:{ports[0]}/ws/watch"],
                                                     f"match:{mid}", trigger, args))
@@ -339,7 +362,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             hubs, ports, _, _ = start_hubs(tmp, 1, redis=False, watch_port=wport)
             try:
                 gmid, _, _, gtrigger, _ = await hub_match(ports[0])
-                load = Load()
+                load = Load(args.client)
                 try:
                     results.append(await run_server("gateway", load, [hubs[0].pid], [f"ws://127.0.0.1:{wport}/ws/watch"],
                                                     f"match:{gmid}", gtrigger, args))
@@ -352,7 +375,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             hubs2, ports2, _, _ = start_hubs(tmp, 2, redis=True)
             try:
                 mid2, _, _, trigger2, _ = await hub_match(ports2[0])
-                load = Load()
+                load = Load(args.client)
                 try:
                     results.append(await run_server(
                         "2 hubs+redis", load, [p.pid for p in hubs2],
@@ -366,7 +389,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             hubs3, ports3, gws, gports = start_hubs(tmp, 1, redis=True, gateways=2)
             try:
                 mid3, _, _, trigger3, _ = await hub_match(ports3[0])
-                load = Load()
+                load = Load(args.client)
                 try:
                     results.append(await run_server(
                         "2 gw+redis", load, [p.pid for p in hubs3 + gws],
@@ -388,7 +411,7 @@ def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
                                "rss_per_watcher_kb": statistics.median(r["rss_per_watcher_kb"] for r in same)}
         for phase in ("steady", "stalled", "sat"):
             ph = [r[phase] for r in same]
-            row[phase] = {k: statistics.median(p.get(k) or 0 for p in ph) for k in ("p50", "p99", "max", "per_s", "cpu_us")}
+            row[phase] = {k: statistics.median(p.get(k) or 0 for p in ph) for k in ("p50", "p99", "max", "per_s", "cpu_us", "client_cpu_us")}
             row[phase]["count"] = min(p["count"] for p in ph)
             row[phase]["expected"] = ph[0]["expected"]
         out.append(row)
@@ -414,13 +437,14 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print(f"{args.watchers} watchers, {args.rate:g} updates/s for {args.seconds:g} s; saturation at "
           f"{args.sat_rate:g} updates/s for {args.sat_seconds:g} s")
     head = f"{'server':14} {'delivered/expected':>20} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} " \
-           f"{'p99 stalled':>11} {'sat deliv/s':>12} {'CPU us/deliv':>12} {'KB/watcher':>10}"
+           f"{'p99 stalled':>11} {'sat deliv/s':>12} {'CPU us/deliv':>12} {'KB/watcher':>10} {'client us/deliv':>15}"
     print(head)
     print("-" * len(head))
     for r in results:
         s, st, sat = r["steady"], r["stalled"], r["sat"]
         print(f"{r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} {s['p99'] or 0:>8.1f} "
-              f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} {r['rss_per_watcher_kb']:>10.1f}")
+              f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} {r['rss_per_watcher_kb']:>10.1f} "
+              f"{sat.get('client_cpu_us', 0):>15.2f}")
     print()
     for r in results[1:]:
         s, st = r["steady"], r["stalled"]
@@ -446,6 +470,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="run everything N times; print each and the medians")
     ap.add_argument("--rows", default="floor,hub,gateway,2hubs,2gateways",
                     help="which servers to measure (the floor always runs)")
+    ap.add_argument("--client", choices=("c", "node"), default="c",
+                    help="load client: bench/load.c (default, cheap on CPU) or bench/load.js (Node, `ws`)")
     asyncio.run(bench(ap.parse_args()))
 
 
