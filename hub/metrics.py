@@ -191,6 +191,14 @@ class Metrics:
             "cuehub_fanout_seconds",
             "Time from an event being stored to its update being handed to a watcher socket.",
         )
+        self.watch_writes = Counter(
+            "cuehub_watch_writes_total",
+            "Socket writes by the watch gateway's websockets server; each carries one or more messages.",
+        )
+        self.watch_frames = Counter(
+            "cuehub_watch_messages_total",
+            "Messages written to watchers by the watch gateway's websockets server (over writes: how many share a write).",
+        )
         self.slow_watchers = Counter(
             "cuehub_watchers_dropped_total",
             "Watchers that could not keep up: sent a fresh snapshot instead of updates, or closed (4408).",

@@ -9,14 +9,12 @@ buffer is over HIGH_WATER (a peer that does not read) is not written to; its upd
 `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and it is closed 4408 if it
 stays stuck), drained by a sender task that exists only while something is queued.
 
-Two ways to run it:
-- in the hub process, on `HUB_WATCH_PORT` (`cuehub serve --watch-port`): same event loop, same
-  `channels.Gateway` object as the app's /ws/watch (fed by the same writer and bus);
-- as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
-  fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
-
-Besides /ws/watch the port answers `GET /healthz` and `GET /metrics` (the gateway's own metrics
-when it is a process of its own, the app's when in-process).
+Writes are coalesced (`Outbox`): a socket's frames go out in one `transport.write`, one syscall,
+ROUND_CHUNK sockets per turn of the event loop. The loop runs the rest of the hub between chunks,
+and updates that arrive while a round is going join the frames of the sockets it has not reached
+yet: when updates come faster than one write per update per watcher allows, each write carries
+several (that is what lets a process deliver more than websockets.broadcast(), which makes one
+write per message per socket); at ordinary rates each update is written on its own, at once.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ import contextlib
 import importlib
 import logging
 import struct
+from collections import deque
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -47,6 +46,14 @@ MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over channels.MAX
 OPEN = State.OPEN
 
 
+# The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
+# long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at most
+# MAX_HOLD_S: an update never waits longer than that before its round starts).
+ROUND_CHUNK = 64
+HOLD_FACTOR = 2.0
+MAX_HOLD_S = 0.025
+
+
 def text_frame(text: str) -> bytes:
     """`text` as one unmasked, uncompressed, final WebSocket text frame (what a server sends)."""
     data = text.encode("utf-8")
@@ -58,21 +65,87 @@ def text_frame(text: str) -> bytes:
     return struct.pack("!BBQ", 0x81, 127, n) + data
 
 
-class SocketConn(Conn):
-    """A watcher on the websockets server: written at once while its buffer has room."""
+class Outbox:
+    """Sockets with frames waiting, written ROUND_CHUNK per turn of the loop, one write each.
 
-    __slots__ = ("ws",)
+    A round writes every socket that has frames waiting, one `transport.write` (one syscall) per
+    socket whatever the number of frames. Between two chunks the loop runs whatever else is ready
+    (the table's next command, its database round trips), so a fan-out to thousands of watchers
+    never holds the hub for long, and an update that comes mid-round joins the frames of the
+    sockets not written yet.
+
+    Each write costs the kernel about as much for one frame as for several (on loopback the
+    sender's CPU also pays for the receiver's TCP work), so when the fan-out is busy a round is
+    held back a little to gather more: a round that starts within HOLD_FACTOR x (the last round's
+    duration) of its end waits until then, never more than MAX_HOLD_S. A lone update (the last round
+    long over, as at a few updates per second) is written on the next turn of the loop."""
+
+    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics")
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.conns: deque[SocketConn] = deque()
+        self.scheduled = False
+        self.started = 0.0  # loop.time() when the current round began (0: no round going)
+        self.last_end = 0.0  # when the last round ended, and how long it took
+        self.last_took = 0.0
+        self.metrics = metrics
+
+    def add(self, conn: "SocketConn", frame: bytes) -> None:
+        out = conn.out
+        if out is None:
+            conn.out = [frame]
+            self.conns.append(conn)
+            if not self.scheduled:
+                self.scheduled = True
+                loop = asyncio.get_running_loop()
+                hold = min(MAX_HOLD_S, HOLD_FACTOR * self.last_took) - (loop.time() - self.last_end)
+                if hold > 0:
+                    loop.call_later(hold, self.flush)
+                else:
+                    loop.call_soon(self.flush)
+        else:
+            out.append(frame)
+        conn.out_bytes += len(frame)
+
+    def flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.started == 0.0:
+            self.started = loop.time()
+        conns = self.conns
+        writes = frames = 0
+        for _ in range(min(ROUND_CHUNK, len(conns))):
+            n = conns.popleft().flush()
+            if n:
+                writes += 1
+                frames += n
+        self.metrics.watch_writes.inc(writes)
+        self.metrics.watch_frames.inc(frames)
+        if conns:
+            loop.call_soon(self.flush)
+        else:
+            self.scheduled = False
+            self.last_end = loop.time()
+            self.last_took, self.started = self.last_end - self.started, 0.0
+
+
+class SocketConn(Conn):
+    """A watcher on the websockets server: written without awaiting while its buffer has room."""
+
+    __slots__ = ("ws", "outbox", "out", "out_bytes")
     lazy = True
 
-    def __init__(self, gateway: Gateway, ws: ServerConnection) -> None:
+    def __init__(self, gateway: Gateway, ws: ServerConnection, outbox: Outbox) -> None:
         super().__init__(gateway, self._send_queued, self._close_with)
         self.ws = ws
+        self.outbox = outbox
+        self.out: list[bytes] | None = None  # frames for the next round (None: not in the outbox)
+        self.out_bytes = 0
 
     def write_now(self, item: Item) -> bool:
         ws = self.ws
         if ws.protocol.state is not OPEN:
             return True  # closing: nothing more goes out (the handler forgets it)
-        if ws.send_in_progress is not None or ws.transport.get_write_buffer_size() > HIGH_WATER:
+        if ws.send_in_progress is not None or ws.transport.get_write_buffer_size() + self.out_bytes > HIGH_WATER:
             return False
         text = self._resolve(item)
         if text is None:
@@ -83,15 +156,26 @@ class SocketConn(Conn):
                 frame = item.frame = text_frame(text)  # once per change, shared by every watcher
         else:
             frame = text_frame(text)  # a snapshot: per watcher, on subscribe or after a skip
-        ws.transport.write(frame)
+        self.outbox.add(self, frame)
         return True
 
+    def flush(self) -> int:
+        """Write what the outbox holds for this socket in one write (one syscall), unless it is
+        closing; how many frames that was."""
+        out, self.out, self.out_bytes = self.out, None, 0
+        if out is None or self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
+            return 0
+        self.ws.transport.write(out[0] if len(out) == 1 else b"".join(out))
+        return len(out)
+
     async def _send_queued(self, text: str) -> None:
+        self.flush()  # frames already handed to the outbox go first: order is kept
         # websockets' send waits for the buffer to drain below its low-water mark when it is full.
         with contextlib.suppress(ConnectionClosed):
             await self.ws.send(text)
 
     async def _close_with(self, code: int) -> None:
+        self.flush()
         # A peer that stopped reading never answers the close: drop the TCP connection after
         # close_timeout (websockets does; this is in case the wait itself was cut short).
         try:
@@ -109,6 +193,7 @@ class WatchServer:
         self.settings = settings
         self.metrics = metrics if metrics is not None else core.metrics
         self.server: Server | None = None
+        self.outbox = Outbox(self.metrics)
 
     async def start(self, host: str, port: int) -> None:
         self.server = await serve(
@@ -151,7 +236,7 @@ class WatchServer:
             await ws.close(CLOSE_FORBIDDEN_ORIGIN)  # HUB_ALLOWED_ORIGINS, as on the app's /ws/watch
             return
         core = self.core
-        conn = SocketConn(core, ws)
+        conn = SocketConn(core, ws, self.outbox)
         core.connect(conn)
         try:
             async for message in ws:

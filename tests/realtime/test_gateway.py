@@ -151,6 +151,125 @@ async def test_one_frame_per_change_for_every_watcher(served: Any, monkeypatch: 
     assert metrics.watchers.value() == 0 and not gw.conns
 
 
+async def test_updates_of_one_turn_go_out_in_one_write_per_watcher_in_order(served: Any) -> None:
+    gw, server, _ = served
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(5)]
+    await asyncio.sleep(0.05)
+    writes: dict[int, list[bytes]] = {}
+    for conn in gw.conns:
+        assert isinstance(conn, SocketConn)
+        transport, real = conn.ws.transport, conn.ws.transport.write
+
+        def write(data: bytes, _key: int = id(conn), _real: Any = real) -> None:
+            writes.setdefault(_key, []).append(bytes(data))
+            _real(data)
+
+        transport.write = write  # type: ignore[method-assign]
+    for v in range(1, 8):  # seven updates in the same turn of the loop (a burst off the bus)
+        publish(gw, v)
+    for ws in socks:
+        got: list[dict[str, Any]] = []
+        await collect(ws, 7, got)
+        assert [m["version"] for m in got] == list(range(1, 8))
+    assert len(writes) == 5
+    for chunks in writes.values():
+        assert len(chunks) == 1, "the burst is one write per watcher"
+        assert chunks[0].count(b'"type":"update"') == 7
+    publish(gw, 8)  # a lone update later: written on its own, at once
+    for ws in socks:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5))["version"] == 8
+    assert all(len(chunks) == 2 for chunks in writes.values())
+    for ws in socks:
+        await ws.close()
+
+
+async def test_a_round_of_writes_lets_the_loop_run_between_chunks(served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, _ = served
+    monkeypatch.setattr(gateway_mod, "ROUND_CHUNK", 2)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(6)]
+    await asyncio.sleep(0.05)
+    order: list[str] = []
+    real_flush = SocketConn.flush
+
+    def flush(self: SocketConn) -> None:
+        if self.out is not None:
+            order.append("write")
+        real_flush(self)
+
+    monkeypatch.setattr(SocketConn, "flush", flush)
+    publish(gw, 1)
+    asyncio.get_running_loop().call_soon(order.append, "table")  # other work, queued after the update
+    for ws in socks:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5))["version"] == 1
+    assert order.count("write") == 6
+    # Two sockets per turn: the other work ran after the first chunk, before the last one.
+    assert order.index("table") == 2, order
+    for ws in socks:
+        await ws.close()
+
+
+async def test_a_burst_arriving_mid_round_joins_the_sockets_not_yet_written(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, _ = served
+    monkeypatch.setattr(gateway_mod, "ROUND_CHUNK", 2)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(6)]
+    await asyncio.sleep(0.05)
+    publish(gw, 1)
+    asyncio.get_running_loop().call_soon(publish, gw, 2)  # lands after the first chunk was written
+    frames_per_write: list[int] = []
+    real_flush = SocketConn.flush
+
+    def flush(self: SocketConn) -> None:
+        if self.out is not None:
+            frames_per_write.append(len(self.out))
+        real_flush(self)
+
+    monkeypatch.setattr(SocketConn, "flush", flush)
+    for ws in socks:
+        got: list[dict[str, Any]] = []
+        await collect(ws, 2, got)
+        assert [m["version"] for m in got] == [1, 2]
+    # The first two sockets got v1 alone then v2; the four the round had not reached got both at once.
+    assert sorted(frames_per_write) == [1, 1, 1, 1, 2, 2, 2, 2], frames_per_write
+    for ws in socks:
+        await ws.close()
+
+
+async def test_when_busy_a_round_waits_for_more_updates_but_never_past_the_cap(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, metrics = served
+    monkeypatch.setattr(gateway_mod, "HOLD_FACTOR", 1e6)  # any round counts as a long one here
+    monkeypatch.setattr(gateway_mod, "MAX_HOLD_S", 0.3)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(4)]
+    await asyncio.sleep(0.4)  # the snapshots' round is long over
+    loop = asyncio.get_running_loop()
+    writes0, frames0 = metrics.watch_writes.value(), metrics.watch_frames.value()
+    t0 = loop.time()
+    publish(gw, 1)  # quiet before: written at once
+    for ws in socks:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5))["version"] == 1
+    assert loop.time() - t0 < 0.2
+    t1 = loop.time()
+    publish(gw, 2)  # right after a round: held, so that what follows can join it
+    await asyncio.sleep(0.1)
+    publish(gw, 3)
+    for ws in socks:
+        got = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(2)]
+        assert [m["version"] for m in got] == [2, 3]
+    waited = loop.time() - t1
+    assert 0.25 <= waited < 1.0, waited  # held until about MAX_HOLD_S after the last round, no longer
+    # 4 writes for v1, then 4 writes carrying v2 and v3 together.
+    assert metrics.watch_writes.value() - writes0 == 8
+    assert metrics.watch_frames.value() - frames0 == 12
+    assert "cuehub_watch_messages_total" in metrics.render()
+    for ws in socks:
+        await ws.close()
+
+
 def test_text_frame_lengths() -> None:
     for n in (0, 125, 126, 65535, 65536):
         f = text_frame("a" * n)
