@@ -106,9 +106,10 @@ class Conn:
         self._close = close
         self.subs: dict[str, Sub] = {}
         self.sent: dict[str, tuple[str | None, int]] = {}  # channel -> (match, version) last sent
-        self.queue: deque[Item] = deque()
+        # Created on first use: an idle watcher of the gateway never needs them (about 1.6 KB).
+        self.queue: deque[Item] | None = None
         self.forced = 0
-        self.wake = asyncio.Event()
+        self.wake: asyncio.Event | None = None
         self.send_started = 0.0
         self.closing: int | None = None
         self.overflows = 0
@@ -127,11 +128,13 @@ class Conn:
                 return
         if not self.queue and not self.sending and self.write_now(item):
             return
-        if not item.forced and len(self.queue) - self.forced >= QUEUE_LIMIT:
+        if not item.forced and self.queue is not None and len(self.queue) - self.forced >= QUEUE_LIMIT:
             self._overflow()
             return
         if item.forced:
             self.forced += 1
+        if self.queue is None:
+            self.queue = deque()
         self.queue.append(item)
         self._kick()
 
@@ -140,14 +143,15 @@ class Conn:
         return False
 
     def _kick(self) -> None:
-        self.wake.set()
+        if self.wake is not None:
+            self.wake.set()
         if self.lazy and (self.task is None or self.task.done()):
             self.start()
 
     def _overflow(self) -> None:
         """Too far behind: drop what is queued and send each channel's latest snapshot instead;
         if nothing was sent for STUCK_S, give up on the socket (4408)."""
-        self.queue.clear()
+        self.queue = deque()
         self.forced = 0
         self._kick()
         if self.sending and time.monotonic() - self.send_started > STUCK_S:
@@ -193,11 +197,13 @@ class Conn:
                     if self.lazy:
                         self.task = None
                         return
+                    if self.wake is None:
+                        self.wake = asyncio.Event()
                     self.wake.clear()
                     await self.wake.wait()
                 if self.closing is not None:
                     break
-                item = self.queue.popleft()
+                item = self.queue.popleft()  # type: ignore[union-attr]  # not empty, so not None
                 if item.forced:
                     self.forced -= 1
                 text = self._resolve(item)

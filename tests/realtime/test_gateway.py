@@ -295,7 +295,7 @@ async def test_a_stalled_watcher_is_skipped_then_closed_4408_and_the_others_get_
         publish(gw, v, BIG)
         if v % 10 == 0:
             await asyncio.sleep(0.01)  # the table goes on at its own pace
-        assert len(slow.queue) <= channels.QUEUE_LIMIT + 1
+        assert len(slow.queue or ()) <= channels.QUEUE_LIMIT + 1
     await asyncio.wait_for(asyncio.gather(*readers), 20)
     for out in got:  # every update, in order, nothing skipped
         assert [m["version"] for m in out] == list(range(1, 601))
