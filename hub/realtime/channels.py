@@ -9,8 +9,9 @@
 
 Two fronts share this core (and, in one process, one Gateway object): the FastAPI endpoint
 (watch.py, an awaited ASGI send per message, queued per watcher) and the websockets server
-(gateway.py: a socket whose queue is empty gets each update written at once, the frame built once
-per change and shared by every watcher; only a watcher whose write buffer is full is queued).
+(gateway.py: a socket whose queue is empty gets each update handed to its outbox without
+awaiting, the frame built once per change and shared by every watcher, the frames of one round
+written together; only a watcher whose write buffer is full is queued).
 
 A bus payload is  header JSON \\n projection JSON \\n event JSON ; the projection and event are
 serialised once, in the process that stored the change, and spliced into each channel's message.

@@ -3,18 +3,18 @@
 Same channels, history, `since` replay, ordering, slow-watcher rules and error codes as the FastAPI
 endpoint (watch.py): both are fronts of one core, `channels.Gateway`. What differs is the write
 path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; here an update is
-framed once per change (`Item.frame`) and written straight into each socket's transport, as
-`websockets.broadcast()` does, skipping the per-connection frame build. A watcher whose transport
-buffer is over HIGH_WATER (a peer that does not read) is not written to; its updates queue in its
-`Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and it is closed 4408 if it
-stays stuck), drained by a sender task that exists only while something is queued.
+framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
+handed to the `Outbox`, which writes each socket's waiting frames in one `transport.write`,
+ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
+than one write per update per watcher allows, several share a write (a round that would start
+right after the last one is held back a little, at most MAX_HOLD_S): one syscall carries them all,
+which is what lets a process deliver more than `broadcast()`, one write per message per socket.
+At ordinary rates each update is written on its own, on the next turn of the loop.
 
-Writes are coalesced (`Outbox`): a socket's frames go out in one `transport.write`, one syscall,
-ROUND_CHUNK sockets per turn of the event loop. The loop runs the rest of the hub between chunks,
-and updates that arrive while a round is going join the frames of the sockets it has not reached
-yet: when updates come faster than one write per update per watcher allows, each write carries
-several (that is what lets a process deliver more than websockets.broadcast(), which makes one
-write per message per socket); at ordinary rates each update is written on its own, at once.
+A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
+its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
+it is closed 4408 if it stays stuck), drained by a sender task that exists only while something is
+queued.
 """
 
 from __future__ import annotations

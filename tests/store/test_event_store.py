@@ -146,3 +146,28 @@ async def test_admin_token_generated_once(engine):
     assert await catalog.ensure_admin_token(engine, None) == (digest, None)
     configured, none = await catalog.ensure_admin_token(engine, "env-token")
     assert configured == catalog.token_hash("env-token") and none is None
+
+
+async def test_a_stroke_on_a_fresh_match_does_not_read_the_stores_head(engine):
+    """The hot path: a command judged on memory is stored without first asking for the head (the
+    schema catches a stale memory); a refusal is only given after checking it."""
+    from sqlalchemy import event as sa_event
+
+    mid, w = await _match(engine)
+    assert await w.submit(mid, "1", {"kind": "start", "breaker": "a"}) == Ack(1)
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+        statements.append(statement.lower())
+
+    sa_event.listen(engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        assert await w.submit(mid, "2", {"kind": "shot", "player": "a"}) == Ack(2)
+        heads_on_accept = sum("max(" in s for s in statements)
+        statements.clear()
+        refused = await w.submit(mid, "3", {"kind": "start", "breaker": "a"})
+        heads_on_refusal = sum("max(" in s for s in statements)
+    finally:
+        sa_event.remove(engine.sync_engine, "before_cursor_execute", seen)
+    assert heads_on_accept == 0
+    assert isinstance(refused, Rejected) and heads_on_refusal == 1
