@@ -85,7 +85,13 @@ class Item:
 
 @dataclass(slots=True)
 class Sub:
+    """One subscription of one socket: what was last sent on it, and what waits for a replay.
+    (Plain fields, not a (match, version) tuple per update: nothing the garbage collector tracks
+    is allocated per watcher per update, so a busy fan-out does not feed it long-lived objects.)"""
+
     pending: list[Item] | None = None  # live updates held back while a `since` replay is read
+    key: str | None = None  # the match (or tournament) last sent on this channel
+    version: int | None = None  # ... and its version; None: nothing sent yet (updates wait for a snapshot)
 
 
 class Conn:
@@ -96,7 +102,7 @@ class Conn:
     With `lazy` the sender task exists only while something is queued (an idle watcher costs no
     task)."""
 
-    __slots__ = ("gateway", "_send", "_close", "subs", "sent", "queue", "forced", "wake", "send_started",
+    __slots__ = ("gateway", "_send", "_close", "subs", "queue", "forced", "wake", "send_started",
                  "closing", "overflows", "task", "sending")
     lazy = False
 
@@ -106,7 +112,6 @@ class Conn:
         self._send = send
         self._close = close
         self.subs: dict[str, Sub] = {}
-        self.sent: dict[str, tuple[str | None, int]] = {}  # channel -> (match, version) last sent
         # Created on first use: an idle watcher of the gateway never needs them (about 1.6 KB).
         self.queue: deque[Item] | None = None
         self.forced = 0
@@ -171,19 +176,18 @@ class Conn:
         """The text to send for a queued item, or None to skip it (stale, or already covered)."""
         if item.kind == ERR:
             return item.text
-        if item.channel not in self.subs:
+        sub = self.subs.get(item.channel)
+        if sub is None:
             return None
         if item.kind == SNAP:
             snap = self.gateway.snapshot(item.channel)
             if snap is None:
                 return None
-            key, version, text = snap
-            self.sent[item.channel] = (key, version)
+            sub.key, sub.version, text = snap
             return text
-        last = self.sent.get(item.channel)
-        if last is None or last[0] != item.key or item.version <= last[1]:
+        if sub.version is None or sub.key != item.key or item.version <= sub.version:
             return None
-        self.sent[item.channel] = (item.key, item.version)
+        sub.version = item.version
         return item.text
 
     def start(self) -> asyncio.Task[None]:
@@ -704,7 +708,6 @@ class Gateway:
         if kind == "unsubscribe":
             if conn.subs.pop(channel, None) is not None:
                 self._detach(conn, channel)
-            conn.sent.pop(channel, None)
             return
         since = msg.get("since")
         if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
@@ -743,8 +746,7 @@ class Gateway:
         table = await self.table_feed(table_id)
         if table is None:
             return False
-        self._attach(conn, channel, table.watchers)
-        conn.sent.pop(channel, None)
+        self._attach(conn, channel, table.watchers).version = None
         conn.push(Item(SNAP, channel))
         return True
 
@@ -752,8 +754,7 @@ class Gateway:
         tour = await self.tournament_feed(tid)
         if tour is None:
             return False
-        self._attach(conn, channel, tour.watchers)
-        conn.sent.pop(channel, None)
+        self._attach(conn, channel, tour.watchers).version = None
         conn.push(Item(SNAP, channel))
         return True
 
@@ -765,10 +766,10 @@ class Gateway:
             await asyncio.sleep(0.01)
         sub = self._attach(conn, channel, feed.watchers)
         if since is None or since > feed.version or feed.version - since > MAX_REPLAY:
-            conn.sent.pop(channel, None)
+            sub.version = None
             conn.push(Item(SNAP, channel))
             return True
-        conn.sent[channel] = (mid, since)
+        sub.key, sub.version = mid, since
         if since == feed.version:
             return True
         steps = [s for s in feed.ring if s.version > since]

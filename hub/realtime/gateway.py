@@ -93,7 +93,7 @@ class Outbox:
     def add(self, conn: "SocketConn", frame: bytes) -> None:
         out = conn.out
         if out is None:
-            conn.out = [frame]
+            conn.out = frame  # one frame as is: a list only when a second joins it
             self.conns.append(conn)
             if not self.scheduled:
                 self.scheduled = True
@@ -103,8 +103,10 @@ class Outbox:
                     loop.call_later(hold, self.flush)
                 else:
                     loop.call_soon(self.flush)
-        else:
+        elif type(out) is list:
             out.append(frame)
+        else:
+            conn.out = [out, frame]  # type: ignore[list-item]
         conn.out_bytes += len(frame)
 
     def flush(self) -> None:
@@ -138,7 +140,7 @@ class SocketConn(Conn):
         super().__init__(gateway, self._send_queued, self._close_with)
         self.ws = ws
         self.outbox = outbox
-        self.out: list[bytes] | None = None  # frames for the next round (None: not in the outbox)
+        self.out: bytes | list[bytes] | None = None  # frame(s) for the next round (None: not in the outbox)
         self.out_bytes = 0
 
     def write_now(self, item: Item) -> bool:
@@ -165,8 +167,11 @@ class SocketConn(Conn):
         out, self.out, self.out_bytes = self.out, None, 0
         if out is None or self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
             return 0
-        self.ws.transport.write(out[0] if len(out) == 1 else b"".join(out))
-        return len(out)
+        if type(out) is list:
+            self.ws.transport.write(b"".join(out))
+            return len(out)
+        self.ws.transport.write(out)
+        return 1
 
     async def _send_queued(self, text: str) -> None:
         self.flush()  # frames already handed to the outbox go first: order is kept
@@ -271,6 +276,9 @@ async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Ev
     await core.start()
     server = WatchServer(core, settings, metrics)
     await server.start(host, port)
+    from hub.app import freeze_startup_heap
+
+    freeze_startup_heap()
     log.info("watch gateway on %s:%s, bus %s", host, server.port, settings.bus_url.split("?")[0])
     print(f"cuehub gateway: ws://{host}:{server.port}{PATH}", flush=True)
     try:
