@@ -34,6 +34,7 @@ def _serve(args: argparse.Namespace) -> int:
         # Frames a little over the cap get a bad_command reject from the table socket; far over it,
         # uvicorn closes the connection before reading them whole.
         ws_max_size=max(settings.max_body_bytes * 4, 1 << 20),
+        ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s,  # heartbeats
         log_level=args.log_level,
     )
     return 0

@@ -158,7 +158,8 @@ async def run_demo(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     base_url = f"http://{client_host}:{port}"
     config = uvicorn.Config(create_app(settings.with_(port=port)), host=args.host, port=port, log_level="warning",
-                            lifespan="on", timeout_graceful_shutdown=3)
+                            lifespan="on", timeout_graceful_shutdown=3,
+                            ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s)
     server = _Server(config)
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="uvicorn")
     sim: Simulator | None = None

@@ -40,6 +40,10 @@ class Settings:
     watch_port: int | None = None
     watch_host: str | None = None
     watch_url: str | None = None
+    # Heartbeats on every WebSocket (tablets, /ws/watch, the gateway port): a ping every this many
+    # seconds, and a socket that has not answered one within as long again is closed (its
+    # watcher's subscriptions go with it).
+    ws_ping_s: float = 20.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -60,6 +64,7 @@ class Settings:
             watch_port=int(env["HUB_WATCH_PORT"]) if env.get("HUB_WATCH_PORT") else None,
             watch_host=env.get("HUB_WATCH_HOST") or None,
             watch_url=env.get("HUB_WATCH_URL") or None,
+            ws_ping_s=float(env.get("HUB_WS_PING_S") or base.ws_ping_s),
         )
 
     def with_(self, **changes: object) -> "Settings":

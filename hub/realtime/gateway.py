@@ -206,7 +206,8 @@ class WatchServer:
             compression=None,  # frames are built once and shared: no per-connection deflate
             process_request=self._process_request,
             max_size=MAX_SIZE,
-            ping_interval=20, ping_timeout=20,  # heartbeats: a dead socket is closed
+            # Heartbeats: a ping every ws_ping_s; a socket that does not answer within as long is closed.
+            ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
             close_timeout=1,  # then the TCP connection is dropped (Conn.run waits 2 s)
             write_limit=HIGH_WATER,
             server_header=None,
