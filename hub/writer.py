@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, Callable, Mapping
@@ -94,6 +95,10 @@ def fill_player_ids(body: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+# Matches kept in memory (state, projection, command ids); the least recently used beyond this
+# are folded again from the store when next needed.
+MAX_LIVE = 512
+
 _LOST_RACE: Any = object()  # _decide_and_store lost the append race to another process
 
 
@@ -104,7 +109,7 @@ class MatchWriter:
         self._engine = engine
         self._rules = rules
         self._clock = clock
-        self._live: dict[str, _Live] = {}
+        self._live: OrderedDict[str, _Live] = OrderedDict()  # least recently used first
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
 
@@ -136,6 +141,7 @@ class MatchWriter:
     async def _load(self, match_id: str) -> _Live | None:
         live = self._live.get(match_id)
         if live is not None:
+            self._live.move_to_end(match_id)
             return live
         lock = self._load_locks.setdefault(match_id, asyncio.Lock())
         async with lock:
@@ -150,8 +156,27 @@ class MatchWriter:
             live = _Live(row=row, setup=setup, state=None, projection={}, version=0)
             await self._refold(live)
             live.rejects = await store.load_rejections(self._engine, match_id)
-            self._live[match_id] = live
+            self._remember(match_id, live)
             return live
+
+    def _remember(self, match_id: str, live: _Live) -> None:
+        """Keep `live` in memory; beyond MAX_LIVE matches forget the least recently used ones that
+        nobody is writing to. A forgotten match is folded again from the store when next used (its
+        command ids and stored refusals with it), so this bounds memory, never loses anything; and
+        should a forgotten copy still be in use somewhere, the store's unique (match_id, version)
+        keeps the two copies from both storing a version."""
+        self._live[match_id] = live
+        self._live.move_to_end(match_id)
+        if len(self._live) <= MAX_LIVE:
+            return
+        for old_id in list(self._live)[: len(self._live) - MAX_LIVE]:
+            old = self._live[old_id]
+            if old.lock.locked() or old_id == match_id:
+                continue
+            del self._live[old_id]
+            load_lock = self._load_locks.get(old_id)
+            if load_lock is not None and not load_lock.locked():
+                del self._load_locks[old_id]
 
     async def _current(self, match_id: str) -> _Live | None:
         """The match, caught up with the store, for a read.  Another hub process (or a clock in
@@ -241,7 +266,7 @@ class MatchWriter:
         )
         row = catalog.MatchRow(match_id, tournament_id, table_id, discipline, setup_body, proj["status"], 0)
         live = _Live(row=row, setup=setup, state=state, projection=proj, version=0)
-        self._live[match_id] = live
+        self._remember(match_id, live)
         self._publish(live, None)
         return proj
 
