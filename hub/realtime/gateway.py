@@ -15,6 +15,15 @@ A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) 
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
 it is closed 4408 if it stays stuck), drained by a sender task that exists only while something is
 queued.
+
+Two ways to run it:
+- in the hub process, on `HUB_WATCH_PORT` (`cuehub serve --watch-port`): same event loop, same
+  `channels.Gateway` object as the app's /ws/watch (fed by the same writer and bus);
+- as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
+  fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
+
+Besides /ws/watch the port answers `GET /healthz` and `GET /metrics` (the gateway's own metrics
+when it is a process of its own, the app's when in-process).
 """
 
 from __future__ import annotations
