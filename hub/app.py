@@ -6,7 +6,6 @@ with `--factory`. While running, `app.state` holds: settings, engine, rules, wri
 
 from __future__ import annotations
 
-import gc
 import importlib
 import logging
 from contextlib import asynccontextmanager
@@ -18,6 +17,7 @@ from fastapi import FastAPI
 from hub.api import access, commands, errors, health, setup
 from hub import metrics as hub_metrics
 from hub.clocks import ClockService
+from hub.heap import freeze_startup_heap
 from hub.realtime import table
 from hub.settings import Settings
 from hub.store import catalog
@@ -25,21 +25,6 @@ from hub.store.db import is_sqlite, make_engine, migrate
 from hub.writer import MatchWriter
 
 log = logging.getLogger(__name__)
-
-
-_heap_frozen = False
-
-
-def freeze_startup_heap() -> None:
-    """Move what imports and startup allocated (about 100,000 objects, all living as long as the
-    process) out of the garbage collector's sight, once per process. A full collection then walks
-    only what came later (sockets, matches): measured on the in-process watch gateway with 1000
-    watchers, it took a full collection's pause from ~80 ms, a hiccup every watcher feels, to a few ms."""
-    global _heap_frozen
-    if not _heap_frozen:
-        _heap_frozen = True
-        gc.collect()
-        gc.freeze()
 
 
 def _optional_router(module: str) -> object | None:

@@ -41,6 +41,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
+from hub.heap import freeze_startup_heap
 from hub.metrics import CONTENT_TYPE, Metrics
 from hub.realtime.channels import Conn, Gateway, Item
 from hub.settings import Settings
@@ -286,8 +287,6 @@ async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Ev
     await core.start()
     server = WatchServer(core, settings, metrics)
     await server.start(host, port)
-    from hub.app import freeze_startup_heap
-
     freeze_startup_heap()
     log.info("watch gateway on %s:%s, bus %s", host, server.port, settings.bus_url.split("?")[0])
     print(f"cuehub gateway: ws://{host}:{server.port}{PATH}", flush=True)
