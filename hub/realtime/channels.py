@@ -721,9 +721,9 @@ class Gateway:
             if prefix == "match" and ident:
                 ok = await self._subscribe_match(conn, channel, ident, since)
             elif prefix == "table" and ident:
-                ok = await self._subscribe_table(conn, channel, ident)
+                ok = self._subscribe_latest(conn, channel, await self.table_feed(ident))
             elif prefix == "tournament" and ident:
-                ok = await self._subscribe_tournament(conn, channel, ident)
+                ok = self._subscribe_latest(conn, channel, await self.tournament_feed(ident))
             else:
                 conn.error("unknown_channel", "channels are match:<id>, table:<id> or tournament:<id>", channel)
                 return
@@ -742,19 +742,11 @@ class Gateway:
         watchers.add(conn)
         return conn.subs[channel]
 
-    async def _subscribe_table(self, conn: Conn, channel: str, table_id: str) -> bool:
-        table = await self.table_feed(table_id)
-        if table is None:
+    def _subscribe_latest(self, conn: Conn, channel: str, feed: TableFeed | TournamentFeed | None) -> bool:
+        """table: and tournament: channels: no `since`, always a fresh snapshot first."""
+        if feed is None:
             return False
-        self._attach(conn, channel, table.watchers).version = None
-        conn.push(Item(SNAP, channel))
-        return True
-
-    async def _subscribe_tournament(self, conn: Conn, channel: str, tid: str) -> bool:
-        tour = await self.tournament_feed(tid)
-        if tour is None:
-            return False
-        self._attach(conn, channel, tour.watchers).version = None
+        self._attach(conn, channel, feed.watchers).version = None
         conn.push(Item(SNAP, channel))
         return True
 
