@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import subprocess
 
 import pytest
 
@@ -51,3 +52,14 @@ def pg_execute(dsn: str, sql: str) -> None:
             await conn.close()
 
     asyncio.run(run())
+
+
+def stop_processes(procs: list[subprocess.Popen]) -> None:  # type: ignore[type-arg]
+    """Terminate them all, then wait for each (killing one that takes over 10 s)."""
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from hub.bus import redis_bus
 from hub.settings import Settings
 from spine_helpers import ADMIN, PG_URL, make_match, make_table
 from watch_helpers import Play, recv, sub
+from tests.services import free_port, stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,12 +84,6 @@ def test_watcher_on_another_process_and_resync_after_redis_drops_it(
 # --- two real hub processes ------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _start_hub(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
@@ -116,18 +110,12 @@ def two_hubs(pg_schema: str, bus_url: str) -> Iterator[tuple[str, str]]:
            "HUB_ADMIN_TOKEN": ADMIN, "HUB_BUS_URL": bus_url}
     procs = []
     try:
-        pa, pb = _free_port(), _free_port()
+        pa, pb = free_port(), free_port()
         procs.append(_start_hub(env, pa))  # migrates the schema first
         procs.append(_start_hub({**env, "HUB_AUTO_MIGRATE": "0"}, pb))
         yield f"127.0.0.1:{pa}", f"127.0.0.1:{pb}"
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_processes(procs)
 
 
 async def _collect(url: str, channel: str, until: int, out: list[dict[str, Any]]) -> None:

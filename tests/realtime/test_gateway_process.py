@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 
 from spine_helpers import ADMIN, PG_URL, make_match, make_table
 from watch_helpers import Play
-from tests.services import free_port, require_redis
+from tests.services import free_port, require_redis, stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,13 +65,7 @@ def hub_and_gateway(pg_schema: str, tmp_path: Path) -> Iterator[tuple[str, str]]
         wait_up(procs[1], f"http://127.0.0.1:{gp}/healthz", glog)
         yield f"127.0.0.1:{hp}", f"127.0.0.1:{gp}"
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_processes(procs)
 
 
 async def collect(url: str, subscribe: dict[str, Any], until: int, out: list[dict[str, Any]]) -> None:

@@ -15,19 +15,15 @@ import base64
 import json
 import os
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-from tests.production.test_observability import sample
+from tests.production.test_multiprocess import Hub
 from tests.services import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "heartbeat-admin"
 PING_S = 0.3
 
@@ -62,43 +58,31 @@ class SilentPeer:
             self.sock.close()
 
 
-def watchers(url: str) -> float:
-    return sample(httpx.get(url + "/metrics", timeout=5).text, "cuehub_watchers_connected")
-
-
 def test_a_silent_watcher_is_closed_by_the_heartbeat_and_a_live_one_stays(tmp_path: Path) -> None:
-    port, watch_port = free_port(), free_port()
-    env = {**os.environ, "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/hb.db", "HUB_BUS_URL": "memory://",
-           "HUB_ADMIN_TOKEN": ADMIN, "HUB_WS_PING_S": str(PING_S), "HUB_WATCH_PORT": str(watch_port)}
-    log = (tmp_path / "hub.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--log-level", "warning"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    watch_port = free_port()
+    hub = Hub("hb", {**os.environ, "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/hb.db",
+                     "HUB_BUS_URL": "memory://", "HUB_ADMIN_TOKEN": ADMIN, "HUB_WS_PING_S": str(PING_S),
+                     "HUB_WATCH_PORT": str(watch_port)}, tmp_path)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, (tmp_path / "hub.log").read_text()
-            try:
-                if httpx.get(url + "/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "hub not ready"
-            time.sleep(0.1)
+        hub.wait_ready()
+        url = hub.url
         h = {"Authorization": f"Bearer {ADMIN}"}
         tid = httpx.post(url + "/api/tournaments", json={"name": "HB"}, headers=h).json()["id"]
         table = httpx.post(f"{url}/api/tournaments/{tid}/tables", json={"name": "T1"}, headers=h).json()
         match = httpx.post(url + "/api/matches", headers=h, json={
             "tournament_id": tid, "table_id": table["id"], "discipline": "golden_nine",
             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 5}}).json()
-        channel = f"match:{match['id']}"
-        asyncio.run(_check(url, port, watch_port, channel, match["id"], table["token"]))
+        asyncio.run(_check(hub, watch_port, f"match:{match['id']}", match["id"], table["token"]))
     finally:
-        proc.terminate()
-        proc.wait(10)
+        hub.stop()
 
 
-async def _check(url: str, port: int, watch_port: int, channel: str, mid: str, token: str) -> None:
+async def _check(hub: Hub, watch_port: int, channel: str, mid: str, token: str) -> None:
+    url, port = hub.url, hub.port
+
+    def watchers() -> float:
+        return hub.metric("cuehub_watchers_connected")
+
     live: list[Any] = []
     for p in (port, watch_port):  # the app's /ws/watch, then the gateway's
         ws = await connect(f"ws://127.0.0.1:{p}/ws/watch")  # answers pings by itself
@@ -107,19 +91,19 @@ async def _check(url: str, port: int, watch_port: int, channel: str, mid: str, t
         live.append(ws)
     silent = [await asyncio.to_thread(SilentPeer, p, channel) for p in (port, watch_port)]
     for _ in range(50):
-        if await asyncio.to_thread(watchers, url) == 4:
+        if await asyncio.to_thread(watchers) == 4:
             break
         await asyncio.sleep(0.05)
-    assert await asyncio.to_thread(watchers, url) == 4
+    assert await asyncio.to_thread(watchers) == 4
     for peer in silent:  # ping, no pong within PING_S: closed (plus the close handshake's own timeout)
         assert await asyncio.to_thread(peer.closed_by_server, 10 * PING_S + 5)
     for _ in range(100):
-        if await asyncio.to_thread(watchers, url) == 2:
+        if await asyncio.to_thread(watchers) == 2:
             break
         await asyncio.sleep(0.05)
-    assert await asyncio.to_thread(watchers, url) == 2
+    assert await asyncio.to_thread(watchers) == 2
     await asyncio.sleep(10 * PING_S)  # many heartbeats later the answering ones are still there
-    assert await asyncio.to_thread(watchers, url) == 2
+    assert await asyncio.to_thread(watchers) == 2
     r = await asyncio.to_thread(
         httpx.post, f"{url}/api/matches/{mid}/commands", headers={"Authorization": f"Bearer {token}"},
         json={"id": "hb-1", "match_id": mid, "command": {"kind": "start", "breaker": "a"}}, timeout=10)
