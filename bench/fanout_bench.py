@@ -307,7 +307,7 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
     await asyncio.sleep(1.0)
     res["steady"] = await measure(load, trigger, args.watchers, args.rate, args.seconds)
     print(f"  {name}: steady {res['steady']}", flush=True)
-    stall = await asyncio.to_thread(load.ask, cmd="stall", url=urls[0], channel=channel)
+    await asyncio.to_thread(load.ask, cmd="stall", url=urls[0], channel=channel)
     res["stalled"] = await measure(load, trigger, args.watchers, args.rate, args.seconds)
     print(f"  {name}: with a stalled watcher {res['stalled']}", flush=True)
     cpu0, client0 = sum(cpu_s(p) for p in pids), cpu_s(load.proc.pid)

@@ -22,7 +22,6 @@ from hub.realtime import table
 from hub.settings import Settings
 from hub.store import catalog
 from hub.store.db import is_sqlite, make_engine, migrate
-from hub.writer import MatchWriter
 
 log = logging.getLogger(__name__)
 
