@@ -172,9 +172,17 @@ async def insert_match(
         raise TableBusy(table_id) from exc
 
 
+# Statuses of a match that holds its table; a `cancelled` match (taken off its table before it
+# started) is kept with its events but is gone for every reader.
+OPEN_STATUSES = ("scheduled", "live")
+CANCELLED = "cancelled"
+
+
 async def get_match(engine: AsyncEngine, match_id: str) -> MatchRow | None:
     async with engine.connect() as conn:
-        row = (await conn.execute(sa.select(matches).where(matches.c.id == match_id))).first()
+        row = (
+            await conn.execute(sa.select(matches).where(matches.c.id == match_id, matches.c.status != CANCELLED))
+        ).first()
     return _match(row) if row else None
 
 
@@ -182,7 +190,7 @@ async def list_matches(
     engine: AsyncEngine, *, status: str | None = None, tournament_id: str | None = None
 ) -> list[MatchRow]:
     """Newest first."""
-    query = sa.select(matches).order_by(matches.c.n.desc())
+    query = sa.select(matches).where(matches.c.status != CANCELLED).order_by(matches.c.n.desc())
     if status is not None:
         query = query.where(matches.c.status == status)
     if tournament_id is not None:
@@ -195,12 +203,15 @@ async def current_match_id(engine: AsyncEngine, table_id: str) -> str | None:
     """The match on a table now: its unfinished match, else the latest one (its final score)."""
     async with engine.connect() as conn:
         open_id = await conn.scalar(
-            sa.select(matches.c.id).where(matches.c.table_id == table_id, matches.c.status != "finished")
+            sa.select(matches.c.id).where(matches.c.table_id == table_id, matches.c.status.in_(OPEN_STATUSES))
         )
         if open_id is not None:
             return open_id
         return await conn.scalar(
-            sa.select(matches.c.id).where(matches.c.table_id == table_id).order_by(matches.c.n.desc()).limit(1)
+            sa.select(matches.c.id)
+            .where(matches.c.table_id == table_id, matches.c.status != CANCELLED)
+            .order_by(matches.c.n.desc())
+            .limit(1)
         )
 
 

@@ -3,7 +3,8 @@
 Concurrency and idempotency live in the schema, not in luck:
 - events: primary key (match_id, version) -> two writers of the same version cannot both commit;
 - events: unique (match_id, command_id) -> a command id is stored at most once per match;
-- matches: a partial unique index on table_id over unfinished matches -> one open match per table.
+- matches: a partial unique index on table_id over scheduled and live matches -> one open match per table;
+- tournament_events: primary key (tournament_id, version), as for a match's events.
 """
 
 from __future__ import annotations
@@ -48,12 +49,15 @@ matches = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),
     sa.Column("created_at", sa.BigInteger, nullable=False),
+    # The draw match this match plays (tournament_events), null for a match made by hand.
+    sa.Column("draw_key", sa.String(16), nullable=True),
+    # Only scheduled and live matches hold their table; finished and cancelled ones do not.
     sa.Index(
         "uq_matches_open_table",
         "table_id",
         unique=True,
-        sqlite_where=sa.text("status != 'finished'"),
-        postgresql_where=sa.text("status != 'finished'"),
+        sqlite_where=sa.text("status IN ('scheduled', 'live')"),
+        postgresql_where=sa.text("status IN ('scheduled', 'live')"),
     ),
 )
 
@@ -68,6 +72,20 @@ events = sa.Table(
     sa.Column("command_id", sa.String(64), nullable=True),
     sa.Column("voided", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("match_id", "command_id", name="uq_events_command"),
+)
+
+# A tournament's own stream: players, the draw, walkovers, calls to tables, results taken from
+# finished matches, table pauses (hub/draws folds it). Same concurrency rule as a match's events.
+tournament_events = sa.Table(
+    "tournament_events",
+    metadata,
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Column("command_id", sa.String(64), nullable=True),
+    sa.UniqueConstraint("tournament_id", "command_id", name="uq_tournament_events_command"),
 )
 
 # First answers to rejected commands, so a retried id gets the same reject (PROTOCOL.md section 3).
