@@ -26,7 +26,12 @@ TABLE_KINDS = (
     "resume",
     "undo",
 )
-SERVER_KINDS = ("clock_expired", "match_time_expired")
+SERVER_KINDS = ("clock_expired", "match_time_expired", "player_renamed", "table_moved")
+# Server-made events that correct the match's paperwork, not its play: taken in any phase (a rename
+# also once the match is over), never undone, and they leave the clocks and `last` as they were.
+ADMIN_KINDS = ("player_renamed", "table_moved")
+MAX_NAME = 100
+MAX_ID = 64
 PENALTY_TYPES = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
 MAX_COUNT = 1000
 MAX_REASON = 200
@@ -161,4 +166,14 @@ def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) ->
         if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON):
             raise bad(f"reason must be a string of at most {MAX_REASON} characters")
         return {"reason": reason} if reason else {}
+    if kind == "player_renamed":
+        name = cmd.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise bad(f"name must be a non-empty string of at most {MAX_NAME} characters")
+        return {"player": _player(cmd, players), "name": name.strip()}
+    if kind == "table_moved":
+        table_id = cmd.get("table_id")
+        if not isinstance(table_id, str) or not table_id or len(table_id) > MAX_ID:
+            raise bad(f"table_id must be a string of 1 to {MAX_ID} characters")
+        return {"table_id": table_id}
     return {}  # stalemate, undo, match_time_expired

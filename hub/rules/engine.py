@@ -7,7 +7,7 @@ from typing import Any, Iterable, Mapping
 from hub.rules import core
 from hub.rules.chase_nine import ChaseNine
 from hub.rules.chinese_eight import ChineseEight
-from hub.rules.commands import SERVER_KINDS, TABLE_KINDS, check_balls_on_table, command_data
+from hub.rules.commands import ADMIN_KINDS, SERVER_KINDS, TABLE_KINDS, check_balls_on_table, command_data
 from hub.rules.discipline import Discipline
 from hub.rules.events import Event, Reject
 from hub.rules.golden_nine import GoldenNine
@@ -52,6 +52,12 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         if not st.undoable:
             raise Reject("nothing_to_undo", "there is nothing left to undo")
         return kind, {"target": st.undoable[-1]}
+    if kind == "table_moved":
+        if st.status != "scheduled":
+            raise Reject("already_started", "only a match that has not started can move to another table")
+        return kind, data
+    if kind == "player_renamed":
+        return kind, data  # the match's paperwork: also once it is over
     if st.status == "finished":
         raise Reject("match_over", "the match is over")
     discipline = DISCIPLINES[st.setup.discipline]
@@ -182,8 +188,11 @@ def _apply(st: MatchState, ev: Event) -> None:
         _reset_shot_clock(st, ev.at)  # RULES.md: after an undo the shot clock starts again, full limit
         st.last = (ev.version, "undo", None, (), (f"event {ev.data.get('target')} undone",))
         return
-    _advance_match_clock(st, ev.at)
     data = ev.data
+    if ev.kind in ADMIN_KINDS:
+        _apply_admin(st, ev.kind, data)
+        return
+    _advance_match_clock(st, ev.at)
     discipline = DISCIPLINES[st.setup.discipline]
     note: list[str] = []
     fouls: list[str] = []
@@ -246,6 +255,15 @@ def _apply(st: MatchState, ev: Event) -> None:
         _reset_shot_clock(st, ev.at)
     _sync_match_clock(st, ev.at)
     st.last = (ev.version, kind, data.get("player"), tuple(fouls), tuple(note))
+
+
+def _apply_admin(st: MatchState, kind: str, data: Mapping[str, Any]) -> None:
+    """A rename or a move: no clock, no `last`, nothing to undo (an undo of the stroke before it
+    must not be blocked by paperwork)."""
+    if kind == "player_renamed":
+        st.player(data["player"]).name = data["name"]
+    elif kind == "table_moved":
+        st.table_id = data["table_id"]
 
 
 def _start(st: MatchState, data: Mapping[str, Any]) -> None:
@@ -424,8 +442,9 @@ def projection(st: MatchState) -> dict[str, Any]:
     return {
         "id": setup.match_id,
         "tournament_id": setup.tournament_id,
-        "table_id": setup.table_id,
+        "table_id": st.table_id or setup.table_id,
         "discipline": setup.discipline,
+        "draw": dict(setup.draw) if setup.draw else None,
         "status": st.status,
         "version": st.version,
         "format": setup.format_json(),

@@ -54,6 +54,8 @@ class MatchSetup:
     shot_clock: ShotClockConfig | None
     timeout_every_racks: int
     timeout_s: float
+    # The draw match this match plays ({"tournament_id", "key", "round"} as items), or None.
+    draw: tuple[tuple[str, str], ...] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "MatchSetup":
         return self  # frozen: states share it
@@ -98,6 +100,7 @@ class MatchSetup:
             ],
             "format": self.format_json(),
             "options": self.options_json(),
+            **({"draw": dict(self.draw)} if self.draw else {}),
         }
 
 
@@ -201,6 +204,7 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
     match_clock = _mapping(options.get("match_clock"), "options.match_clock")
     every = _number(match_clock.get("timeout_every_racks", 10), "options.match_clock.timeout_every_racks", minimum=1, integer=True)
     timeout_s = _number(match_clock.get("timeout_s", 300), "options.match_clock.timeout_s", allow_zero=True)
+    draw = _draw(body.get("draw"))
     return MatchSetup(
         match_id=match_id,
         tournament_id=tournament_id,
@@ -215,7 +219,23 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         shot_clock=shot_clock,
         timeout_every_racks=every,
         timeout_s=timeout_s,
+        draw=draw,
     )
+
+
+DRAW_FIELDS = ("tournament_id", "key", "round")
+
+
+def _draw(raw: Any) -> tuple[tuple[str, str], ...] | None:
+    """The draw reference the tournament engine puts in the matches it creates."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or set(raw) != set(DRAW_FIELDS):
+        raise SetupError(f"draw must be an object with {', '.join(DRAW_FIELDS)}")
+    for key in DRAW_FIELDS:
+        if not isinstance(raw[key], str) or not raw[key] or len(raw[key]) > MAX_ID:
+            raise SetupError(f"draw.{key} must be a string of 1 to {MAX_ID} characters")
+    return tuple((key, raw[key]) for key in DRAW_FIELDS)
 
 
 def _shot_clock(raw: Any, discipline: str, *, timed: bool) -> ShotClockConfig | None:

@@ -120,6 +120,7 @@ class MatchState:
     match_clock: MatchClock | None = None
     first_order: tuple[str, ...] = ()  # rack 1's order (chase_nine ranking ties)
     undoable: list[int] = field(default_factory=list)  # versions an undo may void, oldest first
+    table_id: str | None = None  # set by a `table_moved` event; else the setup's table
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state.  Completed ``racks`` entries
