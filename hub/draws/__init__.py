@@ -1,0 +1,133 @@
+"""The pure draw logic of a tournament: players, the draw, the queue of matches.
+
+No I/O, no asyncio, no clock reads, deterministic: a tournament's stored events fold into a
+``TournamentState`` of facts, and everything shown about the draw is derived from those facts
+(once per state, cached).  PROTOCOL.md section 7 fixes the names; this docstring and the
+modules' own (``brackets``, ``round_robin``, ``chase``, ``derive``, ``dispatch``,
+``player_commands``, ``draw_commands``) are the documentation of what it leaves open.
+
+Interface (nothing else is for the rest of the hub):
+
+- ``initial(tournament_id)``; ``decide(state, command) -> (kind, data)`` or ``DrawReject``;
+  ``evolve(state, event)``; ``fold(tournament_id, events)``; ``projection(state)``.
+- ``dispatch(state, [(table_id, free)]) -> [(key, table_id)]``; ``match_body(state, key)``;
+  ``key_of_match(state, match_id)``; ``calls(state)``; ``stale_calls(state)``;
+  ``downstream(state, key)``.
+
+Commands and the events they make
+---------------------------------
+
+| command kind | fields | event kind {data} |
+| --- | --- | --- |
+| add_players | players [{name, club?, seed?, handicap?}] (1..512 a call) | players_added {players: [{id, name, club, seed, handicap}]} |
+| update_player | player, changes {name?, club?, seed?, handicap?} | player_updated {player, changes} |
+| withdraw | player | player_withdrawn {player} |
+| make_draw | type, seeding?, seed, match, groups?, rounds?, redraw? | draw_made {type, seeding, seed, match, groups, rounds, redraw, entrants} |
+| walkover | key, winner | walkover {key, winner} |
+| call | key, match_id, table_id | match_called {key, match_id, table_id, players} |
+| uncall | key | match_uncalled {key, match_id} |
+| move_call | key, table_id | call_moved {key, match_id, table_id} |
+| order_queue | keys | queue_ordered {keys} |
+| take_result | key, match_id, winner, scores, ranking? | result_taken {key, match_id, winner, scores, ranking} |
+| void_result | key, match_id | result_voided {key, match_id} |
+| pause_table / resume_table | table_id | table_paused / table_resumed {table_id} |
+
+- ``make_draw``: ``seed`` a whole number 0..2**63-1 (the API picks one when the client gives
+  none); ``seeding`` ``random`` (default) or ``seeded`` (see ``draw_commands``); the
+  ``entrants`` (active players in seeding order) are stored, so a replay never runs the random
+  generator.  ``groups`` (round_robin, 1..26, default 1, two players a group at least),
+  ``rounds`` (chase_groups, 1..50, default 3).  ``redraw: true`` replaces a draw (its calls,
+  results, queue order) while no result or walkover is recorded; the I/O layer cancels the old
+  draw's scheduled matches (``calls`` of the state before) and refuses a redraw while one is live.
+- ``call`` is what the I/O layer stores after creating a match for a key ``dispatch`` gave it.
+  ``uncall`` takes a called key back (its scheduled match cancelled): the key is ``ready``
+  again at the END of the queue (or a walkover, if a player has withdrawn meanwhile).
+  ``move_call`` follows a scheduled match moved to another table (``PATCH /api/matches``).
+- ``order_queue``: the given ready keys first, in that order, then the rest in the natural
+  order; it replaces the previous explicit order (``keys: []`` clears it).
+- ``take_result``: from the match that finished: ``winner`` (null only for a chase_nine match
+  whose top score is shared), ``scores`` {pid: the match ``score``} for exactly its players,
+  ``ranking`` optional (its players, highest first).  ``void_result``: the finished match was
+  reopened by an undo: the key is ``called`` again on its table; refused while a key
+  downstream of it is called, finished or given an explicit walkover (``downstream_started``),
+  or while its table or one of its players is in another called match (``table_busy``,
+  ``player_busy``): the I/O layer should refuse such an undo (its reopen guard).
+- A withdrawn player cannot come back; after the draw only name, club and handicap change.
+- Events of other kinds in the stream (the I/O layer's own) only advance the version.
+- ``move_call`` / ``call_moved`` is an addition to the brief's list: without it a scheduled
+  match moved by ``PATCH /api/matches`` would still show its old table in the draw.
+
+Reject codes (``DrawReject.status`` / ``.code``)
+------------------------------------------------
+
+- 422 ``bad_request``: a field missing, of the wrong type, out of range, unknown (named), an
+  unknown command kind or draw type, a discipline that does not fit the draw type.
+- 422 ``too_few_players``: fewer than 2 active players (3 for chase_groups), or fewer than two a
+  group.  422 ``not_in_match``: the named player does not play that match.
+- 404 ``unknown_player``, ``unknown_key``.
+- 409 ``draw_made`` (players join before the draw; seeds cannot change after it),
+  ``draw_exists``, ``draw_started``, ``no_draw``, ``draw_finished`` (withdrawing after the end),
+  ``seed_taken`` (names the holder), ``withdrawn`` (already withdrawn), ``not_ready`` (a
+  waiting match), ``already_decided`` (finished, walkover, bye), ``match_called`` (a walkover or call for a called key), ``not_called``,
+  ``wrong_match`` (another match plays that key), ``match_taken`` (a match id already used),
+  ``not_finished`` (void of a key without a result), ``downstream_started``,
+  ``table_paused``, ``table_not_paused``, ``table_busy`` (a called key holds that table),
+  ``player_busy`` (a player of the key is in another called match).
+
+Keys, rounds, brackets: ``brackets`` (``W{r}-{i}``, ``L{r}-{i}``, ``GF``, ``GF2``),
+``round_robin`` (``{A..Z}-{n}``), ``chase`` (``C{r}-{i}``).
+
+Statuses of a draw match (``derive``): ``waiting`` (a player not known yet), ``ready`` (in the
+queue), ``called`` (a match exists on a table: ``match_id``, ``table_id``), ``finished`` (a
+result: ``winner``, ``scores``), ``walkover`` (explicit, or derived from a withdrawal), ``bye``
+(an empty slot, never played).  A finished key keeps the ``match_id``/``table_id`` it was
+played as.  Each match also carries ``bracket`` (``winners``, ``losers``, ``final``, ``group``,
+``chase``), ``group`` (round robin only), ``winner_to``/``loser_to`` (the key the winner /
+loser goes to, null when out or champion; null in round robin and chase).
+
+Queue (``queue``): keys of the ``ready`` matches in call order: the explicit ``order_queue``
+keys first, in their order; then by the version at which each became ready (its last source
+resolved, an uncall counting as becoming ready again then); then structural order (winners
+before losers bracket, round, index; round robin: round, group, index; chase: round, index).
+
+The draw is ``finished`` when every match is resolved (finished, walkover or bye); then
+``champion`` is: single elimination the final's winner; double elimination ``GF``'s winner
+(``GF2``'s when the reset was played); round robin with one group and chase groups the
+best-ranked player not withdrawn; round robin with several groups null (final standings).
+Player ``status``: ``withdrawn``; ``champion``; ``eliminated`` (single elimination: lost once;
+double: lost twice; round robin with one group and chase: every other player once the draw is
+finished); else ``active``.  Standings and their tie-breaks: ``round_robin``, ``chase``.
+
+Projection (the I/O layer adds ``id``, ``name``, ``tables``)::
+
+    {"players": [{"id", "name", "club", "seed", "handicap", "status"}],
+     "draw": null | {"type", "status", "champion", "seeding", "seed", "groups", "rounds",
+                     "match", "entrants", "matches": [{"key", "round", "group"?, "bracket",
+                     "players", "status", "match_id", "table_id", "winner", "winner_to",
+                     "loser_to", "scores"}]},
+     "queue": [keys], "standings": null | [...], "paused_tables": [...], "version": V}
+"""
+
+from hub.draws.decide import decide
+from hub.draws.dispatch import calls, dispatch, downstream, key_of_match, match_body, stale_calls
+from hub.draws.events import DrawReject, TournamentEvent
+from hub.draws.evolve import evolve, fold, initial
+from hub.draws.projection import projection
+from hub.draws.state import TournamentState
+
+__all__ = [
+    "DrawReject",
+    "TournamentEvent",
+    "TournamentState",
+    "calls",
+    "decide",
+    "dispatch",
+    "downstream",
+    "evolve",
+    "fold",
+    "initial",
+    "key_of_match",
+    "match_body",
+    "projection",
+    "stale_calls",
+]

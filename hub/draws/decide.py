@@ -1,0 +1,37 @@
+"""``decide(state, command)``: the event a command makes, or a ``DrawReject``."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from hub.draws import draw_commands, match_commands, player_commands
+from hub.draws.events import bad
+from hub.draws.state import TournamentState
+
+Handler = Callable[[TournamentState, Mapping[str, Any]], tuple[str, dict[str, Any]]]
+
+HANDLERS: dict[str, Handler] = {
+    "add_players": player_commands.add_players,
+    "update_player": player_commands.update_player,
+    "withdraw": player_commands.withdraw,
+    "make_draw": draw_commands.make_draw,
+    "walkover": match_commands.walkover,
+    "call": match_commands.call,
+    "uncall": match_commands.uncall,
+    "move_call": match_commands.move_call,
+    "order_queue": match_commands.order_queue,
+    "take_result": match_commands.take_result,
+    "void_result": match_commands.void_result,
+    "pause_table": match_commands.pause_table,
+    "resume_table": match_commands.resume_table,
+}
+
+
+def decide(state: TournamentState, command: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    if not isinstance(command, Mapping):
+        raise bad("command must be an object")
+    kind = command.get("kind")
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise bad(f"unknown command kind {str(kind)[:40]!r}")
+    return handler(state, command)

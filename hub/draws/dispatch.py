@@ -1,0 +1,103 @@
+"""What the I/O layer asks of the draw: which matches to call where, and what to create.
+
+- ``dispatch(state, tables)``: ``tables`` is ``[(table_id, free)]`` in the tournament's table
+  order (free = no open match on it now).  Each table that is free, not paused, listed once,
+  and not holding a draw call still waiting for its result, takes the first key of the queue
+  none of whose players is in another called match (or one called in this same answer).
+  Returns ``[(key, table_id)]``; the caller creates each match, then stores a ``call``.
+- ``match_body(state, key)``: the ``POST /api/matches`` body for a ready key (without
+  ``tournament_id`` / ``table_id``); player ids are the tournament's; ``handicap`` only for
+  golden_nine (read when the match is called, so a handicap change applies to later calls).
+- ``key_of_match``, ``calls``, ``stale_calls``, ``downstream``: see each function.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Sequence
+
+from hub.draws.events import DrawReject, conflict
+from hub.draws.state import TournamentState
+
+
+def dispatch(state: TournamentState, tables: Sequence[tuple[str, bool]]) -> list[tuple[str, str]]:
+    derived = state.derived
+    if not derived.queue:
+        return []
+    busy_players = {p for c in state.open_calls.values() for p in c.players}
+    busy_tables = {c.table_id for c in state.open_calls.values()}
+    paused = set(state.paused_tables)
+    waiting = list(derived.queue)
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    for table_id, free in tables:
+        if table_id in seen:
+            continue
+        seen.add(table_id)
+        if not free or table_id in paused or table_id in busy_tables:
+            continue
+        for key in waiting:
+            players = derived.by_key[key].known_players
+            if not busy_players.intersection(players):
+                out.append((key, table_id))
+                busy_players.update(players)
+                waiting.remove(key)
+                break
+        if not waiting:
+            break
+    return out
+
+
+def match_body(state: TournamentState, key: str) -> dict[str, Any]:
+    spec = state.draw
+    if spec is None:
+        raise conflict("no_draw", "there is no draw yet")
+    match = state.derived.by_key.get(key)
+    if match is None:
+        raise DrawReject(404, "unknown_key", f"the draw has no match {key!r}")
+    if match.status != "ready":
+        raise conflict("not_ready", f"{key} is not ready to be called ({match.status})")
+    discipline = spec.match["discipline"]
+    players = []
+    for pid in match.known_players:
+        player = state.player(pid)
+        entry: dict[str, Any] = {"id": pid, "name": player.name}
+        if discipline == "golden_nine" and player.handicap == "eight":
+            entry["handicap"] = "eight"
+        players.append(entry)
+    return {"discipline": discipline, "players": players, "format": copy.deepcopy(dict(spec.match.get("format", {}))),
+            "options": copy.deepcopy(dict(spec.match.get("options", {}))),
+            "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round}}
+
+
+def key_of_match(state: TournamentState, match_id: str) -> str | None:
+    """The draw key a match plays (called, or finished with its result taken); None for a
+    match no call of the current draw holds (made by hand, uncalled, or of a replaced draw)."""
+    return state.match_keys.get(match_id)
+
+
+def calls(state: TournamentState) -> dict[str, tuple[str, str]]:
+    """key -> (match_id, table_id) of every called key without a result yet."""
+    return {k: (c.match_id, c.table_id) for k, c in state.open_calls.items()}
+
+
+def stale_calls(state: TournamentState) -> list[str]:
+    """Called keys whose players, as derived now, are not the ones they were called with (the
+    I/O layer should uncall them).  The commands keep this empty (a result is not voided while
+    a later match is called); it is the I/O layer's safety net."""
+    by_key = state.derived.by_key
+    out = []
+    for key, call in state.open_calls.items():
+        match = by_key.get(key)
+        if match is None or set(match.known_players) != set(call.players):
+            out.append(key)
+    return out
+
+
+def downstream(state: TournamentState, key: str) -> list[str]:
+    """Keys whose players depend on ``key``'s result, directly or further, structural order:
+    the keys its winner and loser go to and beyond (elimination), every later round (chase),
+    none (round robin)."""
+    if key not in state.derived.by_key:
+        raise DrawReject(404, "unknown_key", f"the draw has no match {key!r}")
+    return state.derived.downstream(key)

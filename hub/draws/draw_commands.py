@@ -1,0 +1,95 @@
+"""``make_draw``: check the draw's settings and fix its seeding order once.
+
+The seeding order (``entrants`` of ``draw_made``) is computed here, from the command's
+``seed``, and stored: a replay reads it and never runs the random generator again.
+- ``random``: every active (not withdrawn) player, shuffled by ``random.Random(seed)``;
+- ``seeded``: the seeded players by seed (1 first), then the unseeded ones shuffled by
+  ``random.Random(seed)``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any, Mapping
+
+from hub.draws import fields
+from hub.draws.chase import DEFAULT_ROUNDS
+from hub.draws.events import DrawReject, bad, conflict
+from hub.draws.state import TournamentState
+from hub.rules.setup import DISCIPLINES
+
+TYPES = ("single_elimination", "double_elimination", "round_robin", "chase_groups")
+SEEDINGS = ("random", "seeded")
+TWO_PLAYER = ("golden_nine", "wpa_nine", "chinese_eight")
+MAX_GROUPS = 26
+MAX_ROUNDS = 50
+SEED_LIMIT = 2**63
+
+
+def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "groups", "rounds", "redraw"))
+    kind = fields.required(cmd, "type")
+    if kind not in TYPES:
+        raise bad(f"type must be one of {', '.join(TYPES)}")
+    seeding = cmd.get("seeding") or "random"  # absent or null: the default
+    if seeding not in SEEDINGS:
+        raise bad("seeding must be \"random\" or \"seeded\"")
+    seed = fields.required(cmd, "seed")
+    # Non-negative: random.Random(-n) would shuffle as random.Random(n) does.
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise bad(f"seed must be a whole number from 0 to {SEED_LIMIT - 1}")
+    match = _match_template(fields.required(cmd, "match"), kind)
+    groups = None
+    if kind == "round_robin":
+        groups = fields.whole(1 if cmd.get("groups") is None else cmd["groups"], "groups", 1, MAX_GROUPS)
+    elif "groups" in cmd and cmd["groups"] is not None:
+        raise bad("groups is only for a round_robin draw")
+    rounds = None
+    if kind == "chase_groups":
+        rounds = fields.whole(DEFAULT_ROUNDS if cmd.get("rounds") is None else cmd["rounds"], "rounds", 1, MAX_ROUNDS)
+    elif "rounds" in cmd and cmd["rounds"] is not None:
+        raise bad("rounds is only for a chase_groups draw")
+    redraw = fields.flag(cmd.get("redraw") or False, "redraw")
+    if state.draw is not None:
+        if not redraw:
+            raise conflict("draw_exists", "a draw is made already: send redraw: true to replace it")
+        if state.results or state.walkovers:
+            raise conflict("draw_started", "the draw has started (a result or walkover is recorded): it cannot be redrawn")
+    active = [p for p in state.players if not p.withdrawn]
+    least = 3 if kind == "chase_groups" else 2
+    if len(active) < least:
+        raise DrawReject(422, "too_few_players", f"a {kind} draw needs at least {least} players ({len(active)} active)")
+    if groups is not None and len(active) < 2 * groups:
+        raise DrawReject(422, "too_few_players",
+                         f"{groups} groups need at least {2 * groups} players, two a group ({len(active)} active)")
+    rng = random.Random(seed)
+    if seeding == "seeded":
+        seeded = sorted((p for p in active if p.seed is not None), key=lambda p: p.seed or 0)
+        rest = [p.id for p in active if p.seed is None]
+        rng.shuffle(rest)
+        entrants = [p.id for p in seeded] + rest
+    else:
+        entrants = [p.id for p in active]
+        rng.shuffle(entrants)
+    return "draw_made", {"type": kind, "seeding": seeding, "seed": seed, "match": match, "groups": groups,
+                         "rounds": rounds, "redraw": redraw, "entrants": entrants}
+
+
+def _match_template(raw: Any, kind: str) -> dict[str, Any]:
+    """The matches' discipline, format and options (already checked by the API against the
+    rules engine); here only its shape and whether the discipline fits the draw type."""
+    raw = fields.mapping(raw, "match")
+    fields.only(raw, ("discipline", "format", "options"), "match")
+    discipline = raw.get("discipline")
+    if discipline not in DISCIPLINES:
+        raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
+    if kind == "chase_groups" and discipline != "chase_nine":
+        raise bad("a chase_groups draw plays chase_nine (three players a match)")
+    if kind != "chase_groups" and discipline not in TWO_PLAYER:
+        raise bad(f"a {kind} draw needs a two-player discipline ({', '.join(TWO_PLAYER)})")
+    fmt = raw.get("format", {})
+    options = raw.get("options") or {}
+    fields.mapping(fmt, "match.format")
+    fields.mapping(options, "match.options")
+    return {"discipline": discipline, "format": copy.deepcopy(dict(fmt)), "options": copy.deepcopy(dict(options))}

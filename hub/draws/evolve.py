@@ -1,0 +1,170 @@
+"""``initial`` / ``evolve`` / ``fold``: facts only, no derivation.
+
+``evolve`` copies only the fields the event changes (copy on write), so a state handed out is
+never changed; ``fold`` applies a whole stream to one working copy and freezes it once.
+Events of kinds this package does not know (the I/O layer's own) only advance the version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, Iterable
+
+from hub.draws.events import TournamentEvent
+from hub.draws.state import Call, DrawSpec, Player, Result, TournamentState, Walkover
+
+_MAPPINGS = ("calls", "results", "walkovers", "uncalled_at", "match_keys")
+
+
+def initial(tournament_id: str) -> TournamentState:
+    return TournamentState(tournament_id=tournament_id)
+
+
+class _Working:
+    """A mutable copy of a state's facts, copying each field the first time it is changed."""
+
+    def __init__(self, state: TournamentState) -> None:
+        self.base = state
+        self.fields: dict[str, Any] = {}
+        self.version = state.version
+        self._index: dict[str, int] | None = None
+
+    def get(self, name: str) -> Any:
+        return self.fields[name] if name in self.fields else getattr(self.base, name)
+
+    def mut(self, name: str) -> Any:
+        if name not in self.fields:
+            value = getattr(self.base, name)
+            self.fields[name] = list(value) if isinstance(value, tuple) else dict(value)
+        return self.fields[name]
+
+    def set(self, name: str, value: Any) -> None:
+        self.fields[name] = value
+
+    def player_index(self, pid: str) -> int:
+        if self._index is None:
+            self._index = {p.id: i for i, p in enumerate(self.get("players"))}
+        return self._index[pid]
+
+    def freeze(self) -> TournamentState:
+        # Read-only views: a state handed out cannot be changed through its mappings.
+        changes = {k: tuple(v) if isinstance(v, list) else MappingProxyType(v) if isinstance(v, dict) else v
+                   for k, v in self.fields.items()}
+        return replace(self.base, version=self.version, **changes)
+
+
+def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
+    work = _Working(state)
+    _apply(work, event)
+    return work.freeze()
+
+
+def fold(tournament_id: str, events: Iterable[TournamentEvent]) -> TournamentState:
+    work = _Working(initial(tournament_id))
+    for event in events:
+        _apply(work, event)
+    return work.freeze()
+
+
+def _apply(work: _Working, ev: TournamentEvent) -> None:
+    work.version = ev.version
+    apply = _APPLY.get(ev.kind)
+    if apply is not None:
+        apply(work, ev.data, ev.version)
+
+
+def _players_added(work: _Working, data: dict[str, Any], version: int) -> None:
+    players = work.mut("players")
+    for p in data["players"]:
+        players.append(Player(p["id"], p["name"], p.get("club"), p.get("seed"), p.get("handicap"), len(players)))
+    work._index = None
+
+
+def _player_updated(work: _Working, data: dict[str, Any], version: int) -> None:
+    players = work.mut("players")
+    i = work.player_index(data["player"])
+    players[i] = replace(players[i], **{k: v for k, v in data["changes"].items()
+                                        if k in ("name", "club", "seed", "handicap")})
+
+
+def _player_withdrawn(work: _Working, data: dict[str, Any], version: int) -> None:
+    players = work.mut("players")
+    i = work.player_index(data["player"])
+    players[i] = replace(players[i], withdrawn_at=version)
+
+
+def _draw_made(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.set("draw", DrawSpec(data["type"], data["seeding"], data["seed"], data["match"], data.get("groups"),
+                              data.get("rounds"), tuple(data["entrants"]), version))
+    for name in _MAPPINGS:
+        work.set(name, {})
+    work.set("queue_order", ())
+
+
+def _walkover(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.mut("walkovers")[data["key"]] = Walkover(data["key"], data["winner"], version)
+    if "match_id" in data:  # a called key decided without play: its match is gone
+        work.mut("calls").pop(data["key"], None)
+        work.mut("match_keys").pop(data["match_id"], None)
+
+
+def _match_called(work: _Working, data: dict[str, Any], version: int) -> None:
+    key = data["key"]
+    work.mut("calls")[key] = Call(key, data["match_id"], data["table_id"], tuple(data["players"]), version)
+    work.mut("match_keys")[data["match_id"]] = key
+
+
+def _match_uncalled(work: _Working, data: dict[str, Any], version: int) -> None:
+    key = data["key"]
+    call = work.mut("calls").pop(key, None)
+    if call is not None:
+        work.mut("match_keys").pop(call.match_id, None)
+    work.mut("uncalled_at")[key] = version
+    if key in work.get("queue_order"):
+        work.set("queue_order", tuple(k for k in work.get("queue_order") if k != key))
+
+
+def _call_moved(work: _Working, data: dict[str, Any], version: int) -> None:
+    calls = work.mut("calls")
+    calls[data["key"]] = calls[data["key"]]._replace(table_id=data["table_id"])
+
+
+def _queue_ordered(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.set("queue_order", tuple(data["keys"]))
+
+
+def _result_taken(work: _Working, data: dict[str, Any], version: int) -> None:
+    ranking = data.get("ranking")
+    work.mut("results")[data["key"]] = Result(data["key"], data["match_id"], data["winner"], dict(data["scores"]),
+                                              tuple(ranking) if ranking is not None else None, version)
+
+
+def _result_voided(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.mut("results").pop(data["key"], None)
+
+
+def _table_paused(work: _Working, data: dict[str, Any], version: int) -> None:
+    if data["table_id"] not in work.get("paused_tables"):
+        work.set("paused_tables", (*work.get("paused_tables"), data["table_id"]))
+
+
+def _table_resumed(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.set("paused_tables", tuple(t for t in work.get("paused_tables") if t != data["table_id"]))
+
+
+_APPLY = {
+    "players_added": _players_added,
+    "player_updated": _player_updated,
+    "player_withdrawn": _player_withdrawn,
+    "draw_made": _draw_made,
+    "walkover": _walkover,
+    "match_called": _match_called,
+    "match_uncalled": _match_uncalled,
+    "call_moved": _call_moved,
+    "queue_ordered": _queue_ordered,
+    "result_taken": _result_taken,
+    "result_voided": _result_voided,
+    "table_paused": _table_paused,
+    "table_resumed": _table_resumed,
+}

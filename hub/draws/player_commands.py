@@ -1,0 +1,109 @@
+"""Player commands: ``add_players``, ``update_player``, ``withdraw``.
+
+Player fields: ``name`` a string, stripped, 1..100 characters; ``club`` optional, at most 100
+(empty means none); ``seed`` optional whole number 1..9999, unique among the tournament's
+players; ``handicap`` null or ``"eight"`` (golden_nine's "8 wins, 9 golds"; only sent to
+golden_nine matches).  Ids are ``p1``, ``p2``, ... in order of addition.  At most 512 players
+per call and 1024 in a tournament.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from hub.draws import fields
+from hub.draws.events import DrawReject, bad, conflict
+from hub.draws.state import TournamentState
+
+PLAYER_FIELDS = ("name", "club", "seed", "handicap")
+HANDICAPS = ("eight",)
+MAX_BATCH = 512
+MAX_PLAYERS = 1024
+MAX_SEED = 9999
+
+
+def player_fields(raw: Mapping[str, Any], what: str, *, partial: bool) -> dict[str, Any]:
+    """The normalised fields of one player (all four, or for ``partial`` only those given)."""
+    fields.mapping(raw, what)
+    fields.only(raw, PLAYER_FIELDS, what)
+    out: dict[str, Any] = {}
+    if "name" in raw or not partial:
+        out["name"] = fields.text(raw.get("name"), f"{what}: name")
+    if "club" in raw or not partial:
+        club = raw.get("club")
+        if club is not None and not isinstance(club, str):
+            raise bad(f"{what}: club must be a string or null")
+        out["club"] = fields.text(club, f"{what}: club") if club is not None and club.strip() else None
+    if "seed" in raw or not partial:
+        seed = raw.get("seed")
+        out["seed"] = None if seed is None else fields.whole(seed, f"{what}: seed", 1, MAX_SEED)
+    if "handicap" in raw or not partial:
+        handicap = raw.get("handicap")
+        if handicap is not None and handicap not in HANDICAPS:
+            raise bad(f"{what}: handicap must be null or \"eight\"")
+        out["handicap"] = handicap
+    return out
+
+
+def known_player(state: TournamentState, value: Any, what: str = "player") -> str:
+    pid = fields.ident(value, what)
+    if pid not in state.player_by_id:
+        raise DrawReject(404, "unknown_player", f"no player {pid!r} in this tournament")
+    return pid
+
+
+def _seed_holder(state: TournamentState, seed: int, besides: str | None = None) -> str | None:
+    for p in state.players:
+        if p.seed == seed and p.id != besides:
+            return p.name
+    return None
+
+
+def add_players(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    fields.only(cmd, ("kind", "players"))
+    raw = fields.required(cmd, "players")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_BATCH:
+        raise bad(f"players must be a list of 1 to {MAX_BATCH} players")
+    if state.draw is not None:
+        raise conflict("draw_made", "the draw is made: players join before the draw; redraw to take late entries in")
+    if len(state.players) + len(raw) > MAX_PLAYERS:
+        raise bad(f"a tournament takes at most {MAX_PLAYERS} players ({len(state.players)} already)")
+    new: list[dict[str, Any]] = []
+    seeds: dict[int, str] = {}
+    for i, entry in enumerate(raw):
+        player = player_fields(entry, f"players[{i}]", partial=False)
+        seed = player["seed"]
+        if seed is not None:
+            holder = _seed_holder(state, seed) or seeds.get(seed)
+            if holder is not None:
+                raise conflict("seed_taken", f"seed {seed} is already {holder}'s")
+            seeds[seed] = player["name"]
+        new.append({"id": f"p{len(state.players) + i + 1}", **player})
+    return "players_added", {"players": new}
+
+
+def update_player(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    fields.only(cmd, ("kind", "player", "changes"))
+    pid = known_player(state, fields.required(cmd, "player"))
+    changes = player_fields(fields.required(cmd, "changes"), "changes", partial=True)
+    if not changes:
+        raise bad(f"changes must name at least one of {', '.join(PLAYER_FIELDS)}")
+    player = state.player(pid)
+    if "seed" in changes and changes["seed"] != player.seed:
+        if state.draw is not None:
+            raise conflict("draw_made", f"the draw is made and uses the seeding: {player.name}'s seed cannot change now")
+        holder = _seed_holder(state, changes["seed"], besides=pid) if changes["seed"] is not None else None
+        if holder is not None:
+            raise conflict("seed_taken", f"seed {changes['seed']} is already {holder}'s")
+    return "player_updated", {"player": pid, "changes": changes}
+
+
+def withdraw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    fields.only(cmd, ("kind", "player"))
+    pid = known_player(state, fields.required(cmd, "player"))
+    player = state.player(pid)
+    if player.withdrawn:
+        raise conflict("withdrawn", f"{player.name} has already withdrawn")
+    if state.draw is not None and state.derived.finished:
+        raise conflict("draw_finished", "the draw is over: nobody can withdraw from it now")
+    return "player_withdrawn", {"player": pid}

@@ -1,0 +1,43 @@
+"""``projection(state)``: the pure part of the tournament projection (PROTOCOL section 7).
+
+The I/O layer adds ``id``, ``name``, ``version`` and ``tables`` around it.  JSON-ready: every
+value is a str, int, bool, None, list or dict, and nothing in it is shared with the state.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hub.draws.derive import DrawMatch
+from hub.draws.state import TournamentState
+
+
+def projection(state: TournamentState) -> dict[str, Any]:
+    derived = state.derived
+    players = [{"id": p.id, "name": p.name, "club": p.club, "seed": p.seed, "handicap": p.handicap,
+                "status": derived.player_status.get(p.id, "active")} for p in state.players]
+    return {"players": players, "draw": _draw(state), "queue": list(derived.queue),
+            "standings": [dict(row) for row in derived.standings] if derived.standings is not None else None, "paused_tables": list(state.paused_tables),
+            "version": state.version}
+
+
+def _draw(state: TournamentState) -> dict[str, Any] | None:
+    spec = state.draw
+    if spec is None:
+        return None
+    derived = state.derived
+    return {"type": spec.type, "status": "finished" if derived.finished else "running", "champion": derived.champion,
+            "seeding": spec.seeding, "seed": spec.seed, "groups": spec.groups, "rounds": spec.rounds,
+            "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants),
+            "matches": [match_json(m) for m in derived.matches]}
+
+
+def match_json(m: DrawMatch) -> dict[str, Any]:
+    out: dict[str, Any] = {"key": m.key, "round": m.round}
+    if m.group is not None:
+        out["group"] = m.group
+    out.update({"bracket": m.bracket, "players": list(m.players), "status": m.status, "match_id": m.match_id,
+                "table_id": m.table_id, "winner": m.winner, "winner_to": m.winner_to, "loser_to": m.loser_to,
+                "scores": dict(m.scores) if m.scores is not None else None})
+    return out

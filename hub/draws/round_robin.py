@@ -1,0 +1,140 @@
+"""Round robin: groups, the circle-method schedule, standings.
+
+- Groups ``A``, ``B``, ... (``groups: N``, default 1): the entrants, in seeding order, are dealt
+  in a snake (A B C C B A A B C ...), so group sizes differ by at most one and the top seeds are
+  spread over the groups.
+- Schedule: the circle method within each group (one player fixed, the others rotating; with an
+  odd count one player sits out each round), n-1 rounds for n players (n rounds when n is odd).
+  Keys ``{group}-{n}`` numbered in schedule order within the group (``A-1``, ``A-2``, ...),
+  ``round`` = ``"R{r}"``, ``group`` = ``"A"``, ``bracket`` = ``"group"``.  Every match is ready
+  from the start; matches are listed (and queued) round by round across the groups: R1 of A,
+  R1 of B, R2 of A, ...; a player still in a called match is passed over by ``dispatch``.
+- Standings, per group: ``played``, ``won``, ``lost``, ``points`` (= matches won; a walkover is
+  a win for the player present and a loss for the absent one, with no score), ``score_for`` /
+  ``score_against`` (the match ``score`` of PROTOCOL section 4: points in golden_nine, racks in
+  wpa_nine and chinese_eight).  Ranks 1..n in each group, never shared; ties are broken by, in
+  order: points; head-to-head wins among all the players tied on points (counted once over the
+  whole tied set, not re-applied to smaller subsets); score difference; score for; seed
+  (seeded players first, lower seed first); order of entry.
+- Champion: with one group, the best-ranked player not withdrawn once every match is resolved;
+  with several groups null (the final standings are the answer).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Sequence
+
+from hub.draws.settle import DrawMatch, TypeResult, settle
+
+if TYPE_CHECKING:
+    from hub.draws.state import DrawSpec, TournamentState
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def snake(players: Sequence[str], count: int) -> list[list[str]]:
+    """Deal ``players`` over ``count`` piles: 1..count, count..1, 1..count, ..."""
+    piles: list[list[str]] = [[] for _ in range(count)]
+    for p, pid in enumerate(players):
+        lap, offset = divmod(p, count)
+        piles[offset if lap % 2 == 0 else count - 1 - offset].append(pid)
+    return piles
+
+
+def circle(players: Sequence[str]) -> list[list[tuple[str, str]]]:
+    """The circle method: rounds of pairs, every pair exactly once."""
+    ring: list[str | None] = list(players)
+    if len(ring) % 2:
+        ring.append(None)
+    n = len(ring)
+    rounds: list[list[tuple[str, str]]] = []
+    for _ in range(n - 1):
+        pairs = [(ring[i], ring[n - 1 - i]) for i in range(n // 2)]
+        rounds.append([(a, b) for a, b in pairs if a is not None and b is not None])
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return rounds
+
+
+@lru_cache(maxsize=32)
+def schedule(entrants: tuple[str, ...], group_count: int) -> tuple[tuple[str, str, str, tuple[str, str]], ...]:
+    """The draw's matches in structural order: (key, round, group letter, pair)."""
+    rows: list[tuple[int, int, int, str, str, tuple[str, str]]] = []
+    for g, members in enumerate(snake(entrants, group_count)):
+        letter = LETTERS[g]
+        index = 0
+        for r, pairs in enumerate(circle(members), start=1):
+            for pair in pairs:
+                index += 1
+                rows.append((r, g, index, f"{letter}-{index}", letter, pair))
+    rows.sort(key=lambda row: row[:3])
+    return tuple((key, f"R{r}", letter, pair) for r, _, _, key, letter, pair in rows)
+
+
+def derive_round_robin(state: TournamentState, spec: DrawSpec) -> TypeResult:
+    groups = snake(spec.entrants, spec.groups or 1)
+    matches = []
+    for order, (key, rnd, letter, pair) in enumerate(schedule(spec.entrants, spec.groups or 1)):
+        st = settle(state, key, pair, spec.version)
+        matches.append(DrawMatch(key, rnd, "group", letter, pair, st.status, st.match_id, st.table_id,
+                                 st.winner, st.losers, st.scores, None, None, st.ready_at, st.resolved_at, order))
+    table = standings(state, groups, matches)
+    champion = None
+    if len(groups) == 1:
+        champion = next((row["player"] for row in table if not state.player(row["player"]).withdrawn), None)
+    return TypeResult(tuple(matches), champion, table, {}, None)
+
+
+def standings(state: TournamentState, groups: Sequence[Sequence[str]], matches: Sequence[DrawMatch]) -> list[dict[str, Any]]:
+    played: dict[str, int] = {}
+    won: dict[str, int] = {}
+    score_for: dict[str, int] = {}
+    score_against: dict[str, int] = {}
+    wins: dict[tuple[str, str], int] = {}  # (winner, loser) -> count
+    for m in matches:
+        if m.status != "finished" and m.status != "walkover":
+            continue
+        a, b = m.players
+        assert a is not None and b is not None
+        played[a] = played.get(a, 0) + 1
+        played[b] = played.get(b, 0) + 1
+        if m.scores is not None:
+            sa, sb = m.scores.get(a, 0), m.scores.get(b, 0)
+            score_for[a] = score_for.get(a, 0) + sa
+            score_against[a] = score_against.get(a, 0) + sb
+            score_for[b] = score_for.get(b, 0) + sb
+            score_against[b] = score_against.get(b, 0) + sa
+        if m.winner is not None:
+            loser = b if m.winner == a else a
+            won[m.winner] = won.get(m.winner, 0) + 1
+            wins[(m.winner, loser)] = wins.get((m.winner, loser), 0) + 1
+    out: list[dict[str, Any]] = []
+    for g, members in enumerate(groups):
+        rows = []
+        for pid in members:
+            p, w = played.get(pid, 0), won.get(pid, 0)
+            rows.append({"player": pid, "group": LETTERS[g], "played": p, "won": w, "lost": p - w, "points": w,
+                         "rank": 0, "score_for": score_for.get(pid, 0), "score_against": score_against.get(pid, 0)})
+        ranked = rank_group(state, rows, wins)
+        for rank, row in enumerate(ranked, start=1):
+            row["rank"] = rank
+        out.extend(ranked)
+    return out
+
+
+def rank_group(state: TournamentState, rows: list[dict[str, Any]], wins: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
+    by_points: dict[int, list[str]] = {}
+    for row in rows:
+        by_points.setdefault(row["points"], []).append(row["player"])
+    head_to_head: dict[str, int] = {}
+    for tied in by_points.values():
+        for pid in tied:
+            head_to_head[pid] = sum(wins.get((pid, other), 0) for other in tied if other != pid)
+
+    def key(row: dict[str, Any]) -> tuple[Any, ...]:
+        pid = row["player"]
+        player = state.player(pid)
+        return (-row["points"], -head_to_head[pid], -(row["score_for"] - row["score_against"]), -row["score_for"],
+                player.seed is None, player.seed or 0, player.entry)
+
+    return sorted(rows, key=key)

@@ -1,0 +1,113 @@
+"""The facts a tournament's events fold into.
+
+``TournamentState`` holds facts only (players, the draw as made, results, walkovers, calls,
+uncalls, the explicit queue order, paused tables).  Everything a screen sees about the draw's
+matches (players in later rounds, statuses, the queue, standings, the champion) is derived
+from those facts by ``hub.draws.derive`` once per state and cached on it, so a voided result or
+a withdrawal is one more fact and the rest follows.
+
+States are values: ``evolve`` builds a new state (copying only the mapping it changes) and
+never touches the old one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Mapping, NamedTuple
+
+from hub.draws.derive import Derived, derive
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    name: str
+    club: str | None
+    seed: int | None
+    handicap: str | None
+    entry: int  # order of entry, 0-based (ids are p1, p2, ... in this order)
+    withdrawn_at: int | None = None  # version of the player_withdrawn event
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSpec:
+    """The draw as ``draw_made`` stored it; ``entrants`` is the seeding order the RNG produced."""
+
+    type: str
+    seeding: str
+    seed: int
+    match: Mapping[str, Any]  # {discipline, format, options}
+    groups: int | None
+    rounds: int | None
+    entrants: tuple[str, ...]
+    version: int  # version of the draw_made event
+
+
+class Call(NamedTuple):
+    key: str
+    match_id: str
+    table_id: str
+    players: tuple[str, ...]
+    version: int
+
+
+class Result(NamedTuple):
+    key: str
+    match_id: str
+    winner: str | None
+    scores: Mapping[str, int]
+    ranking: tuple[str, ...] | None
+    version: int
+
+
+class Walkover(NamedTuple):
+    key: str
+    winner: str
+    version: int
+
+
+@dataclass(frozen=True)
+class TournamentState:
+    tournament_id: str
+    version: int = 0
+    players: tuple[Player, ...] = ()
+    draw: DrawSpec | None = None
+    # key -> fact.  A call stays after its result (voiding the result makes the key called again).
+    calls: Mapping[str, Call] = field(default_factory=dict)
+    results: Mapping[str, Result] = field(default_factory=dict)
+    walkovers: Mapping[str, Walkover] = field(default_factory=dict)
+    uncalled_at: Mapping[str, int] = field(default_factory=dict)  # key -> version of its last uncall
+    queue_order: tuple[str, ...] = ()  # keys of the last queue_ordered, uncalled ones removed
+    paused_tables: tuple[str, ...] = ()  # in the order they were paused
+    match_keys: Mapping[str, str] = field(default_factory=dict)  # match_id -> key, for calls kept
+
+    @cached_property
+    def player_by_id(self) -> dict[str, Player]:
+        return {p.id: p for p in self.players}
+
+    @cached_property
+    def withdrawn_at(self) -> dict[str, int]:
+        """pid -> version of the withdrawal, withdrawn players only."""
+        return {p.id: p.withdrawn_at for p in self.players if p.withdrawn_at is not None}
+
+    @cached_property
+    def open_calls(self) -> dict[str, Call]:
+        """key -> call of every called key without a result (a call stays after its result)."""
+        return {k: c for k, c in self.calls.items() if k not in self.results}
+
+    @cached_property
+    def derived(self) -> Derived:
+        return derive(self)
+
+    def player(self, pid: str) -> Player:
+        return self.player_by_id[pid]
+
+    def name(self, pid: str | None) -> str:
+        """A player's name for messages (the id when unknown)."""
+        player = self.player_by_id.get(pid) if pid is not None else None
+        return player.name if player is not None else str(pid)

@@ -1,0 +1,57 @@
+"""projection: PROTOCOL section 7 fields, JSON-ready, nothing shared with the state."""
+
+from __future__ import annotations
+
+import json
+
+from hub.draws import projection
+from tests.draws.harness import Stream
+
+MATCH_FIELDS = {"key", "round", "bracket", "players", "status", "match_id", "table_id", "winner", "winner_to",
+                "loser_to", "scores"}
+
+
+def test_fields_and_json() -> None:
+    s = Stream()
+    s.add(5, seeded=True)
+    s.draw("double_elimination")
+    s.play("W1-2", "p5")
+    view = s.view
+    assert set(view) == {"players", "draw", "queue", "standings", "paused_tables", "version"}
+    assert view["version"] == len(s.events)
+    assert set(view["players"][0]) == {"id", "name", "club", "seed", "handicap", "status"}
+    draw = view["draw"]
+    assert {"type", "status", "champion", "seeding", "seed", "groups", "rounds", "match", "matches"} <= set(draw)
+    assert all(set(m) == MATCH_FIELDS for m in draw["matches"])
+    assert view["standings"] is None
+    assert json.loads(json.dumps(view)) == view
+
+
+def test_round_robin_matches_name_their_group() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("round_robin")
+    assert all(set(m) == MATCH_FIELDS | {"group"} for m in s.view["draw"]["matches"])
+    assert set(s.view["standings"][0]) == {"player", "group", "played", "won", "lost", "points", "rank",
+                                           "score_for", "score_against"}
+
+
+def test_chase_standings_fields() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("chase_groups")
+    assert set(s.view["standings"][0]) == {"player", "played", "won", "lost", "points", "rank", "byes"}
+
+
+def test_changing_the_projection_changes_nothing() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("round_robin")
+    s.play("A-1", s.match("A-1")["players"][0])
+    view = projection(s.state)
+    view["draw"]["match"]["format"]["racks"] = 1
+    view["draw"]["matches"][0]["scores"].clear()
+    view["standings"][0]["points"] = 99
+    view["queue"].clear()
+    assert projection(s.state) != view
+    assert projection(s.state)["draw"]["match"]["format"] == {"racks": 5}
