@@ -1,0 +1,218 @@
+"""OpenAPI models of running a competition (PROTOCOL.md section 7) and of the desk (section 8):
+what `hub/api/tournaments.py`, `session.py`, `pairing.py` and `tables.py` take and answer.
+
+Documentation only, like `models.py` (whose pattern and helpers these follow): the handlers read
+their bodies with `errors.read_json`, and the pure draw logic (`hub/draws/`) is what checks them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, Field, RootModel
+
+from hub.api.models import DISCIPLINES, MatchFormat, MatchOptions, MatchShort, TournamentTable, _Open
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S", description="Trimmed; 1 to 100 characters.")]
+Club = Annotated[str, Field(max_length=100, description="Up to 100 characters; empty is none.")]
+Seed = Annotated[int, Field(ge=1, le=9999, description="Unique in the tournament; 1 is the top seed.")]
+Key = Annotated[str, Field(min_length=1, max_length=16, description="A draw match: W1-3, L2-1, GF, GF2, A-4, C2-1 ...")]
+PlayerStatus = Literal["active", "eliminated", "withdrawn", "champion"]
+DrawType = Literal["single_elimination", "double_elimination", "round_robin", "chase_groups"]
+EntryStatus = Literal["waiting", "ready", "called", "finished", "walkover", "bye"]
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+class PlayerCreate(BaseModel):
+    name: PlayerName
+    club: Club | None = None
+    seed: Seed | None = None
+    handicap: Literal["eight"] | None = Field(None, description="golden_nine's '8 wins, 9 golds'.")
+
+
+class PlayerBatch(BaseModel):
+    players: list[PlayerCreate] = Field(min_length=1, max_length=512)
+
+
+class PlayersAdd(RootModel[Union[PlayerCreate, PlayerBatch]]):
+    """One player, or a list of them (a pasted list)."""
+
+
+class PlayerChanges(BaseModel):
+    """Any of the fields; a rename shows on every screen, past matches too. Seeds are fixed once the
+    draw is made (409)."""
+
+    name: PlayerName | None = None
+    club: Club | None = None
+    seed: Seed | None = None
+    handicap: Literal["eight"] | None = None
+
+
+class Player(_Open):
+    id: str
+    name: str
+    club: str | None
+    seed: int | None
+    handicap: Literal["eight"] | None
+    status: PlayerStatus
+
+
+class PlayerList(BaseModel):
+    players: list[Player]
+
+
+# --- the draw ----------------------------------------------------------------------------------
+
+
+class DrawTemplate(BaseModel):
+    """What each match of the draw is created with (PROTOCOL.md section 1, without players)."""
+
+    discipline: Literal[DISCIPLINES]  # type: ignore[valid-type]
+    format: MatchFormat
+    options: MatchOptions | None = None
+
+
+class DrawCreate(BaseModel):
+    type: DrawType
+    seeding: Literal["random", "seeded"] = "random"
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="The same seed gives the same draw; the hub picks one when absent.")
+    match: DrawTemplate
+    groups: int | None = Field(None, ge=1, le=26, description="round_robin: groups (default 1).")
+    rounds: int | None = Field(None, ge=1, le=50, description="chase_groups: rounds (default 3).")
+    redraw: bool = Field(False, description="Replace the draw while none of its matches has started.")
+
+
+class DrawMatch(_Open):
+    key: str
+    round: str
+    group: str | None = None
+    bracket: Literal["winners", "losers", "final", "group", "chase"]
+    players: list[str | None] = Field(description="Player ids; null where a player is not known yet, or a bye.")
+    status: EntryStatus
+    match_id: str | None
+    table_id: str | None
+    winner: str | None
+    winner_to: str | None
+    loser_to: str | None
+    scores: dict[str, int] | None
+
+
+class Draw(_Open):
+    type: DrawType
+    status: Literal["running", "finished"]
+    champion: str | None
+    seeding: Literal["random", "seeded"]
+    seed: int
+    matches: list[DrawMatch]
+
+
+class Standing(_Open):
+    player: str
+    group: str | None = None
+    played: int
+    won: int
+    lost: int
+    points: int
+    rank: int
+
+
+class CompetitionTable(TournamentTable):
+    status: Literal["free", "playing", "paused"]
+
+
+class CompetitionProjection(_Open):
+    """The tournament projection (PROTOCOL.md sections 5 and 7)."""
+
+    id: str
+    name: str
+    version: int = Field(description="Grows with every change of this projection.")
+    tables: list[CompetitionTable]
+    players: list[Player]
+    draw: Draw | None
+    queue: list[str] = Field(description="Keys of the ready matches, in the order they will be called.")
+    standings: list[Standing] | None
+
+
+class Walkover(BaseModel):
+    winner: str = Field(description="The player the match goes to.")
+
+
+class CallNow(BaseModel):
+    table_id: str | None = Field(None, description="A free table; absent: the first free one.")
+
+
+class QueueOrder(BaseModel):
+    keys: list[Key] = Field(max_length=4096, description="Ready keys to call first, in this order; [] clears.")
+
+
+class TableState(_Open):
+    id: str
+    name: str
+    status: Literal["free", "playing", "paused"]
+    match: MatchShort | None = None
+
+
+class MoveMatch(BaseModel):
+    table_id: str
+
+
+class MatchCancelled(BaseModel):
+    id: str
+    status: Literal["cancelled"]
+    table_id: str
+
+
+class Placing(_Open):
+    place: int | None
+    player: str
+    name: str | None
+
+
+class ResultsExport(_Open):
+    tournament: dict[str, Any]
+    draw: dict[str, Any] | None
+    placings: list[Placing]
+    standings: list[Standing] | None
+    matches: list[dict[str, Any]]
+
+
+def csv_ok(description: str) -> dict[int | str, dict[str, Any]]:
+    return {200: {"description": description, "content": {"text/csv": {"schema": {"type": "string"}}}}}
+
+
+# --- the desk (section 8) ----------------------------------------------------------------------
+
+
+class SignIn(BaseModel):
+    token: str = Field(min_length=1, max_length=500, description="The admin token.")
+
+
+class SessionState(_Open):
+    signed_in: bool
+    expires_at: int | None = Field(None, description="Server ms when the session ends unless used.")
+
+
+class PairingCode(_Open):
+    code: str = Field(pattern=r"^[0-9]{6}$")
+    expires_at: int
+
+
+class PairBody(BaseModel):
+    code: str = Field(description="The six digits.")
+
+
+class Paired(_Open):
+    table_id: str
+    name: str
+    token: str = Field(description="This tablet's own token for the table (shown once).")
+
+
+class TableInfo(_Open):
+    id: str
+    name: str
+    tournament_id: str
+    tournament_name: str | None
+    match_id: str | None = Field(description="The match on the table now (its open one, else its latest), or null.")
+    tablets: int = Field(description="Tablets paired to the table with a token of their own.")

@@ -1,0 +1,331 @@
+"""The flow of a draw, run by the hub: results in, players on, free tables fed (PROTOCOL.md section 7).
+
+`TournamentFlow.kick(tid)` asks for a `reconcile` of one tournament; kicks that arrive while one
+runs are folded into one more pass. A pass compares the draw state (the fold) with the matches in
+the store and does the first thing that is due, then looks again, until nothing is due:
+
+1. a called match that finished -> `take_result` (its winner and scores; chase_nine its ranking);
+2. a called match that is gone (cancelled outside the draw) -> `uncall`;
+3. a result whose match was reopened by an undo -> the downstream matches called meanwhile are
+   taken off their tables (they have not started: the reopen guard saw to that), then `void_result`;
+4. a called match whose players changed (a result voided upstream) -> taken off its table;
+5. a withdrawn player's called match: not started -> taken off its table (the fold then gives it to
+   the opponent as a walkover); being played -> the withdrawn player forfeits it on the match
+   (`penalty forfeit_match`, a command of the match like any other);
+6. free tables (no open match, not paused) -> `dispatch` pairs them with the queue, and each call
+   stores its match and its `match_called` in one transaction.
+
+Every step is idempotent against the store, so any number of hub processes may run passes at once:
+the tournament stream's primary key and the one-open-match-per-table index decide the races. Kicks
+come from this process's changes (a draw match finishing or reopening, a cancelled match, every
+tournament event, a new table); a sweep every SWEEP_S seconds also looks at every running draw, for
+what another process stored and could not finish (it crashed between a match's last stroke and its
+result, say).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from types import ModuleType
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hub.store import catalog
+from hub.tournaments import store
+from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter
+from hub.writer import Ack, Change, MatchWriter, TableNotice
+
+log = logging.getLogger(__name__)
+
+SWEEP_S = 5.0
+MAX_STEPS = 10_000  # per pass; a draw of 1024 players is about 2,000 matches
+RETRY_S = 1.0
+RESERVE_S = 5.0  # how long a table an undo is reopening a match on is kept from the queue
+
+
+def draw_entries(projection: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    draw = projection.get("draw") or {}
+    return {m["key"]: m for m in draw.get("matches") or []}
+
+
+class TournamentFlow:
+    def __init__(self, engine: AsyncEngine, matches: MatchWriter, tournaments: TournamentWriter,
+                 draws: ModuleType, *, sweep_s: float = SWEEP_S) -> None:
+        self._engine = engine
+        self._matches = matches
+        self._tournaments = tournaments
+        self._draws = draws
+        self._sweep_s = sweep_s
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._watched: set[str] = set()  # tournaments with a draw (swept)
+        self._unsubscribe: list[Any] = []
+        self._sweeper: asyncio.Task[None] | None = None
+        # Tables an undo is reopening a match on (table id -> until, loop time): the flow gives them
+        # nothing meanwhile, or the match it took off them would be replaced before the undo lands.
+        self._reserved: dict[str, float] = {}
+        self.passes = 0  # reconcile passes run (tests, diagnostics)
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._unsubscribe = [
+            self._matches.subscribe(self._on_match),
+            self._matches.subscribe_tables(self._on_table),
+            self._tournaments.subscribe(self._on_tournament),
+        ]
+        self._matches.reopen_guard = self.check_reopen
+        self._watched.update(await store.with_draws(self._engine))
+        for tid in self._watched:
+            self.kick(tid)
+        self._sweeper = asyncio.create_task(self._sweep(), name="tournament-sweep")
+
+    async def stop(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._matches.reopen_guard = None
+        tasks = [t for t in [self._sweeper, *self._running.values()] if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    @property
+    def watched(self) -> frozenset[str]:
+        """Tournaments with a draw (the ones the flow has work for)."""
+        return frozenset(self._watched)
+
+    async def idle(self, tid: str | None = None) -> None:
+        """Wait until no pass of `tid` (of any tournament when None) is running or due."""
+        while True:
+            tasks = [t for k, t in self._running.items() if tid is None or k == tid]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # --- kicks --------------------------------------------------------------------------------
+
+    def _on_match(self, change: Change) -> None:
+        ev = change.event
+        draw = change.projection.get("draw")
+        if draw is None:
+            return
+        self._watched.add(change.tournament_id)  # a draw made by another process, maybe
+        status = change.projection.get("status")
+        if status != "finished":
+            self._reserved.pop(change.table_id, None)  # the undo it was kept for has landed
+        # A draw match matters to the flow when it finishes, when it reopens, and when it is created
+        # (nothing to do then, but cheap); strokes of a live match do not.
+        if ev is None or status == "finished" or (ev.get("kind") == "undo"):
+            self.kick(change.tournament_id)
+
+    def _on_table(self, notice: TableNotice) -> None:
+        if notice.tournament_id in self._watched:  # a tournament without a draw has no flow
+            self.kick(notice.tournament_id)
+
+    def _on_tournament(self, change: TournamentChange) -> None:
+        if change.event["kind"] == "draw_made":
+            self._watched.add(change.tournament_id)
+        if change.tournament_id in self._watched:
+            self.kick(change.tournament_id)
+
+    def kick(self, tid: str) -> None:
+        if tid in self._running:
+            self._again.add(tid)
+            return
+        self._running[tid] = asyncio.create_task(self._run(tid), name=f"tournament-flow-{tid}")
+
+    async def _run(self, tid: str) -> None:
+        try:
+            while True:
+                self._again.discard(tid)
+                try:
+                    await self.reconcile(tid)
+                except (SQLAlchemyError, OSError) as exc:
+                    log.warning("tournament %s: the flow could not reach the store (%s); retrying", tid, exc)
+                    await asyncio.sleep(RETRY_S)
+                    self._again.add(tid)
+                except Exception:
+                    log.exception("tournament %s: the flow failed", tid)
+                if tid not in self._again:
+                    return
+        finally:
+            self._running.pop(tid, None)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_s)
+            try:  # draws another process made since
+                self._watched.update(await store.with_draws(self._engine))
+            except (SQLAlchemyError, OSError) as exc:
+                log.warning("tournament sweep: the store is unreachable (%s)", exc)
+            for tid in list(self._watched):
+                self.kick(tid)
+
+    # --- one pass -----------------------------------------------------------------------------
+
+    async def reconcile(self, tid: str) -> None:
+        self.passes += 1
+        for _ in range(MAX_STEPS):
+            state = await self._tournaments.state(tid)
+            if state is None:
+                self._watched.discard(tid)
+                return
+            proj = self._draws.projection(state)
+            if proj.get("draw") is None:
+                return
+            if not await self._step(tid, state, proj):
+                return
+        log.error("tournament %s: the flow did not settle in %d steps", tid, MAX_STEPS)
+
+    async def _step(self, tid: str, state: Any, proj: dict[str, Any]) -> bool:
+        """Do the first thing that is due; True if something was done (look again)."""
+        draws = self._draws
+        entries = draw_entries(proj)
+        held = {key: e for key, e in entries.items() if e.get("match_id")}
+        statuses = await catalog.match_statuses(self._engine, [e["match_id"] for e in held.values()])
+        called = draws.calls(state)
+        # 1, 2: called matches that finished, or vanished
+        for key, (mid, _table) in called.items():
+            status = statuses.get(mid)
+            if status == "finished":
+                if await self._take_result(tid, key, mid):
+                    return True
+            elif status is None or status == catalog.CANCELLED:
+                return await self._command(tid, {"kind": "uncall", "key": key})
+        # 3: results whose match was reopened
+        for key, e in held.items():
+            if e["status"] == "finished" and statuses.get(e["match_id"]) in catalog.OPEN_STATUSES:
+                for down in draws.downstream(state, key):
+                    if down in called and await self._take_off(tid, down, called[down][0]):
+                        return True
+                return await self._command(tid, {"kind": "void_result", "key": key, "match_id": e["match_id"]})
+        # 4: calls whose players are no longer those of the match
+        for key in draws.stale_calls(state):
+            if await self._take_off(tid, key, called[key][0]):
+                return True
+        # 5: withdrawn players' called matches
+        withdrawn = {p["id"] for p in proj["players"] if p["status"] == "withdrawn"}
+        for key, (mid, _table) in called.items():
+            quitters = [p for p in entries[key]["players"] if p in withdrawn]
+            if not quitters:
+                continue
+            if statuses.get(mid) == "scheduled":
+                if await self._take_off(tid, key, mid):
+                    return True
+            elif statuses.get(mid) == "live":
+                await self._forfeit(mid, quitters)
+        # 6: free tables
+        tables = await catalog.list_tables(self._engine, tid)
+        busy = await catalog.open_matches(self._engine, tid)
+        now = asyncio.get_running_loop().time()
+        free = [(t.id, t.id not in busy and self._reserved.get(t.id, 0.0) < now) for t in tables]
+        for key, table_id in draws.dispatch(state, free):
+            if await self._call(tid, state, key, table_id):
+                return True
+        return False
+
+    async def _command(self, tid: str, command: dict[str, Any], **kw: Any) -> bool:
+        try:
+            await self._tournaments.apply(tid, command, **kw)
+            return True
+        except self._draws.DrawReject as r:
+            # The state moved under us (another process did it first): look again.
+            log.info("tournament %s: %s refused (%s: %s)", tid, command["kind"], r.code, r.message)
+            return True
+        except (NotStored, catalog.TableBusy):
+            return True
+
+    async def _take_result(self, tid: str, key: str, mid: str) -> bool:
+        proj = await self._matches.projection(mid)
+        if proj is None or proj.get("status") != "finished":
+            return False
+        winner = proj.get("winner")
+        if winner is None and proj.get("discipline") != "chase_nine":
+            log.error("tournament %s: match %s (%s) finished without a winner", tid, mid, key)
+            return False
+        command = {
+            "kind": "take_result", "key": key, "match_id": mid, "winner": winner,
+            "scores": {p["id"]: p["score"] for p in proj.get("players") or []},
+        }
+        ranking = (proj.get("result") or {}).get("ranking")
+        if ranking:
+            command["ranking"] = list(ranking)
+        return await self._command(tid, command)
+
+    async def _take_off(self, tid: str, key: str, mid: str) -> bool:
+        """Cancel a called match that has not started and put its key back (`uncall`), together."""
+        async def store_with(append: catalog.InTransaction) -> Any:
+            return await self._matches.cancel_match(mid, also=append)
+
+        status = (await catalog.match_statuses(self._engine, [mid])).get(mid)
+        if status != "scheduled":
+            log.warning("tournament %s: %s (%s) should come off its table but is %s", tid, key, mid, status)
+            return False
+        return await self._command(tid, {"kind": "uncall", "key": key}, store_with=store_with)
+
+    async def _forfeit(self, mid: str, players: list[str]) -> None:
+        for pid in players:
+            answer = await self._matches.submit(
+                mid, f"withdrawn:{pid}", {"kind": "penalty", "player": pid, "type": "forfeit_match"}
+            )
+            if not isinstance(answer, Ack):
+                log.warning("match %s: the withdrawn %s could not forfeit (%s)", mid, pid, answer)
+
+    async def _call(self, tid: str, state: Any, key: str, table_id: str) -> bool:
+        body = self._draws.match_body(state, key)
+        match_id = catalog.new_id("m")
+
+        async def store_with(append: catalog.InTransaction) -> Any:
+            return await self._matches.create_match(
+                body, tournament_id=tid, table_id=table_id, match_id=match_id, draw_key=key, also=append
+            )
+
+        command = {"kind": "call", "key": key, "match_id": match_id, "table_id": table_id}
+        return await self._command(tid, command, store_with=store_with)
+
+    # --- the match writer's reopen guard ------------------------------------------------------
+
+    async def check_reopen(self, row: catalog.MatchRow) -> str | None:
+        """An undo would reopen `row`, a finished match. Refuse when the draw has moved on: a match
+        fed by its result has started. Otherwise let it through, first taking the match called onto
+        the same table meanwhile back off it (not started yet), so the undo can reopen this one; the
+        flow then voids the result and takes off whatever else it fed."""
+        if row.draw_key is None:
+            return None
+        state = await self._tournaments.state(row.tournament_id)
+        if state is None:
+            return None
+        entries = draw_entries(self._draws.projection(state))
+        entry = entries.get(row.draw_key)
+        if entry is None or entry.get("match_id") != row.id or entry["status"] != "finished":
+            return None
+        fed = [entries[k] for k in self._draws.downstream(state, row.draw_key) if k in entries]
+        mids = [e["match_id"] for e in fed if e.get("match_id")]
+        statuses = await catalog.match_statuses(self._engine, mids)
+        for e in fed:
+            if e["status"] in ("finished", "walkover") or statuses.get(e.get("match_id") or "") in ("live", "finished"):
+                return f"the draw has moved on from this result: {e['key']} has been played or is being played"
+        # What took this match's table or players meanwhile (not started yet) comes off again, so
+        # the match can be played on where it was; a match that has started keeps them: refused.
+        players = {p.get("id") for p in row.setup.get("players") or []}
+        table_open = (await catalog.open_matches(self._engine, row.tournament_id)).get(row.table_id)
+        holders = {mid for key, (mid, table) in self._draws.calls(state).items()
+                   if table == row.table_id or players & set(entries[key]["players"])}
+        if table_open is not None:
+            holders.add(table_open)
+        self._reserved[row.table_id] = asyncio.get_running_loop().time() + RESERVE_S
+        for mid in holders:
+            other = await catalog.get_match(self._engine, mid)
+            if other is None:
+                continue
+            if other.draw_key is None or other.status != "scheduled":
+                return "this match's table or a player of it is in another match that has started"
+            if not await self._take_off(row.tournament_id, other.draw_key, other.id):
+                return "the match called meanwhile could not be taken off its table"
+        return None

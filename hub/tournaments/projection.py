@@ -1,0 +1,53 @@
+"""The whole tournament projection (PROTOCOL.md sections 5 and 7): the draw's pure projection
+(players, draw, queue, standings) around the tables, each with its status and its match now."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from hub.store import catalog
+from hub.tournaments.writer import TournamentWriter
+
+if TYPE_CHECKING:
+    from hub.listings import Listings
+
+
+def table_status(table_id: str, paused: set[str], match: dict[str, Any] | None) -> str:
+    if table_id in paused:
+        return "paused"
+    if match is not None and match.get("status") in catalog.OPEN_STATUSES:
+        return "playing"
+    return "free"
+
+
+def compose(info: dict[str, Any], version: int, pure: dict[str, Any],
+            tables: list[tuple[str, str, dict[str, Any] | None]]) -> dict[str, Any]:
+    """`tables`: (id, name, short form of its match now or None), in the tournament's table order."""
+    paused = set(pure.get("paused_tables") or ())
+    return {
+        **info,
+        "version": version,
+        "tables": [
+            {"id": tid, "name": name, "status": table_status(tid, paused, short), "match": short}
+            for tid, name, short in tables
+        ],
+        "players": pure["players"],
+        "draw": pure["draw"],
+        "queue": pure["queue"],
+        "standings": pure["standings"],
+    }
+
+
+async def tournament_projection(listings: Listings, tournaments: TournamentWriter, draws: ModuleType,
+                                tid: str) -> dict[str, Any] | None:
+    """In a constant number of queries: the tables and their matches from the listings (at most
+    five), the draw from the tournament writer (one read of what other processes stored)."""
+    base = await listings.tournament(tid)
+    if base is None:
+        return None
+    state = await tournaments.state(tid, known=True)
+    pure = draws.projection(state)
+    tables = [(t["id"], t["name"], t["match"]) for t in base["tables"]]
+    # The listings' version counts tables, matches and their versions; the stream adds its own.
+    return compose({"id": base["id"], "name": base["name"]}, base["version"] + state.version, pure, tables)

@@ -1,0 +1,129 @@
+"""A tournament's results for export (JSON and CSV): placings, standings and every draw match.
+
+Placings: round_robin and chase_groups take the standings' ranks. In the eliminations the champion
+is 1st, and the others are placed by the round that put them out, later rounds better (the grand
+final's loser 2nd, then the losers-bracket final's, ...); players put out in the same round share
+the place (3rd for both semi-final losers of a single elimination, then 5th for the quarter-final
+losers). Players still in a running draw are listed after, without a place.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+MATCH_COLUMNS = ("key", "round", "group", "status", "player_1", "player_2", "player_3",
+                 "score_1", "score_2", "score_3", "winner", "match_id", "table")
+PLACING_COLUMNS = ("place", "player_id", "name", "club", "seed", "status", "played", "won", "lost", "points")
+
+
+def _depth(key: str, round_: str) -> tuple[int, int]:
+    """How far in the bracket a round is (greater is later): grand finals after the losers
+    bracket, which comes after the winners bracket."""
+    if key.startswith("GF"):
+        return (3, 2 if key == "GF2" else 1)
+    m = re.match(r"([WL])(\d+)", round_ or key)
+    if m is None:
+        return (0, 0)
+    return (2 if m.group(1) == "L" else 1, int(m.group(2)))
+
+
+def placings(proj: dict[str, Any]) -> list[dict[str, Any]]:
+    draw = proj.get("draw")
+    players = {p["id"]: p for p in proj.get("players") or []}
+    if not draw:
+        return []
+    standings = proj.get("standings")
+    if standings:
+        rows = [{"place": s["rank"], "player": s["player"], **{k: s.get(k) for k in ("played", "won", "lost", "points")}}
+                for s in sorted(standings, key=lambda s: (s.get("group") or "", s["rank"]))]
+        return [{**r, **_who(players, r["player"])} for r in rows]
+    out_at: dict[str, tuple[int, int]] = {}
+    record: dict[str, list[int]] = {pid: [0, 0] for pid in players}
+    for m in draw.get("matches") or []:
+        if m["status"] not in ("finished", "walkover") or not m.get("winner"):
+            continue
+        for pid in m["players"]:
+            if pid is None or pid not in record:
+                continue
+            record[pid][0 if pid == m["winner"] else 1] += 1
+            if pid != m["winner"]:
+                out_at[pid] = max(out_at.get(pid, (0, 0)), _depth(m["key"], m.get("round", "")))
+    champion = draw.get("champion")
+    out = []
+    if champion:
+        out.append({"place": 1, "player": champion})
+    gone = [pid for pid, p in players.items() if pid != champion and p.get("status") in ("eliminated", "withdrawn")
+            and pid in out_at]
+    gone.sort(key=lambda pid: out_at[pid], reverse=True)
+    place, previous, better = None, None, 1 if champion else 0
+    for i, pid in enumerate(gone):
+        if out_at[pid] != previous:
+            place, previous = better + i + 1, out_at[pid]
+        out.append({"place": place, "player": pid})
+    listed = {r["player"] for r in out}
+    out += [{"place": None, "player": pid} for pid in players if pid not in listed]
+    for r in out:
+        won, lost = record.get(r["player"], [0, 0])
+        r.update(played=won + lost, won=won, lost=lost, points=None)
+    return [{**r, **_who(players, r["player"])} for r in out]
+
+
+def _who(players: dict[str, dict[str, Any]], pid: str) -> dict[str, Any]:
+    p = players.get(pid) or {}
+    return {"name": p.get("name"), "club": p.get("club"), "seed": p.get("seed"), "status": p.get("status")}
+
+
+def matches(proj: dict[str, Any]) -> list[dict[str, Any]]:
+    names = {p["id"]: p["name"] for p in proj.get("players") or []}
+    tables = {t["id"]: t["name"] for t in proj.get("tables") or []}
+    out = []
+    for m in (proj.get("draw") or {}).get("matches") or []:
+        scores = m.get("scores") or {}
+        out.append({
+            "key": m["key"], "round": m.get("round"), "group": m.get("group"), "status": m["status"],
+            "players": [{"id": pid, "name": names.get(pid), "score": scores.get(pid)} if pid else None
+                        for pid in m["players"]],
+            "winner": m.get("winner"), "winner_name": names.get(m.get("winner") or ""),
+            "match_id": m.get("match_id"), "table": tables.get(m.get("table_id") or ""),
+        })
+    return out
+
+
+def results_json(proj: dict[str, Any]) -> dict[str, Any]:
+    draw = proj.get("draw") or {}
+    return {
+        "tournament": {"id": proj["id"], "name": proj["name"]},
+        "draw": {k: draw.get(k) for k in ("type", "status", "champion", "seeding", "seed")} if draw else None,
+        "placings": placings(proj),
+        "standings": proj.get("standings"),
+        "matches": matches(proj),
+    }
+
+
+def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")
+    w.writeheader()
+    for row in rows:
+        # A cell starting with = + - @ would be a formula to a spreadsheet: prefix it (CSV injection).
+        w.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})
+    return buf.getvalue()
+
+
+def matches_csv(proj: dict[str, Any]) -> str:
+    rows = []
+    for m in matches(proj):
+        row = {k: m.get(k) for k in ("key", "round", "group", "status", "match_id", "table")}
+        row["winner"] = m.get("winner_name")
+        for i, p in enumerate(m["players"][:3]):
+            row[f"player_{i + 1}"] = p["name"] if p else "(bye)"
+            row[f"score_{i + 1}"] = p["score"] if p else None
+        rows.append(row)
+    return _csv(MATCH_COLUMNS, rows)
+
+
+def placings_csv(proj: dict[str, Any]) -> str:
+    return _csv(PLACING_COLUMNS, [{**r, "player_id": r["player"]} for r in placings(proj)])

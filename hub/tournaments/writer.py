@@ -1,0 +1,168 @@
+"""The tournament writer: every command on a tournament goes through here, one at a time.
+
+    load (memory, or fold of the stream) -> catch up with the stored head -> draws.decide
+    -> append version+1 in a transaction (with the match it calls or cancels, when there is one)
+    -> evolve -> notify listeners
+
+One writer per tournament at a time: an asyncio lock within a process, and across processes the
+stream's primary key (a lost race raises StreamConflict; the state is folded again and the command
+decided again on it, so two processes never both call a match, nor give one table two matches).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Awaitable, Callable, Mapping, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hub.store import catalog
+from hub.store.db import now_ms
+from hub.tournaments import store
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+# Runs the transaction that stores the event: it must call `append(conn)` inside it (the default
+# opens a transaction of its own). Lets a call store its match and its event together.
+StoreWith = Callable[[catalog.InTransaction], Awaitable[T]]
+ATTEMPTS = 8
+
+
+class UnknownTournament(LookupError):
+    pass
+
+
+class NotStored(Exception):
+    """The transaction that was to store the event did not run `append` (e.g. the match to cancel
+    had started meanwhile): nothing was stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentChange:
+    """One stored tournament event, as listeners see it (treat as read-only)."""
+
+    tournament_id: str
+    version: int
+    event: dict[str, Any]  # {"version", "kind", "data", "at"}
+    projection: dict[str, Any]  # draws.projection(state): players, draw, queue, standings, paused_tables
+
+
+TournamentListener = Callable[[TournamentChange], None]
+
+
+@dataclass(slots=True)
+class _Live:
+    tid: str
+    state: Any
+    version: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class TournamentWriter:
+    def __init__(self, engine: AsyncEngine, draws: ModuleType, clock: Callable[[], int] = now_ms) -> None:
+        self._engine = engine
+        self._draws = draws
+        self._clock = clock
+        self._live: dict[str, _Live] = {}
+        self._load_lock = asyncio.Lock()
+        self._listeners: list[TournamentListener] = []
+
+    def subscribe(self, listener: TournamentListener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _notify(self, change: TournamentChange) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(change)
+            except Exception:
+                log.exception("tournament listener failed on %s v%s", change.tournament_id, change.version)
+
+    # --- reads ------------------------------------------------------------------------------
+
+    async def _load(self, tid: str, known: bool = False) -> tuple[_Live | None, bool]:
+        """(the tournament in memory, whether it was read from the store just now). `known`: the
+        caller has seen the tournament's row (no query to check it exists)."""
+        live = self._live.get(tid)
+        if live is not None:
+            return live, False
+        async with self._load_lock:
+            live = self._live.get(tid)
+            if live is not None:
+                return live, False
+            events = await store.read(self._engine, tid)
+            if not events and not known and await catalog.get_tournament(self._engine, tid) is None:
+                return None, False
+            live = _Live(tid, self._draws.fold(tid, events), events[-1].version if events else 0)
+            self._live[tid] = live
+            return live, True
+
+    async def _catch_up(self, live: _Live) -> None:
+        """Fold in what other processes stored since (the store is the truth). Lock held."""
+        newer = await store.read(self._engine, live.tid, since=live.version)
+        state = live.state
+        for event in newer:
+            state = self._draws.evolve(state, event)
+        if newer:
+            live.state, live.version = state, newer[-1].version
+
+    async def state(self, tid: str, *, known: bool = False) -> Any | None:
+        """The tournament's draw state, caught up with the store (one query). `known`: the caller
+        has read the tournament's row already."""
+        live, fresh = await self._load(tid, known)
+        if live is None:
+            return None
+        if fresh:
+            return live.state
+        async with live.lock:
+            await self._catch_up(live)
+            return live.state
+
+    # --- writes -----------------------------------------------------------------------------
+
+    async def apply(self, tid: str, command: Mapping[str, Any],
+                    store_with: StoreWith[Any] | None = None) -> tuple[Any, Any]:
+        """Decide `command` and store its event; returns (the new state, the stored event). Raises draws.DrawReject
+        (nothing stored), UnknownTournament, NotStored, or whatever `store_with` raises (e.g.
+        catalog.TableBusy), in which case nothing was stored either."""
+        live, _ = await self._load(tid)
+        if live is None:
+            raise UnknownTournament(tid)
+        async with live.lock:
+            await self._catch_up(live)
+            for _ in range(ATTEMPTS):
+                kind, data = self._draws.decide(live.state, command)
+                event = self._draws.TournamentEvent(version=live.version + 1, kind=kind, data=dict(data),
+                                                    at=self._clock())
+                stored = False
+
+                async def append(conn: AsyncConnection) -> None:
+                    nonlocal stored
+                    await store.append(conn, tid, event)
+                    stored = True
+
+                try:
+                    if store_with is None:
+                        async with self._engine.begin() as conn:
+                            await append(conn)
+                    else:
+                        await store_with(append)
+                except store.StreamConflict:
+                    await self._catch_up(live)  # another process stored first: decide again
+                    continue
+                if not stored:
+                    raise NotStored(kind)
+                live.state = self._draws.evolve(live.state, event)
+                live.version = event.version
+                change = TournamentChange(tid, event.version, _event_json(event), self._draws.projection(live.state))
+                asyncio.get_running_loop().call_soon(self._notify, change)
+                return live.state, event
+            raise store.StreamConflict(f"{tid}: the tournament kept changing")
+
+
+def _event_json(event: Any) -> dict[str, Any]:
+    return {"version": event.version, "kind": event.kind, "data": event.data, "at": event.at}
