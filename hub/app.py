@@ -1,7 +1,14 @@
 """Wiring: settings -> engine (migrated) -> admin token -> match writer -> routers.
 
 `create_app(settings=None, rules=None)` is the app factory; uvicorn uses `hub.app:create_app`
-with `--factory`. While running, `app.state` holds: settings, engine, rules, writer, admin_hash, clocks.
+with `--factory`. While running, `app.state` holds: settings, engine, rules, writer, admin_hash,
+presence (tablet links), clocks, listings, tournaments (the tournament writer) and flow (the draw's dispatcher), and watch
+(from the watch router's lifespan).
+
+A missing piece fails here, loudly, before anything listens: every router is imported directly
+(an import error is an error, not a hub without /ws/watch), and the pages, migrations and API
+documentation assets must be installed (hub.resources.MissingPiece). A bad HUB_* setting, when the
+settings come from the environment, is one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -14,28 +21,45 @@ from typing import AsyncIterator
 
 from fastapi import FastAPI
 
-from hub.api import access, commands, errors, health, setup
+import hub
+from hub import draws
 from hub import metrics as hub_metrics
+from hub import pages
+from hub.api import access, commands, docs, errors, health, models, pairing, session, setup, tables, tournaments
 from hub.clocks import ClockService
 from hub.heap import freeze_startup_heap
-from hub.realtime import table
-from hub.settings import Settings
+from hub.listings import Listings
+from hub.presence import Presence
+from hub.realtime import table, watch
+from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
-from hub.store.db import is_sqlite, make_engine, migrate
+from hub.store.db import check_migrations, is_sqlite, make_engine, migrate
+from hub.tournaments.flow import TournamentFlow
+from hub.tournaments.writer import TournamentWriter
 
 log = logging.getLogger(__name__)
 
+DESCRIPTION = """The real-time scoring hub for billiards competitions (PROTOCOL.md).
 
-def _optional_router(module: str) -> object | None:
-    """Routers owned by other parts of the hub (pages, watch); absent ones are skipped."""
-    try:
-        return importlib.import_module(module).router
-    except ImportError:
-        return None
+Writes take `Authorization: Bearer <token>`: the admin token for setup, the table token for a
+table's commands. Every error is `{"error": {"code", "message"}}`. The WebSockets
+(`/ws/tables/{table_id}`, `/ws/watch`) are described in PROTOCOL.md section 2."""
+
+
+def check_install() -> None:
+    """Everything the hub serves from files is installed; MissingPiece (naming it) otherwise."""
+    pages.check_files()
+    check_migrations()
+    docs.check_files()
 
 
 def create_app(settings: Settings | None = None, *, rules: ModuleType | None = None) -> FastAPI:
-    settings = settings or Settings.from_env()
+    if settings is None:
+        try:
+            settings = Settings.from_env()
+        except SettingsError as exc:  # e.g. `uvicorn --factory hub.app:create_app` with HUB_PORT=abc
+            exit_on_bad_settings(exc)
+    check_install()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -52,27 +76,45 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         app.state.rules = rules_module
         app.state.admin_hash = admin_hash
         app.state.writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
-        app.state.clocks = ClockService(app.state.writer, engine)
+        app.state.listings = Listings(engine, rules_module, app.state.writer)
+        # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/presence.py).
+        app.state.presence = Presence(engine, app.state.writer)
+        await app.state.presence.start()
+        app.state.clocks = ClockService(app.state.writer, engine, presence=app.state.presence,
+                                        grace_s=settings.tablet_grace_s)
         await app.state.clocks.start()
+        app.state.tournaments = TournamentWriter(engine, draws)
+        app.state.flow = TournamentFlow(engine, app.state.writer, app.state.tournaments, draws)
+        await app.state.flow.start()
         freeze_startup_heap()
         try:
             yield
         finally:
+            await app.state.flow.stop()
             await app.state.clocks.stop()
+            app.state.listings.close()
+            await app.state.presence.stop()
             await engine.dispose()
 
-    app = FastAPI(title="cuehub", lifespan=lifespan)
+    app = FastAPI(
+        title="cuehub", version=hub.__version__, description=DESCRIPTION, lifespan=lifespan,
+        docs_url=None, redoc_url=None,  # hub/api/docs.py serves both from the package's own files
+        separate_input_output_schemas=False,
+    )
     app.state.metrics = hub_metrics.Metrics()
     errors.install(app)
+    models.install(app)
     app.include_router(health.router)
     app.include_router(hub_metrics.router)
     app.include_router(setup.router)
     app.include_router(commands.router)
+    app.include_router(tournaments.router)
     app.include_router(table.router)
     app.include_router(access.router)
+    for desk_router in (session.router, pairing.router, tables.router):  # PROTOCOL.md section 8
+        app.include_router(desk_router)
+    app.include_router(docs.router)
+    app.include_router(pages.router)
+    app.include_router(watch.router)
     access.install_cors(app, settings)
-    for module in ("hub.pages", "hub.realtime.watch"):
-        router = _optional_router(module)
-        if router is not None:
-            app.include_router(router)  # type: ignore[arg-type]
     return app

@@ -1,4 +1,4 @@
-"""`cuehub serve | gateway | migrate | replay | demo | simulate`."""
+"""`cuehub serve | gateway | migrate | replay | demo | simulate | --version`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ import importlib
 import sys
 from typing import Sequence
 
-from hub.settings import Settings
+from pydantic import ValidationError
+
+from hub.resources import MissingPiece
+from hub.settings import Settings, SettingsError, exit_on_bad_settings
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -16,25 +19,24 @@ def _serve(args: argparse.Namespace) -> int:
 
     from hub.app import create_app
 
-    settings = Settings.from_env()
-    settings = settings.with_(
-        host=args.host or settings.host,
-        port=args.port or settings.port,
-        database_url=args.database_url or settings.database_url,
-        watch_port=args.watch_port if args.watch_port is not None else settings.watch_port,
+    settings = _options(
+        Settings.from_env(),
+        host=args.host, port=args.port, database_url=args.database_url, watch_port=args.watch_port,
     )
-    from hub.logs import json_enabled, log_config
+    from hub.logs import log_config
 
     uvicorn.run(
         create_app(settings),
         # One JSON object per log line (match/table ids included); HUB_LOG_FORMAT=text opts out.
-        log_config=log_config(args.log_level, json_format=json_enabled()),
+        log_config=log_config(args.log_level, json_format=settings.log_format == "json"),
         host=settings.host,
         port=settings.port,
         # Frames a little over the cap get a bad_command reject from the table socket; far over it,
         # uvicorn closes the connection before reading them whole.
         ws_max_size=max(settings.max_body_bytes * 4, 1 << 20),
         ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s,  # heartbeats
+        # X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py).
+        proxy_headers=True, forwarded_allow_ips=list(settings.trusted_proxies),
         log_level=args.log_level,
     )
     return 0
@@ -42,31 +44,27 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _gateway(args: argparse.Namespace) -> int:
     """A watch gateway process: /ws/watch on the websockets server, fed by the bus (Redis)."""
-    import logging
-
+    from hub.logs import configure
     from hub.realtime.gateway import main_gateway
 
-    settings = Settings.from_env()
-    settings = settings.with_(
-        database_url=args.database_url or settings.database_url,
-        bus_url=args.bus_url or settings.bus_url,
-    )
+    settings = _options(Settings.from_env(), database_url=args.database_url, bus_url=args.bus_url)
     if settings.bus_url.startswith("memory"):
         print("cuehub gateway: needs a shared bus (--bus-url redis://...); memory:// would hear nothing",
               file=sys.stderr)
         return 2
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    configure(args.log_level, json_format=settings.log_format == "json")  # JSON lines, as `cuehub serve`
     main_gateway(settings, args.host or settings.watch_host or settings.host,
                  args.port if args.port is not None else (settings.watch_port or 8001))
     return 0
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from hub.store.db import make_engine, migrate
+    from hub.logs import configure
+    from hub.store.db import check_migrations, make_engine, migrate
 
-    settings = Settings.from_env()
-    if args.database_url:
-        settings = settings.with_(database_url=args.database_url)
+    settings = _options(Settings.from_env(), database_url=args.database_url)
+    check_migrations()
+    configure("info", json_format=settings.log_format == "json")  # alembic's "Running upgrade" lines
 
     async def run() -> None:
         engine = make_engine(settings)
@@ -80,6 +78,16 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options(settings: Settings, **options: object) -> Settings:
+    """`settings` with the command-line options that were given (None: not given)."""
+    given = {k: v for k, v in options.items() if v is not None}
+    try:
+        return settings.with_(**given) if given else settings
+    except ValidationError as exc:
+        bad = "; ".join(f"--{str(e['loc'][0]).replace('_', '-')}: {e['msg']}" for e in exc.errors() if e.get("loc"))
+        raise SettingsError(f"bad option {bad}") from None
+
+
 def _passthrough(module: str, argv: Sequence[str]) -> int:
     # Imported lazily: the demo and the simulator are optional parts with their own arguments.
     result = importlib.import_module(module).main(list(argv))
@@ -87,7 +95,20 @@ def _passthrough(module: str, argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Every subcommand: a bad HUB_* setting or option is one line on stderr and exit status 2; a
+    missing part of the install (pages, migrations) one line and exit status 1."""
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except SettingsError as exc:
+        exit_on_bad_settings(exc)
+    except MissingPiece as exc:
+        print(f"cuehub: {exc}", file=sys.stderr, flush=True)
+        return 1
+
+
+def _main(argv: list[str]) -> int:
+    if argv and argv[0] not in ("-h", "--help"):
+        Settings.from_env()  # a bad HUB_* variable stops every subcommand before it starts anything
     if argv and argv[0] == "demo":
         return _passthrough("hub.demo", argv[1:])
     if argv and argv[0] == "simulate":
@@ -95,7 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "replay":
         return _passthrough("hub.replay", argv[1:])
 
+    import hub
+
     parser = argparse.ArgumentParser(prog="cuehub", description="Real-time billiards scoring hub")
+    parser.add_argument("--version", action="version", version=f"cuehub {hub.__version__}")
     sub = parser.add_subparsers(dest="cmd", required=True)
     serve = sub.add_parser("serve", help="run the hub (HTTP + WebSockets)")
     serve.add_argument("--host", default=None, help="default 127.0.0.1 (HUB_HOST)")

@@ -16,6 +16,15 @@ makes it a silent `version_conflict`, so a clock fires at most once per turn, in
 hub processes. Every `Change` of a match re-arms its timer; the start re-arms every live match
 from its stored projection, so a deadline that passed while the hub was down fires at once.
 
+Tablets (issue 15, hub/presence.py): at a shot deadline on a table whose tablets are not heard
+(a table that has had a tablet session, in any process), no time foul is stored. The expiry waits
+while they are quiet for less than the grace (HUB_TABLET_GRACE_S), and fires if one is heard again;
+past the grace the service stores `link_lost` instead (the shot clock pauses, as of when they were
+last heard), and a sweep does the same for every running shot clock of a quiet table, so screens
+show the pause long before any deadline (not in the first STARTUP_GRACE_S after a start, while
+the tablets find the hub again). The process that hears a tablet again stores
+`link_restored`. A restarted hub hears nobody: its live tables pause rather than collect fouls.
+
 Time is `now()` (server ms, as the writer stamps events) and `sleep(seconds)`; tests inject both.
 """
 
@@ -25,11 +34,12 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.presence import Presence
 from hub.store import catalog
 from hub.store.db import now_ms
 from hub.writer import Ack, Change, MatchWriter
@@ -45,6 +55,12 @@ MATCH = "match_time_expired"
 # stamps the events, hence the deadlines) delays an expiry by at most this much.
 MAX_NAP_S = 1.0
 MAX_RETRY_S = 60.0
+LINK_LOST = "link_lost"
+HOLD_NAP_S = 0.25  # while a deadline waits for a quiet tablet, how often presence is asked again
+SWEEP_S = 1.0  # how often the running shot clocks of quiet tables are paused
+# After a start the tablets need a moment to find the hub again: the sweep leaves their clocks
+# running that long (a deadline in it still waits for them, and pauses the clock rather than fire).
+STARTUP_GRACE_S = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +104,13 @@ class _Timer:
     due: Due | None
     task: asyncio.Task[None] | None = None
     firing: bool = False  # inside submit_server: never cancelled there (the store must finish)
+    table_id: str | None = None
+    shot_running: bool = False  # the shot clock runs at this version (the sweep may pause it)
+
+
+def shot_running(projection: Mapping[str, Any]) -> bool:
+    shot = (projection.get("clock") or {}).get("shot")
+    return isinstance(shot, Mapping) and bool(shot.get("running"))
 
 
 @dataclass(slots=True)
@@ -101,9 +124,15 @@ class ClockService:
 
     def __init__(
         self, writer: MatchWriter, engine: AsyncEngine, *, now: Now = now_ms, sleep: Sleep = asyncio.sleep,
-        retry_s: float = 1.0,
+        retry_s: float = 1.0, presence: Presence | None = None, grace_s: float = 3.0,
+        startup_grace_s: float = STARTUP_GRACE_S,
     ) -> None:
         self._writer = writer
+        self._presence = presence  # None: every table counts as attended (no tablet sessions known)
+        self._grace_ms = round(grace_s * 1000)
+        self._sweeper: asyncio.Task[None] | None = None
+        self._started_at = 0
+        self._startup_grace_ms = round(startup_grace_s * 1000)
         self._engine = engine
         self._now = now
         self._sleep = sleep
@@ -125,6 +154,9 @@ class ClockService:
         change falls between the listing and the pushes)."""
         self._unsubscribe = self._writer.subscribe(self._on_change)
         self._worker = asyncio.create_task(self._run(), name="clocks")
+        self._started_at = self._now()
+        if self._presence is not None:
+            self._sweeper = asyncio.create_task(self._sweep(), name="clocks-sweep")
         for row in await catalog.list_matches(self._engine, status="live"):
             try:
                 await self._rearm(row.id, force=False)
@@ -136,11 +168,12 @@ class ClockService:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        if self._worker is not None:
-            self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None
+        for task in (self._worker, self._sweeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._worker = self._sweeper = None
         firing = [t.task for t in self._timers.values() if t.task is not None and t.firing]
         for timer in self._timers.values():
             if timer.task is not None and not timer.firing:
@@ -199,7 +232,7 @@ class ClockService:
             if projection.get("status") == "finished":
                 self._versions.pop(match_id, None)  # nothing more to arm (an undo comes as a newer change)
             return
-        timer = _Timer(version, due)
+        timer = _Timer(version, due, table_id=projection.get("table_id"), shot_running=shot_running(projection))
         timer.task = asyncio.create_task(self._wait_and_fire(match_id, timer), name=f"clock {match_id} v{version}")
         self._timers[match_id] = timer
 
@@ -228,11 +261,57 @@ class ClockService:
         assert due is not None
         while (left := due.at - self._now()) > 0:
             await self._sleep(min(left / 1000, MAX_NAP_S))
+        command = due.command()
+        if due.kind == SHOT:
+            quiet_since = await self._hold_for_tablet(timer)
+            if quiet_since is not None:  # nobody at the table: pause the clock instead of a time foul
+                command = {"kind": LINK_LOST, "since": quiet_since}
+        await self._store(match_id, timer, command)
+
+    async def _hold_for_tablet(self, timer: _Timer) -> int | None:
+        """At a shot deadline: None when the expiry may be stored (a tablet is heard, or the table
+        has never had one); else wait while its tablets are quiet for less than the grace, and
+        return when they were last heard once it is over."""
+        if self._presence is None or timer.table_id is None:
+            return None
+        while True:
+            seen = await self._presence.attendance_now(timer.table_id)
+            if not seen.known or seen.present:
+                return None
+            assert seen.heard_at is not None
+            wait = seen.heard_at + self._grace_ms - self._now()
+            if wait <= 0:
+                return seen.heard_at
+            await self._sleep(min(wait / 1000, HOLD_NAP_S))
+
+    async def _sweep(self) -> None:
+        """Pause the running shot clock of every armed match whose table has been quiet for the grace."""
+        assert self._presence is not None
+        while True:
+            await self._sleep(SWEEP_S)
+            now = self._now()
+            if now - self._started_at < self._startup_grace_ms:
+                continue
+            for match_id, timer in list(self._timers.items()):
+                if not timer.shot_running or timer.firing or timer.table_id is None:
+                    continue
+                seen = self._presence.attendance(timer.table_id)
+                if seen.known and seen.heard_at is not None and seen.quiet_for(now) >= self._grace_ms:
+                    # The timer's task stores it (stop() lets a store being made finish).
+                    if timer.task is not None:
+                        timer.task.cancel()
+                    timer.shot_running = False
+                    timer.task = asyncio.create_task(
+                        self._store(match_id, timer, {"kind": LINK_LOST, "since": seen.heard_at}),
+                        name=f"link lost {match_id} v{timer.version}")
+
+    async def _store(self, match_id: str, timer: _Timer, command: dict[str, Any]) -> None:
+        kind = command["kind"]
         timer.firing = True
         try:
-            answer = await self._writer.submit_server(match_id, due.command(), timer.version)
+            answer = await self._writer.submit_server(match_id, command, timer.version)
         except Exception:
-            log.exception("clocks: storing %s on %s failed; trying again", due.kind, match_id)
+            log.exception("clocks: storing %s on %s failed; trying again", kind, match_id)
             timer.firing = False
             self._later(match_id, force=True)
             return
@@ -240,11 +319,11 @@ class ClockService:
             timer.firing = False
         self._failures.pop(match_id, None)
         if isinstance(answer, Ack):
-            self.fired.append((match_id, answer.version, due.kind))
-            log.info("clocks: %s stored on %s as v%s", due.kind, match_id, answer.version)
+            self.fired.append((match_id, answer.version, kind))
+            log.info("clocks: %s stored on %s as v%s", kind, match_id, answer.version)
             return  # its Change re-arms the timer
         if answer.code != "version_conflict":
-            log.warning("clocks: %s refused on %s v%s: %s %s", due.kind, match_id, timer.version, answer.code, answer.message)
+            log.warning("clocks: %s refused on %s v%s: %s %s", kind, match_id, timer.version, answer.code, answer.message)
         if self._timers.get(match_id) is timer:
             del self._timers[match_id]
         # Something else was stored first (here or in another hub process, whose change this one

@@ -1,15 +1,18 @@
-"""`cuehub demo`: a hub with a live demo tournament, in one command.
+"""`cuehub demo`: a hub with live demo draws, in one command.
 
 Starts the hub in this process (uvicorn, an SQLite file in a temporary or given folder, the
-in-memory bus), creates a tournament with 8 tables mixing the four disciplines, and drives
-them with simulated tablets (``hub.simulate``) so every page has something to show. It prints
-the page URLs and the admin token; Ctrl-C stops everything cleanly.
+in-memory bus) and sets up four real draws (DEMO_EVENTS: a 16-player golden_nine double
+elimination on 8 tables, a chase_nine group night, a wpa_nine cup, a chinese_eight league); from
+then on nobody creates a match: the hub calls each one to the next free table, and simulated
+tablets (``hub.simulate.DrawSimulator``) play what their table is given. It prints the page URLs
+and the admin token; Ctrl-C stops everything cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import logging
 import os
@@ -21,21 +24,22 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Sequence
+from dataclasses import replace
+from typing import Any, Sequence
 
 import uvicorn
 
-from hub.simulate import Progress, Simulator, TableSpec, report
+from hub.simulate import DrawPlan, DrawSimulator, Progress, Stats, report
 
-DEMO_TABLES: tuple[TableSpec, ...] = (
-    TableSpec("golden_nine", shot_clock=True, name="Table 1"),
-    TableSpec("chase_nine", name="Table 2"),
-    TableSpec("wpa_nine", name="Table 3"),
-    TableSpec("chinese_eight", name="Table 4"),
-    TableSpec("golden_nine", shot_clock=True, handicap=True, name="Table 5"),
-    TableSpec("chase_nine", shot_clock=True, name="Table 6"),
-    TableSpec("wpa_nine", shot_clock=True, name="Table 7"),
-    TableSpec("chinese_eight", name="Table 8"),
+# What the demo runs: real draws. The hub calls every match to a free table by itself; the simulated
+# tablets only play what they are given, and a finished draw is followed by its next edition.
+DEMO_EVENTS: tuple[DrawPlan, ...] = (
+    DrawPlan("double_elimination", players=16, tables=8, discipline="golden_nine", shot_clock=True,
+             name="cuehub demo open"),
+    DrawPlan("chase_groups", players=9, tables=3, discipline="chase_nine", rounds=3, name="cuehub chase night"),
+    DrawPlan("single_elimination", players=8, tables=2, discipline="wpa_nine", shot_clock=True,
+             seeding="seeded", name="cuehub nine-ball cup"),
+    DrawPlan("round_robin", players=4, tables=2, discipline="chinese_eight", name="cuehub eight-ball league"),
 )
 
 
@@ -69,21 +73,19 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cuehub demo",
-                                description="Start a hub with a live demo tournament (8 simulated tables).")
+                                description="Start a hub with live demo draws (15 simulated tables, four disciplines).")
     p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--data-dir", default=None,
                    help="folder for the SQLite file (default: a temporary folder, removed on exit)")
     p.add_argument("--speed", type=float, default=1.0, help="pace multiplier (1 = a stroke every few seconds)")
     p.add_argument("--seed", type=int, default=0, help="random seed of the simulated players")
-    p.add_argument("--length", type=int, default=5, help="racks / race_to of each demo match (default 5)")
+    p.add_argument("--length", type=int, default=3, help="racks / race_to of each demo match (default 3)")
     p.add_argument("--no-progress", action="store_true", help="no live status display")
     return p
 
 
-def _banner(sim: Simulator, public: str, token: str, db_path: Path, temporary: bool) -> str:
-    assert sim.tournament is not None
-    tid = sim.tournament["id"]
+def _banner(sims: list[DrawSimulator], public: str, token: str, db_path: Path, temporary: bool) -> str:
     lines = [
         "",
         f"cuehub demo is running at {public}/",
@@ -91,35 +93,87 @@ def _banner(sim: Simulator, public: str, token: str, db_path: Path, temporary: b
         f"  database    : {db_path}{'  (temporary, removed on exit)' if temporary else ''}",
         "",
         f"  home        : {public}/",
-        f"  scoreboard  : {public}/board/{tid}",
+        f"  desk        : {public}/desk  (sign in with the admin token)",
         "",
     ]
-    for slot in sim.slots:
-        spec = slot.spec
-        extra = []
-        if spec.shot_clock:
-            extra.append("shot clock")
-        if spec.handicap:
-            extra.append("handicap 8")
-        if spec.discipline == "chase_nine":
-            extra.append("3 players")
-        mid = slot.match_ids[0]
-        title = f"{slot.table_name} · {spec.discipline}" + (f" ({', '.join(extra)})" if extra else "")
+    for sim in sims:
+        assert sim.tournament is not None
+        tid, plan = sim.tournament["id"], sim.plan
         lines += [
-            f"  {title}",
-            f"      tablet      {public}/tablet/{slot.table_id}#token={slot.token}",
-            f"      overlay     {public}/overlay/{slot.table_id}",
-            f"      commentator {public}/commentator/{mid}",
-            f"      watch       {public}/watch/{mid}",
+            f"  {sim.tournament_name}: {plan.type.replace('_', ' ')}, {plan.players} players, "
+            f"{plan.discipline}, {plan.tables} tables",
+            f"      scoreboard  {public}/board/{tid}",
+            f"      bracket     {public}/bracket/{tid}",
         ]
+        for slot in sim.slots:
+            lines += [
+                f"      {slot.table_name:<8}    tablet {public}/tablet/{slot.table_id}#token={slot.token}",
+                f"                  overlay {public}/overlay/{slot.table_id}"
+                f"  watch {public}/watch/table/{slot.table_id}",
+            ]
+        lines.append("")
     lines += [
-        "",
-        "  (commentator and watch links are for each table's first match; the overlay and the",
-        "   scoreboard follow the next matches by themselves.)",
+        "  Nobody creates a match: the hub calls each one to the next free table when it is ready, and the",
+        "  tablet, board, overlay and watch pages follow their table. A finished draw starts its next edition.",
+        "  (commentator: /commentator/<match id>, linked from the home page and the bracket.)",
         "  Ctrl-C stops the demo.",
         "",
     ]
     return "\n".join(lines)
+
+
+class DemoEvents:
+    """The demo's draws, each replayed as a new edition once it is finished."""
+
+    def __init__(self, base_url: str, token: str, plans: tuple[DrawPlan, ...], *, speed: float, seed: int,
+                 length: int, log: Any) -> None:
+        self.base_url, self.token, self.speed, self.seed, self.log = base_url, token, speed, seed, log
+        self.plans = [replace(p, length=length) for p in plans]
+        self.sims: list[DrawSimulator] = []
+        self.stats = Stats()
+        self.editions = [1] * len(self.plans)
+        self.started = time.monotonic()
+        self.matches = None  # for Progress: no fixed number of matches
+        self.messages: collections.deque[str] = collections.deque(maxlen=6)
+
+    @property
+    def slots(self) -> list[Any]:
+        return [slot for sim in self.sims for slot in sim.slots]
+
+    def _sim(self, i: int) -> DrawSimulator:
+        plan = self.plans[i]
+        if self.editions[i] > 1:
+            plan = replace(plan, name=f"{plan.name} #{self.editions[i]}")
+        sim = DrawSimulator(self.base_url, self.token, plan, speed=self.speed, seed=self.seed + 97 * self.editions[i] + i,
+                            log=self.log)
+        sim.stats = self.stats  # one report for the whole demo
+        sim.messages = self.messages
+        return sim
+
+    async def setup(self) -> None:
+        self.sims = [self._sim(i) for i in range(len(self.plans))]
+        for sim in self.sims:
+            await sim.setup()
+
+    async def run(self, stop: asyncio.Event) -> Stats:
+        async def keep_playing(i: int) -> None:
+            while not stop.is_set():
+                await self.sims[i].run(stop)
+                if stop.is_set() or not self.sims[i].finished:
+                    return
+                self.editions[i] += 1
+                nxt = self._sim(i)
+                await nxt.setup()
+                self.sims[i] = nxt
+                if self.log:
+                    self.log(f"{nxt.tournament_name}: a new edition starts ({nxt.tournament['id']})")  # type: ignore[index]
+
+        await asyncio.gather(*(keep_playing(i) for i in range(len(self.plans))))
+        return self.stats
+
+    async def aclose(self) -> None:
+        for sim in self.sims:
+            await sim.aclose()
 
 
 async def run_demo(args: argparse.Namespace) -> int:
@@ -162,11 +216,12 @@ async def run_demo(args: argparse.Namespace) -> int:
                             ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s)
     server = _Server(config)
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="uvicorn")
-    sim: Simulator | None = None
+    sim: DemoEvents | None = None
     sim_task: asyncio.Task | None = None
     progress_task: asyncio.Task | None = None
     progress_done = asyncio.Event()
     code = 0
+    started = time.monotonic()
     try:
         while not server.started:
             if serve_task.done():
@@ -179,15 +234,13 @@ async def run_demo(args: argparse.Namespace) -> int:
             await asyncio.sleep(0.02)
 
         tty = sys.stdout.isatty() and not args.no_progress
-        sim = Simulator(base_url, token, specs=DEMO_TABLES if args.length == 5 else
-                        [TableSpec(s.discipline, s.shot_clock, s.handicap, args.length, s.name) for s in DEMO_TABLES],
-                        matches=None, speed=args.speed, seed=args.seed, tournament_name="cuehub demo open",
-                        log=None if tty else (lambda m: _say(m, err=True)))
+        sim = DemoEvents(base_url, token, DEMO_EVENTS, speed=args.speed, seed=args.seed, length=args.length,
+                         log=None if tty else (lambda m: _say(m, err=True)))
         await sim.setup()
-        print(_banner(sim, base_url, token, db_path, temporary), flush=True)
-        print(f"cuehub demo ready: tournament {sim.tournament['id']}", flush=True)  # type: ignore[index]
+        print(_banner(sim.sims, base_url, token, db_path, temporary), flush=True)
+        print(f"cuehub demo ready: tournament {sim.sims[0].tournament['id']}", flush=True)  # type: ignore[index]
         if tty:
-            progress_task = asyncio.create_task(Progress(sim, sys.stdout).run(progress_done))
+            progress_task = asyncio.create_task(Progress(sim, sys.stdout).run(progress_done))  # type: ignore[arg-type]
         sim_task = asyncio.create_task(sim.run(stop), name="simulator")
         stop_wait = asyncio.create_task(stop.wait())
         await asyncio.wait({stop_wait, serve_task, sim_task}, return_when=asyncio.FIRST_COMPLETED)
@@ -222,7 +275,7 @@ async def run_demo(args: argparse.Namespace) -> int:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(sig)
         if sim is not None:
-            _say(report(sim.stats, time.monotonic() - sim.started))
+            _say(report(sim.stats, time.monotonic() - started))
         if temporary:
             shutil.rmtree(data_dir, ignore_errors=True)
         _say("demo stopped.")

@@ -9,6 +9,11 @@
 
 A line: {"ts": "2025-01-01T12:00:00.123Z", "level": "info", "logger": "hub.metrics",
 "msg": "command shot stored as v12", "match_id": "m..", "table_id": "tb..", "kind": "shot", ...}
+
+uvicorn's access lines also carry `client`, `method`, `path`, `http_version` and `status`. Never
+in a line: ANSI colour codes (uvicorn's `color_message` extra is dropped, escapes are stripped).
+Every process logs this way: `cuehub serve` (uvicorn's log_config), `cuehub gateway` and
+`cuehub migrate` (`configure`), unless HUB_LOG_FORMAT=text.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import contextvars
 import json
 import logging
 import os
+import re
 import time
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -25,6 +31,10 @@ _context: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("cuehu
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is emitted.
 _STANDARD = set(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None))) | {"message", "asctime", "taskName"}
+# Extras that are presentation, not data: uvicorn's coloured copy of the message.
+_DROPPED = frozenset({"color_message"})
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_ACCESS_FIELDS = ("client", "method", "path", "http_version", "status")
 
 
 @contextmanager
@@ -48,12 +58,14 @@ class JsonFormatter(logging.Formatter):
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "msg": record.getMessage(),
+            "msg": _ANSI.sub("", record.getMessage()),
         }
+        if record.name == "uvicorn.access" and isinstance(record.args, tuple) and len(record.args) == 5:
+            out.update(zip(_ACCESS_FIELDS, record.args))
         out.update(_context.get())
         for key, value in vars(record).items():
-            if key not in _STANDARD and not key.startswith("_"):
-                out[key] = value
+            if key not in _STANDARD and key not in _DROPPED and not key.startswith("_"):
+                out[key] = _ANSI.sub("", value) if isinstance(value, str) else value
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         if record.stack_info:
@@ -85,6 +97,7 @@ def log_config(level: str = "info", *, json_format: bool = True) -> dict[str, An
             "uvicorn": {"handlers": ["default"], "level": lvl, "propagate": False},
             "uvicorn.error": {"level": lvl},
             "uvicorn.access": {"handlers": ["default"], "level": lvl, "propagate": False},
+            "alembic": {"level": lvl},  # "Running upgrade 0001 -> 0002" (through the root handler)
         },
         "root": {"handlers": ["default"], "level": "WARNING"},
     }

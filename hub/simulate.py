@@ -31,6 +31,7 @@ except ImportError:  # pragma: no cover - only in a bare checkout without an ins
 from hub.strokes import (  # noqa: F401 - CALLED_FOULS, balls_on re-exported for the tests
     CALLED_FOULS,
     DISCIPLINES,
+    NAMES,
     TableSpec,
     player_in,
     balls_on,
@@ -296,6 +297,138 @@ class Simulator:
 
 
 # --------------------------------------------------------------------------------------
+# a whole draw: the hub calls the matches, the simulated tablets only play them
+
+DRAW_TYPES = ("single_elimination", "double_elimination", "round_robin", "chase_groups")
+
+
+@dataclass
+class DrawPlan:
+    """A tournament the simulator sets up and then plays to its end through the tablets alone."""
+
+    type: str = "double_elimination"
+    players: int = 16
+    tables: int = 4
+    discipline: str = "golden_nine"
+    length: int = 3
+    shot_clock: bool = False
+    seeding: str = "random"
+    seed: int | None = None
+    groups: int | None = None
+    rounds: int | None = None
+    name: str | None = None
+
+
+def player_names(n: int, rng: random.Random) -> list[str]:
+    """n distinct, plausible names (numbered once the list of real ones runs out)."""
+    names = list(NAMES)
+    rng.shuffle(names)
+    return [names[i] if i < len(names) else f"{names[i % len(names)]} {i // len(names) + 1}" for i in range(n)]
+
+
+class DrawSimulator(Simulator):
+    """Creates the tournament, its tables, its players and its draw (the only admin calls), then
+    drives each table's tablet: whatever match the hub calls to the table is played, and the next
+    one after it, until the draw is finished (`champion` then holds its winner, or None)."""
+
+    def __init__(self, base_url: str, admin_token: str, plan: DrawPlan, *, table_urls: Sequence[str] = (),
+                 **kw: Any) -> None:
+        spec = TableSpec(plan.discipline, shot_clock=plan.shot_clock, length=plan.length)
+        super().__init__(base_url, admin_token, specs=[spec] * plan.tables, matches=None,
+                         tournament_name=plan.name or f"Simulated {plan.type.replace('_', ' ')} "
+                                                      f"(seed {kw.get('seed', 0)})", **kw)
+        self.plan = plan
+        # Hub processes the tablets connect to, table i to table_urls[i % n] (default: base_url).
+        self.table_urls = list(table_urls) or [self.base_url]
+        self.draw: dict[str, Any] | None = None
+        self.champion: str | None = None
+        self.finished = False
+
+    async def setup(self) -> None:
+        plan = self.plan
+        self.tournament = await self.admin.create_tournament(self.tournament_name)
+        tid = self.tournament["id"]
+        rng = random.Random(f"cuehub-sim/{self.seed}/players")
+        for i in range(plan.tables):
+            table = await self.admin.create_table(tid, f"Table {i + 1}")
+            self.slots.append(TableSlot(i, self.specs[i], table["id"], table["name"], table["token"],
+                                        random.Random(f"cuehub-sim/{self.seed}/{i}")))
+        names = player_names(plan.players, rng)
+        await self.admin.add_players(tid, [{"name": n, **({"seed": i + 1} if plan.seeding == "seeded" else {})}
+                                           for i, n in enumerate(names)])
+        template = match_setup(plan.discipline, rng, length=plan.length, shot_clock=plan.shot_clock)
+        extra = {k: v for k, v in (("groups", plan.groups), ("rounds", plan.rounds)) if v is not None}
+        self.draw = await self.admin.make_draw(
+            tid, plan.type, {k: template[k] for k in ("discipline", "format", "options")},
+            seeding=plan.seeding, seed=plan.seed if plan.seed is not None else self.seed, **extra)
+
+    async def run(self, stop: asyncio.Event | None = None) -> Stats:
+        """Play until the draw is finished (or `stop` is set: then `finished` stays False)."""
+        outer = stop or asyncio.Event()
+        inner = asyncio.Event()  # the tables stop on either; only the caller's event stops the caller
+
+        async def relay() -> None:
+            await outer.wait()
+            inner.set()
+
+        tasks = [asyncio.create_task(self._watch_draw(inner), name="sim-draw-watch"),
+                 asyncio.create_task(relay(), name="sim-draw-stop")]
+        try:
+            return await super().run(inner)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+
+    async def _watch_draw(self, stop: asyncio.Event) -> None:
+        """Reads (public REST) until the draw is finished, then stops the tables."""
+        assert self.tournament is not None
+        while not stop.is_set():
+            await self._wait(stop, 1.0 * self.speed)  # about once a second, whatever the speed
+            try:
+                tour = await self.admin.get_tournament(self.tournament["id"])
+            except (httpx.HTTPError, HubError) as exc:
+                self.log(f"reading the tournament failed ({type(exc).__name__}); retrying")
+                continue
+            draw = tour.get("draw") or {}
+            if draw.get("status") == "finished":
+                self.finished, self.champion = True, draw.get("champion")
+                names = {p["id"]: p["name"] for p in tour.get("players") or []}
+                self.log(f"the draw is finished: champion {names.get(self.champion, 'none')}")
+                stop.set()
+                return
+
+    async def _drive(self, slot: TableSlot, stop: asyncio.Event) -> None:
+        session = TableSession(self.table_urls[slot.index % len(self.table_urls)], slot.table_id, slot.token)
+        self._sessions.append(session)
+        try:
+            await session.connect(timeout=15)
+            while not stop.is_set():
+                try:
+                    m = await session.wait_for(
+                        lambda x: x is not None and x.get("status") != "finished" and x.get("id") not in slot.match_ids,
+                        timeout=1.0)
+                except asyncio.TimeoutError:
+                    continue  # no match on this table yet (or the draw is over: the watcher stops us)
+                assert m is not None
+                slot.match = m
+                slot.match_ids.append(m["id"])
+                self.stats.matches_created += 1
+                await self._wait(stop, slot.rng.uniform(1.0, 3.0))  # the players come to the table
+                await self._play_match(slot, session, stop)
+                slot.played += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.stats.errors.append(f"{slot.table_name}: {type(exc).__name__}: {exc}")
+            self.log(f"{slot.table_name}: stopped after {type(exc).__name__}: {exc}")
+        finally:
+            slot.done = True
+
+
+# --------------------------------------------------------------------------------------
 # progress display and report
 
 
@@ -385,6 +518,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--length", type=int, default=3, help="race_to / racks of each match")
     p.add_argument("--disciplines", default=",".join(DISCIPLINES), help="comma-separated disciplines to rotate")
     p.add_argument("--quiet", action="store_true", help="no progress display")
+    d = p.add_argument_group("a whole draw (the hub calls every match; the tablets only play them)")
+    d.add_argument("--draw", choices=DRAW_TYPES, default=None, help="set up a draw of this type and play it to its end")
+    d.add_argument("--players", type=int, default=16, help="players in the draw (default 16)")
+    d.add_argument("--discipline", default=None, help="the draw's discipline (default golden_nine; chase_nine for chase_groups)")
+    d.add_argument("--seeding", choices=("random", "seeded"), default="random")
+    d.add_argument("--groups", type=int, default=None, help="round_robin: groups")
+    d.add_argument("--rounds", type=int, default=None, help="chase_groups: rounds")
+    d.add_argument("--shot-clock", action="store_true", help="the draw's matches have a shot clock")
     return p
 
 
@@ -395,9 +536,20 @@ async def _main_async(args: argparse.Namespace) -> int:
         print(f"unknown discipline(s): {', '.join(bad) or '(none)'}", file=sys.stderr)
         return 2
     progress_out = sys.stdout
-    sim = Simulator(args.url, args.admin_token, matches=args.matches, speed=args.speed, seed=args.seed,
-                    specs=default_specs(args.tables, args.length, disciplines),
-                    log=None if (not args.quiet and progress_out.isatty()) else (lambda m: print(m, file=sys.stderr)))
+    log = None if (not args.quiet and progress_out.isatty()) else (lambda m: print(m, file=sys.stderr))
+    sim: Simulator
+    if args.draw:
+        discipline = args.discipline or ("chase_nine" if args.draw == "chase_groups" else "golden_nine")
+        if discipline not in DISCIPLINES:
+            print(f"unknown discipline {discipline!r}", file=sys.stderr)
+            return 2
+        plan = DrawPlan(args.draw, players=args.players, tables=args.tables, discipline=discipline,
+                        length=args.length, shot_clock=args.shot_clock, seeding=args.seeding, groups=args.groups,
+                        rounds=args.rounds)
+        sim = DrawSimulator(args.url, args.admin_token, plan, speed=args.speed, seed=args.seed, log=log)
+    else:
+        sim = Simulator(args.url, args.admin_token, matches=args.matches, speed=args.speed, seed=args.seed,
+                        specs=default_specs(args.tables, args.length, disciplines), log=log)
     try:
         await sim.setup()
     except (HubError, OSError, Exception) as exc:  # noqa: B014 - report any setup failure plainly
@@ -425,6 +577,11 @@ async def _main_async(args: argparse.Namespace) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
     print(report(stats, time.monotonic() - sim.started), flush=True)
+    if isinstance(sim, DrawSimulator):
+        if not sim.finished:
+            return 130 if stop.is_set() else 1
+        print(f"draw finished: champion {sim.champion}", flush=True)
+        return 0 if not stats.errors else 1
     if stop.is_set():
         return 130
     return 0 if not stats.errors and stats.matches_finished == stats.matches_created else 1

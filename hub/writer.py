@@ -15,7 +15,7 @@ import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -50,13 +50,24 @@ class Change:
     version: int
     projection: dict[str, Any]
     event: dict[str, Any] | None  # the stored event (PROTOCOL.md section 6); None for a new match
+    moved_from: str | None = None  # a `table_moved` event: the table the match left
+
+
+@dataclass(frozen=True, slots=True)
+class TableNotice:
+    """A table changed without a match change telling it: its scheduled match was cancelled, or the
+    table was made or renamed. Listeners read the table (and its current match, maybe none) again."""
+
+    table_id: str
+    tournament_id: str
+    match_id: str  # the match that left the table ("" when none did)
 
 
 Listener = Callable[[Change], None]
-
-
-class UnknownMatch(LookupError):
-    pass
+TableListener = Callable[[TableNotice], None]
+# Asked before an event reopens a finished match (an undo of its last stroke): a refusal message, or
+# None to let it through. The tournament engine refuses when the draw has moved on from the result.
+ReopenGuard = Callable[[catalog.MatchRow], Awaitable[str | None]]
 
 
 @dataclass(slots=True)
@@ -112,6 +123,8 @@ class MatchWriter:
         self._live: OrderedDict[str, _Live] = OrderedDict()  # least recently used first
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
+        self._table_listeners: list[TableListener] = []
+        self.reopen_guard: ReopenGuard | None = None
 
     # --- listeners ----------------------------------------------------------------------------
 
@@ -125,6 +138,23 @@ class MatchWriter:
 
         return unsubscribe
 
+    def subscribe_tables(self, listener: TableListener) -> Callable[[], None]:
+        """Call `listener(notice)` when a table's scheduled match is cancelled."""
+        self._table_listeners.append(listener)
+        return lambda: self._table_listeners.remove(listener) if listener in self._table_listeners else None
+
+    def table_changed(self, table_id: str, tournament_id: str) -> None:
+        """Tell the table listeners that a table changed (made, renamed) without a match changing:
+        screens read the table (and its tournament) again, the draw's flow looks at it."""
+        asyncio.get_running_loop().call_soon(self._notify_table, TableNotice(table_id, tournament_id, ""))
+
+    def _notify_table(self, notice: TableNotice) -> None:
+        for listener in list(self._table_listeners):
+            try:
+                listener(notice)
+            except Exception:
+                log.exception("table listener failed on %s", notice.table_id)
+
     def _notify(self, change: Change) -> None:
         for listener in list(self._listeners):
             try:
@@ -132,8 +162,9 @@ class MatchWriter:
             except Exception:  # a broken listener must never hurt the writer or the others
                 log.exception("listener failed on %s v%s", change.match_id, change.version)
 
-    def _publish(self, live: _Live, event: dict[str, Any] | None) -> None:
-        change = Change(live.row.id, live.row.tournament_id, live.row.table_id, live.version, live.projection, event)
+    def _publish(self, live: _Live, event: dict[str, Any] | None, moved_from: str | None = None) -> None:
+        change = Change(live.row.id, live.row.tournament_id, live.row.table_id, live.version, live.projection, event,
+                        moved_from)
         asyncio.get_running_loop().call_soon(self._notify, change)
 
     # --- reads --------------------------------------------------------------------------------
@@ -215,6 +246,12 @@ class MatchWriter:
         live.version = stream[-1].version if stream else 0
         live.commands = {e.command_id: e.version for e in stream if e.command_id is not None}
 
+    def cached_state(self, match_id: str) -> tuple[int, Any] | None:
+        """(version, state) of the match if it is in memory now; no I/O, and it stays where it is in
+        the LRU order (hub/listings.py reuses the state for short forms at that version)."""
+        live = self._live.get(match_id)
+        return None if live is None or live.state is None else (live.version, live.state)
+
     async def match_row(self, match_id: str) -> catalog.MatchRow | None:
         """The match's ids (tournament, table) from memory: the hot path of every command."""
         live = await self._load(match_id)
@@ -237,24 +274,16 @@ class MatchWriter:
         mid = await catalog.current_match_id(self._engine, table_id)
         return None if mid is None else await self.projection(mid)
 
-    async def tournament_projection(self, tid: str) -> dict[str, Any] | None:
-        """PROTOCOL.md section 5."""
-        tournament = await catalog.get_tournament(self._engine, tid)
-        if tournament is None:
-            return None
-        out_tables = []
-        for table in await catalog.list_tables(self._engine, tid):
-            mid = await catalog.current_match_id(self._engine, table.id)
-            short = None if mid is None else await self.short_projection(mid)
-            out_tables.append({"id": table.id, "name": table.name, "match": short})
-        version = await catalog.tournament_version(self._engine, tid)
-        return {**tournament, "version": version, "tables": out_tables}
-
     # --- writes -------------------------------------------------------------------------------
 
-    async def create_match(self, body: Mapping[str, Any], *, tournament_id: str, table_id: str) -> dict[str, Any]:
-        """Store a new match; raises rules.SetupError (bad body) or catalog.TableBusy."""
-        match_id = catalog.new_id("m")
+    async def create_match(
+        self, body: Mapping[str, Any], *, tournament_id: str, table_id: str, match_id: str | None = None,
+        draw_key: str | None = None, also: catalog.InTransaction | None = None,
+    ) -> dict[str, Any]:
+        """Store a new match; raises rules.SetupError (bad body) or catalog.TableBusy. `also(conn)`
+        runs in the same transaction (the tournament engine stores its `match_called` there, so a
+        call and its match exist together or not at all); whatever it raises undoes the insert."""
+        match_id = match_id or catalog.new_id("m")
         setup_body = fill_player_ids(body)
         setup = self._rules.validate_setup(setup_body, match_id=match_id, tournament_id=tournament_id, table_id=table_id)
         state = self._rules.initial(setup)
@@ -262,13 +291,42 @@ class MatchWriter:
         discipline = str(setup_body.get("discipline"))
         await catalog.insert_match(
             self._engine, match_id=match_id, tournament_id=tournament_id, table_id=table_id,
-            discipline=discipline, setup=setup_body, status=proj["status"],
+            discipline=discipline, setup=setup_body, status=proj["status"], draw_key=draw_key, also=also,
         )
-        row = catalog.MatchRow(match_id, tournament_id, table_id, discipline, setup_body, proj["status"], 0)
+        row = catalog.MatchRow(match_id, tournament_id, table_id, discipline, setup_body, proj["status"], 0, draw_key)
         live = _Live(row=row, setup=setup, state=state, projection=proj, version=0)
         self._remember(match_id, live)
         self._publish(live, None)
         return proj
+
+    async def cancel_match(self, match_id: str, also: catalog.InTransaction | None = None) -> catalog.MatchRow | None:
+        """Take a scheduled match off its table (PROTOCOL.md section 7, `DELETE /api/matches/{mid}`, and
+        the draw's uncalls); `also(conn)` runs in the same transaction. None (and nothing changed) when
+        the match is unknown or no longer scheduled. The table's listeners are told to look again."""
+        live = await self._load(match_id)
+        if live is None:
+            return None
+        async with live.lock:
+            row = await catalog.cancel_match(self._engine, match_id, also)
+            if row is None:
+                await self._catch_up(live)
+                return None
+            self._live.pop(match_id, None)  # gone for every reader; its events stay in the store
+            self._load_locks.pop(match_id, None)
+        notice = TableNotice(row.table_id, row.tournament_id, match_id)
+        asyncio.get_running_loop().call_soon(self._notify_table, notice)
+        return row
+
+    async def cancel_draw_matches(self, tournament_id: str, also: catalog.InTransaction | None = None) -> list[str]:
+        """Take every scheduled match of the tournament's draw off its table, in one transaction with
+        `also(conn)` (a redraw's event); the ids cancelled."""
+        rows = await catalog.cancel_draw_matches(self._engine, tournament_id, also)
+        loop = asyncio.get_running_loop()
+        for row in rows:
+            self._live.pop(row.id, None)
+            self._load_locks.pop(row.id, None)
+            loop.call_soon(self._notify_table, TableNotice(row.table_id, row.tournament_id, row.id))
+        return [row.id for row in rows]
 
     async def submit(
         self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
@@ -325,10 +383,12 @@ class MatchWriter:
             return await self._reject(live, command_id, "bad_command", "the command could not be applied")
 
         event = rules.Event(version=live.version + 1, kind=kind, data=dict(data), at=self._clock(), command_id=command_id)
-        void_target: int | None = None
+        # An undo voids its target; so does a stroke entered before the shot clock ran out, the expiry
+        # stored after it (rules: data["voids"]). Either way the state is folded again without it.
+        target = data.get("target") if kind == "undo" else data.get("voids")
+        void_target: int | None = None if target is None else int(target)
         try:
-            if kind == "undo":
-                void_target = int(data["target"])
+            if void_target is not None:
                 stream = await store.read_events(self._engine, live.row.id)
                 stream = [replace(e, voided=True) if e.version == void_target else e for e in stream]
                 new_state = rules.fold(live.setup, [*stream, event])
@@ -339,8 +399,14 @@ class MatchWriter:
             log.exception("rules failed to apply %s on %s", kind, live.row.id)
             return await self._reject(live, command_id, "bad_command", "the command could not be applied")
 
+        moved_to = data["table_id"] if kind == "table_moved" else None
+        if live.projection.get("status") == "finished" and proj["status"] != "finished" and self.reopen_guard:
+            refusal = await self.reopen_guard(live.row)
+            if refusal is not None:
+                return await self._reject(live, command_id, "not_allowed", refusal)
         try:
-            await store.append(self._engine, live.row.id, event, status=proj["status"], void_target=void_target)
+            await store.append(self._engine, live.row.id, event, status=proj["status"], void_target=void_target,
+                               table_id=moved_to)
         except store.DuplicateCommand as dup:  # another process stored this id first
             await self._refold(live)
             return Ack(dup.version)
@@ -348,6 +414,8 @@ class MatchWriter:
             await self._catch_up(live)
             return _LOST_RACE
         except catalog.TableBusy:
+            if moved_to is not None:
+                return await self._reject(live, command_id, "not_allowed", f"table {moved_to!r} has an open match")
             return await self._reject(
                 live, command_id, "not_allowed", "this would reopen the match, but its table has another open match"
             )
@@ -361,7 +429,11 @@ class MatchWriter:
         live.state, live.projection, live.version = new_state, proj, event.version
         if command_id is not None:
             live.commands[command_id] = event.version
-        self._publish(live, event.to_json())
+        moved_from = None
+        if moved_to is not None:
+            moved_from = live.row.table_id
+            live.row = replace(live.row, table_id=moved_to)
+        self._publish(live, event.to_json(), moved_from)
         return Ack(event.version)
 
     async def _reject(self, live: _Live, command_id: str | None, code: str, message: str,

@@ -552,3 +552,165 @@ def test_official_timeout_after_a_rack_won_on_the_break():
     assert on_break["rack"]["number"] == 2 and on_break["racks"][0]["win_type"] == "small_gold"
     assert on_break["clock"]["match"]["official_timeout"] is True
     assert on_break["clock"]["match"]["running"] is False
+
+
+# --- tablets (issue 15): no time foul on a table whose tablet nobody hears --------------------
+
+from hub.presence import Presence, restore  # noqa: E402
+
+
+class TabletHub(Hub):
+    """A Hub whose clocks ask presence (no startup grace: the tests control time)."""
+
+    def __init__(self, db: Path | Settings, fake: FakeTime, holder: str) -> None:
+        super().__init__(db, fake)
+        self.presence = Presence(self.engine, self.writer, now=fake.now, beat_s=0.02, holder=holder)
+        self.clocks = ClockService(self.writer, self.engine, now=fake.now, sleep=fake.sleep, retry_s=0.05,
+                                   presence=self.presence, grace_s=3.0, startup_grace_s=0)
+
+    async def start(self) -> "TabletHub":
+        await migrate(self.engine)
+        await self.presence.start()
+        await self.clocks.start()
+        return self
+
+    async def stop(self) -> None:
+        await self.clocks.stop()
+        await self.presence.stop()
+        await self.engine.dispose()
+
+    async def table_of(self, mid: str) -> str:
+        return (await self.writer.projection(mid))["table_id"]
+
+
+@pytest.fixture
+async def thub(tmp_path: Path):
+    h = await TabletHub(tmp_path / "hub.db", FakeTime(), "A").start()
+    yield h
+    await h.stop()
+
+
+async def test_a_quiet_tablet_pauses_the_clock_and_its_return_resumes_it(thub):
+    fake = thub.fake
+    mid = await thub.new_match(options={"shot_clock": {"break_s": 20, "shot_s": 20}})
+    tablet = thub.presence.open(await thub.table_of(mid))
+    thub.presence.heard(tablet, ping=True)
+    p = await thub.send(mid, {"kind": "start", "breaker": "a"})
+    deadline = p["clock"]["shot"]["deadline"]
+    heard_at = fake.t + 1_000
+    await fake.advance(1_000)
+    thub.presence.heard(tablet, ping=True)  # the last ping before the link goes dead
+    for _ in range(4):
+        await fake.advance(1_000)
+    await settle(20)
+    assert await thub.kinds(mid) == ["start", "link_lost"]
+    p = await thub.writer.projection(mid)
+    assert p["clock"]["shot"] == {**p["clock"]["shot"], "running": False, "reason": "link",
+                                  "remaining_ms": deadline - heard_at}
+    await fake.advance(600_000)  # nobody at the table: nothing more, ever
+    assert await thub.kinds(mid) == ["start", "link_lost"]
+    thub.presence.heard(tablet, ping=True)  # the same socket carries pings again
+    await settle(20)
+    assert await thub.kinds(mid) == ["start", "link_lost", "link_restored"]
+    p = await thub.writer.projection(mid)
+    assert p["clock"]["shot"]["deadline"] == fake.t + deadline - heard_at
+    for _ in range(20):
+        thub.presence.heard(tablet, ping=True)
+        await fake.advance(1_000)
+    await settle(20)
+    assert await thub.kinds(mid) == ["start", "link_lost", "link_restored", "clock_expired"]
+
+
+async def test_a_deadline_in_a_short_silence_waits_and_fires_when_the_tablet_answers(thub):
+    fake = thub.fake
+    mid = await thub.new_match(options={"shot_clock": {"break_s": 5, "shot_s": 20}})
+    tablet = thub.presence.open(await thub.table_of(mid))
+    thub.presence.heard(tablet, ping=True)
+    await thub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake.advance(2_500)
+    thub.presence.heard(tablet, ping=True)
+    await fake.advance(2_500)  # the deadline: quiet for 2.5 s (away, but within the grace)
+    await settle()
+    assert await thub.kinds(mid) == ["start"]
+    await fake.advance(250)
+    thub.presence.heard(tablet, ping=True)  # back within the grace: time is called after all
+    await fake.advance(250)
+    await settle()
+    assert await thub.kinds(mid) == ["start", "clock_expired"]
+
+
+async def test_a_stroke_entered_before_the_deadline_takes_back_a_time_foul_stored_after_it(thub):
+    fake = thub.fake
+    mid = await thub.new_match(options={"shot_clock": {"break_s": 5, "shot_s": 20}})
+    tablet = thub.presence.open(await thub.table_of(mid))
+    p = await thub.send(mid, {"kind": "start", "breaker": "a"})  # a socket that does not ping
+    entered = p["clock"]["shot"]["deadline"] - 300
+    await fake.advance(5_000)
+    assert await thub.kinds(mid) == ["start", "clock_expired"]
+    # The stroke was entered 0.3 s before the deadline and reaches the hub after the expiry.
+    answer = await thub.writer.submit(mid, "late", {"kind": "shot", "first_contact": 1, "pocketed": [2],
+                                                    "break_crossings": 4, "entered_at": entered})
+    assert isinstance(answer, Ack)
+    evs = await store.read_events(thub.engine, mid)
+    assert [(e.kind, e.voided) for e in evs] == [("start", False), ("clock_expired", True), ("shot", False)]
+    p = await thub.writer.projection(mid)
+    assert p["rack"]["shooter"] == "a" and [x["score"] for x in p["players"]] == [0, 0]
+    thub.presence.close(tablet)
+
+
+async def test_a_restarted_hub_hears_nobody_and_collects_no_time_fouls(tmp_path):
+    fake = FakeTime()
+    one = await TabletHub(tmp_path / "hub.db", fake, "A").start()
+    mid = await one.new_match(options={"shot_clock": {"break_s": 20, "shot_s": 20}})
+    tablet = one.presence.open(await one.table_of(mid))
+    one.presence.heard(tablet, ping=True)
+    await one.send(mid, {"kind": "start", "breaker": "a"})
+    await fake.advance(50)
+    heard_at = fake.t
+    one.presence.heard(tablet, ping=True)
+    await settle()  # the beat writes it
+    await one.stop()  # the hub dies; its sockets with it
+    await fake.advance(120_000)  # the deadline passes while it is down
+    two = await TabletHub(tmp_path / "hub.db", fake, "B").start()
+    try:
+        await settle(40)
+        assert await two.kinds(mid) == ["start", "link_lost"]
+        p = await two.writer.projection(mid)
+        assert p["link"] == {"lost": True, "since": heard_at}
+        assert p["clock"]["shot"]["remaining_ms"] == 20_000 - (heard_at - (fake.t - 120_050))
+        await fake.advance(3_600_000)
+        assert await two.kinds(mid) == ["start", "link_lost"]
+        # The tablet comes back (a new socket): the link is restored before its `ready`.
+        back = two.presence.open(p["table_id"])
+        p = await restore(two.writer, await two.writer.projection(mid))
+        assert p["link"]["lost"] is False and p["clock"]["shot"]["running"] is True
+        two.presence.close(back)
+    finally:
+        await two.stop()
+
+
+async def test_a_tablet_on_another_process_counts(tmp_path):
+    """One table, its tablet on process B; process A's clock asks the store and calls time."""
+    fake = FakeTime()
+    a = await TabletHub(tmp_path / "hub.db", fake, "A").start()
+    b = await TabletHub(tmp_path / "hub.db", fake, "B").start()
+    try:
+        mid = await a.new_match(options={"shot_clock": {"break_s": 5, "shot_s": 20}})
+        tablet = b.presence.open(await a.table_of(mid))
+        await a.send(mid, {"kind": "start", "breaker": "a"})
+        await b.clocks.stop()  # only A's clock runs
+        for _ in range(5):
+            b.presence.heard(tablet, ping=True)
+            await settle(5)  # B's beat writes what it heard
+            await fake.advance(1_000)
+        await settle(40)
+        assert await a.kinds(mid) == ["start", "clock_expired"]
+        b.presence.close(tablet)  # the tablet is gone from B too: A pauses the next turn
+        await settle(5)
+        for _ in range(8):
+            await fake.advance(1_000)
+        await settle(40)
+        assert await a.kinds(mid) == ["start", "clock_expired", "link_lost"]
+    finally:
+        await b.stop()
+        await a.stop()

@@ -82,21 +82,30 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
     url, tid, proc = demo["url"], demo["tid"], demo["proc"]
     text = "".join(demo["out"])
     assert re.search(r"admin token : \S+", text)
-    for page in ("/board/", "/tablet/", "/commentator/", "/watch/", "/overlay/"):
+    for page in ("/board/", "/tablet/", "/bracket/", "/overlay/", "/watch/"):
         assert url + page in text, page
 
-    tour = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
-    assert len(tour["tables"]) == 8
+    # Four real draws: every match on a table was called there by the hub (this test makes no
+    # admin call, and neither does the demo after its draws).
+    tours = httpx.get(f"{url}/api/tournaments", timeout=5).json()["tournaments"]
+    assert len(tours) == 4 and tid in {t["id"] for t in tours}
     by_disc: dict[str, dict] = {}
-    for tb in tour["tables"]:
-        assert tb["match"] is not None
-        by_disc.setdefault(tb["match"]["discipline"], tb["match"])
-    assert set(by_disc) == DISCIPLINES
+    tables = 0
+    for t in tours:
+        tour = httpx.get(f"{url}/api/tournaments/{t['id']}", timeout=5).json()
+        assert tour["draw"]["status"] == "running" and len(tour["players"]) >= 4
+        tables += len(tour["tables"])
+        called = {m["match_id"] for m in tour["draw"]["matches"] if m["status"] == "called"}
+        for tb in tour["tables"]:
+            assert tb["match"] is not None and tb["match"]["id"] in called, tb
+            by_disc.setdefault(tb["match"]["discipline"], tb["match"])
+    assert set(by_disc) == DISCIPLINES and tables == 15
+    main = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
+    assert main["draw"]["type"] == "double_elimination" and len(main["tables"]) == 8
     m = httpx.get(f"{url}/api/matches/{by_disc['chase_nine']['id']}", timeout=5).json()
-    assert len(m["players"]) == 3
-    g = [httpx.get(f"{url}/api/matches/{tb['match']['id']}", timeout=5).json()
-         for tb in tour["tables"] if tb["match"]["discipline"] == "golden_nine"]
-    assert any((x.get("options") or {}).get("shot_clock") for x in g)
+    assert len(m["players"]) == 3 and m["draw"]["key"]
+    g = httpx.get(f"{url}/api/matches/{by_disc['golden_nine']['id']}", timeout=5).json()
+    assert (g.get("options") or {}).get("shot_clock")
 
     async def poll_rest() -> dict[str, int]:
         start = {d: mm["id"] for d, mm in by_disc.items()}
@@ -137,6 +146,20 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
 
     seen = asyncio.run(watch_all())
     assert set(seen) == DISCIPLINES
+
+    # Matches flow to the tables by themselves: a finished draw match is followed by the next one
+    # called onto a free table, with nobody creating it.
+    first = {tb["id"]: tb["match"]["id"] for tb in main["tables"]}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        now = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
+        moved = [tb for tb in now["tables"] if tb["match"] and tb["match"]["id"] != first[tb["id"]]]
+        if moved and any(m["status"] == "finished" for m in now["draw"]["matches"]):
+            break
+        time.sleep(0.5)
+    else:
+        pytest.fail("no table got its next match within 60 s")
+    assert moved[0]["match"]["draw"]["key"] in {m["key"] for m in now["draw"]["matches"] if m["status"] == "called"}
 
     proc.send_signal(signal.SIGINT)
     try:

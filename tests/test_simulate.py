@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 _ROOT = Path(__file__).resolve().parents[1]
@@ -209,3 +210,33 @@ def test_rejects_are_logged_and_the_table_goes_on(tmp_path: Path, monkeypatch: p
     assert stats.rejects == 2 and stats.reject_codes["not_your_turn"] == 2
     assert any("rejected (not_your_turn" in line for line in logged)
     assert m["status"] == "finished" and m["result"]
+
+
+@pytest.mark.parametrize("plan", [
+    simulate.DrawPlan("single_elimination", players=5, tables=2, discipline="wpa_nine", length=1),
+    simulate.DrawPlan("round_robin", players=4, tables=2, discipline="chinese_eight", length=1, groups=1),
+    simulate.DrawPlan("chase_groups", players=7, tables=2, discipline="chase_nine", length=1, rounds=2),
+], ids=lambda p: p.type)
+def test_a_whole_draw_is_played_to_its_end(tmp_path: Path, plan: simulate.DrawPlan) -> None:
+    """Only the setup is admin calls: the hub calls every match, the tablets play them, to the end."""
+    from cuehub_live_hub import serve
+
+    admin = "sim-admin"
+    with serve(_real_hub_app(tmp_path, admin)) as url:
+        async def go() -> tuple[simulate.DrawSimulator, dict[str, Any]]:
+            sim = simulate.DrawSimulator(url, admin, plan, speed=5000, seed=3)
+            await sim.setup()
+            await asyncio.wait_for(sim.run(), 240)
+            async with httpx.AsyncClient(base_url=url) as c:
+                return sim, (await c.get(f"/api/tournaments/{sim.tournament['id']}")).json()
+
+        sim, tour = asyncio.run(go())
+    assert sim.finished and not sim.stats.errors, sim.stats.errors
+    draw = tour["draw"]
+    assert draw["status"] == "finished" and sim.champion == draw["champion"]
+    played = [m for m in draw["matches"] if m["status"] == "finished"]
+    assert sim.stats.matches_finished == len(played) > 0
+    if plan.type == "chase_groups":
+        assert tour["standings"] and draw["champion"] == next(s["player"] for s in tour["standings"] if s["rank"] == 1)
+    else:
+        assert draw["champion"] in {p["id"] for p in tour["players"]}

@@ -16,7 +16,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
 
-from hub.api import deps
+from hub.api import deps, models
 from hub.api.errors import ApiError, error_body
 from hub.settings import Settings
 from hub.store import catalog
@@ -110,7 +110,10 @@ def close_table_sessions(app: Any, table_id: str, code: int = 4401) -> int:
 # --- token rotation -----------------------------------------------------------------------------
 
 
-@router.post("/tables/{table_id}/token", dependencies=[Depends(deps.require_admin)])
+@router.post("/tables/{table_id}/token", dependencies=[Depends(deps.require_admin)], tags=["setup and reads"],
+             response_model=None, openapi_extra=models.body(models.Empty, required=False),
+             responses=models.ok(models.TokenRotated, "The new token, shown once.")
+             | models.errors(401, 403, 404, 503))
 async def rotate_table_token(table_id: str, request: Request) -> dict[str, Any]:
     """A new token for the table, shown once; the previous one is revoked."""
     out = await catalog.rotate_table_token(deps.engine(request), table_id)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Security
 from fastapi.responses import JSONResponse
 
-from hub.api import deps
+from hub.api import deps, models
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import ApiError, error_body, read_json, reject_status
 from hub.store import catalog
@@ -23,8 +23,22 @@ def answer_json(answer: Answer, command_id: str | None) -> dict[str, Any]:
     return {"type": "reject", "id": command_id, **error_body(answer.code, answer.message)}
 
 
-@router.post("/matches/{mid}/commands")
+@router.post(
+    "/matches/{mid}/commands", tags=["commands"], response_model=None, dependencies=[Security(models.TABLE_TOKEN)],
+    openapi_extra=models.body(models.CommandEnvelope, "A command envelope (PROTOCOL.md section 3)."),
+    responses={
+        **models.ok(models.CommandAck, "Stored: the command's event is durably committed as `version`."),
+        **models.errors(401, 403, 413, 503),
+        404: {"model": models.ErrorOrReject,
+              "description": "No such match (`unknown_match`)."},
+        409: {"model": models.CommandReject,
+              "description": "Rejected by the rules or the version check (every reject code but two)."},
+        422: {"model": models.ErrorOrReject,
+              "description": "Not a command envelope, or a malformed command (`bad_command`); malformed JSON (`bad_request`)."},
+    },
+)
 async def post_command(mid: str, request: Request) -> JSONResponse:
+    """Send a command envelope with the token of the match's table; the ack comes after the commit."""
     token = deps.bearer_token(request)
     match = await deps.writer(request).match_row(mid)
     if match is None:

@@ -114,9 +114,10 @@ def install(app: FastAPI) -> None:
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(SQLAlchemyError)
-    async def _database(_: Request, exc: SQLAlchemyError) -> JSONResponse:
+    @app.exception_handler(OSError)  # e.g. asyncpg's connection refused, which SQLAlchemy does not wrap
+    async def _database(_: Request, exc: Exception) -> JSONResponse:
         # Not the client's fault and maybe not lasting: retrying the same command id is safe.
-        log.error("database error: %s", exc)
+        log.error("database error: %s: %s", type(exc).__name__, exc)
         return error_response(503, "unavailable", "the database is unavailable; retry with the same command id")
 
     @app.exception_handler(Exception)

@@ -5,13 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
-from hub.api import deps
+from hub import conditional, draws
+from hub.api import competition_models as cm, deps, models
 from hub.api.errors import ApiError, read_json
+from hub.listings import Listings
 from hub.store import catalog, events as store
+from hub.tournaments.projection import tournament_projection
 
-router = APIRouter(prefix="/api")
+# Every call may meet a database outage (503); the admin calls add their own statuses.
+router = APIRouter(prefix="/api", tags=["setup and reads"], responses=models.errors(503))
+ADMIN_ERRORS = models.errors(401, 403, 413, 422)
 
 STATUSES = ("scheduled", "live", "finished")
 
@@ -24,42 +29,67 @@ def _name(body: Any) -> str:
     return body["name"].strip()
 
 
+def _listings(request: Request) -> Listings:
+    return request.app.state.listings  # type: ignore[no-any-return]
+
+
 async def _body(request: Request) -> Any:
     return await read_json(request, deps.settings(request).max_body_bytes)
 
 
-@router.post("/tournaments", status_code=201, dependencies=[Depends(deps.require_admin)])
+@router.post("/tournaments", status_code=201, dependencies=[Depends(deps.require_admin)], response_model=None,
+             openapi_extra=models.body(models.NameBody), responses=models.ok(models.Tournament, "The tournament.", 201) | ADMIN_ERRORS)
 async def create_tournament(request: Request) -> JSONResponse:
+    """Create a tournament (admin)."""
     name = _name(await _body(request))
     return JSONResponse(await catalog.create_tournament(deps.engine(request), name), status_code=201)
 
 
-@router.get("/tournaments")
+@router.get("/tournaments", response_model=None, responses=models.ok(models.TournamentList, "Every tournament, newest first."))
 async def list_tournaments(request: Request) -> dict[str, Any]:
+    """Every tournament, newest first."""
     return {"tournaments": await catalog.list_tournaments(deps.engine(request))}
 
 
-@router.get("/tournaments/{tid}")
+@router.get("/tournaments/{tid}", response_model=None, responses=models.ok(
+    cm.CompetitionProjection, "The tournament projection (PROTOCOL.md sections 5 and 7).") | models.errors(404))
 async def get_tournament(tid: str, request: Request) -> dict[str, Any]:
-    proj = await deps.writer(request).tournament_projection(tid)
+    """The tournament projection: its tables and the match on each, with a version."""
+    proj = await tournament_projection(_listings(request), request.app.state.tournaments, draws, tid)
     if proj is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     return proj
 
 
-@router.post("/tournaments/{tid}/tables", status_code=201, dependencies=[Depends(deps.require_admin)])
+@router.post("/tournaments/{tid}/tables", status_code=201, dependencies=[Depends(deps.require_admin)],
+             response_model=None, openapi_extra=models.body(models.NameBody),
+             responses=models.ok(models.TableCreated, "The table, with its token (shown once).", 201)
+             | ADMIN_ERRORS | models.errors(404))
 async def create_table(tid: str, request: Request) -> JSONResponse:
+    """Add a table to a tournament (admin); the answer carries the table token, shown once."""
     name = _name(await _body(request))
     if await catalog.get_tournament(deps.engine(request), tid) is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    return JSONResponse(await catalog.create_table(deps.engine(request), tid, name), status_code=201)
+    table = await catalog.create_table(deps.engine(request), tid, name)
+    deps.writer(request).table_changed(table["id"], tid)  # screens see it; the draw's flow feeds it
+    flow = request.app.state.flow
+    if tid in flow.watched:  # a new free table takes the next ready match of a draw, before this answer
+        flow.kick(tid)
+        await flow.idle(tid)
+    return JSONResponse(table, status_code=201)
 
 
-@router.post("/matches", status_code=201, dependencies=[Depends(deps.require_admin)])
+@router.post("/matches", status_code=201, dependencies=[Depends(deps.require_admin)], response_model=None,
+             openapi_extra=models.body(models.MatchCreate),
+             responses=models.ok(models.MatchProjection, "The new match's projection.", 201)
+             | ADMIN_ERRORS | models.errors(404, 409))
 async def create_match(request: Request) -> JSONResponse:
+    """Create a match on a table (admin); a table has at most one match that is not finished."""
     body = await _body(request)
     if not isinstance(body, dict):
         raise ApiError(422, "bad_request", "the body must be a JSON object")
+    if "draw" in body:
+        raise ApiError(422, "bad_request", "draw is set by the hub for the matches of a draw; leave it out")
     tid, table_id = body.get("tournament_id"), body.get("table_id")
     if not isinstance(tid, str) or not isinstance(table_id, str):
         raise ApiError(422, "bad_request", "tournament_id and table_id must be strings")
@@ -79,26 +109,32 @@ async def create_match(request: Request) -> JSONResponse:
     return JSONResponse(proj, status_code=201)
 
 
-@router.get("/matches")
-async def list_matches(request: Request, status: str | None = None) -> dict[str, Any]:
+@router.get("/matches", response_model=None, responses=models.ok(
+    models.MatchList, "Short forms, newest first; `ETag` given, `If-None-Match` answered 304.") | models.errors(422))
+async def list_matches(request: Request, status: str | None = None) -> Response:
+    """Matches in short form, newest first, optionally of one status."""
     if status is not None and status not in STATUSES:
         raise ApiError(422, "bad_request", f"status must be one of {', '.join(STATUSES)}")
-    writer = deps.writer(request)
-    rows = await catalog.list_matches(deps.engine(request), status=status)
-    shorts = [await writer.short_projection(r.id) for r in rows]
-    return {"matches": [s for s in shorts if s is not None]}
+    listing = await _listings(request).match_list(status)
+    # no-cache: a browser revalidates every poll (the index page's), and gets a 304 when nothing changed.
+    return conditional.respond(request, listing.body, "application/json", {"Cache-Control": "no-cache"},
+                               etag=listing.etag)
 
 
-@router.get("/matches/{mid}")
+@router.get("/matches/{mid}", response_model=None, responses=models.ok(
+    models.MatchProjection, "The match projection (PROTOCOL.md section 4).") | models.errors(404))
 async def get_match(mid: str, request: Request) -> dict[str, Any]:
+    """The match projection."""
     proj = await deps.writer(request).projection(mid)
     if proj is None:
         raise ApiError(404, "not_found", f"no match {mid!r}")
     return proj
 
 
-@router.get("/matches/{mid}/events")
+@router.get("/matches/{mid}/events", response_model=None, responses=models.ok(
+    models.EventList, "Stored events with version > since, oldest first.") | models.errors(404, 422))
 async def get_events(mid: str, request: Request, since: int = 0) -> dict[str, Any]:
+    """The match's stored events after version `since`, oldest first."""
     if since < 0:
         raise ApiError(422, "bad_request", "since must be a non-negative integer")
     since = min(since, 2**31 - 1)  # past any version; larger numbers overflow the database's integers

@@ -36,6 +36,7 @@ def short_form(p: dict[str, Any]) -> dict[str, Any]:
         "rack": {k: rack.get(k) for k in ("number", "shooter", "phase", "ball_in_hand")},
         "clock": p.get("clock"),
         "winner": p.get("winner"),
+        "draw": p.get("draw"),
     }
 
 

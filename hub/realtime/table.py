@@ -3,6 +3,11 @@
 auth -> ready -> envelopes answered by ack/reject; `state` pushed after every change of the
 table's match, whoever made it. Everything the socket sends goes through one queue drained by
 one sender task, so answers and pushes keep the order in which they happened.
+
+Presence (issue 15, hub/presence.py): every frame is a sign that the tablet is there;
+`{"type": "ping"}` is answered `{"type": "pong", "server_time"}` and nothing else. Before `ready`,
+a match whose link was lost gets its `link_restored`, so the clock runs again for the strokes the
+tablet queued while it was away.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import error_body, strict_loads
 from hub.metrics import metrics_of
+from hub.presence import Presence, Tablet, restore
 from hub.store import catalog
 from hub.store.db import now_ms
-from hub.writer import Change, MatchWriter
+from hub.writer import Change, MatchWriter, TableNotice
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +90,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             outbox.put_nowait(code)
 
     forget = access.register_table_session(ws.app, table_id, close_with)
+    tablet = _present(ws, table_id)
     # Changes seen while `ready` is being built wait here, so `ready` is always the first message.
     early: list[Change] | None = []
 
@@ -100,12 +107,27 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             return
         outbox.put_nowait({"type": "state", "match": change.projection, "server_time": now_ms()})
 
+    async def push_current() -> None:
+        with contextlib.suppress(Exception):  # a failed read: the next change pushes again
+            current = await writer.table_projection(table_id)
+            if not closing:
+                outbox.put_nowait({"type": "state", "match": current, "server_time": now_ms()})
+
+    def on_table_change(change: Change | TableNotice) -> None:
+        """The table's match left it (moved to another table, or cancelled before it started):
+        the tablet gets `state` with whatever is on the table now (maybe null)."""
+        left = change.moved_from if isinstance(change, Change) else change.table_id
+        if left == table_id and early is None and not closing:
+            asyncio.ensure_future(push_current())
+
     # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
     unsubscribe = writer.subscribe(on_change)
+    unsubscribe_moves = writer.subscribe(on_table_change)
+    unsubscribe_tables = writer.subscribe_tables(on_table_change)
     sender = asyncio.create_task(_send_loop(ws, outbox))
     metrics.table_socket_opened()  # cuehub_table_sockets_connected: authenticated sessions
     try:
-        current = await writer.table_projection(table_id)
+        current = await restore(writer, await writer.table_projection(table_id))  # presence: back
         outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
         held, early = early, None
         for change in held or ():
@@ -135,6 +157,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                                           f"over {rate:g} commands/s; send it again later with the same id"))
                 continue
             tokens, flooded = tokens - 1.0, 0
+            if _heard(ws, tablet, text or ""):
+                outbox.put_nowait({"type": "pong", "server_time": now_ms()})
+                continue
             if now - checked > TOKEN_RECHECK_S:
                 checked = now
                 current_row = await catalog.get_table(ws.app.state.engine, table_id)
@@ -152,8 +177,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             await ws.close(code=1011)
     finally:
         metrics.table_socket_closed()
+        _absent(ws, tablet)
         forget()
         unsubscribe()
+        unsubscribe_moves()
+        unsubscribe_tables()
         if closing:  # let the sender reach the close code before it is stopped
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(asyncio.shield(sender), 2.0)
@@ -204,3 +232,31 @@ async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: in
     answer = await writer.submit(env.match_id, env.id, env.command, env.expected_version)
     return answer_json(answer, env.id)
 
+
+# --- presence (issue 15): who is at the table, for the clocks -------------------------------------
+
+PING = '{"type":"ping"}'
+
+
+def _presence_of(ws: WebSocket) -> Presence | None:
+    return getattr(ws.app.state, "presence", None)
+
+
+def _present(ws: WebSocket, table_id: str) -> Tablet | None:
+    presence = _presence_of(ws)
+    return None if presence is None else presence.open(table_id)
+
+
+def _heard(ws: WebSocket, tablet: Tablet | None, text: str) -> bool:
+    """Note the tablet as heard; True when the frame is a ping (answered with a pong only)."""
+    ping = text.replace(" ", "") == PING
+    presence = _presence_of(ws)
+    if presence is not None and tablet is not None:
+        presence.heard(tablet, ping=ping)
+    return ping
+
+
+def _absent(ws: WebSocket, tablet: Tablet | None) -> None:
+    presence = _presence_of(ws)
+    if presence is not None and tablet is not None:
+        presence.close(tablet)

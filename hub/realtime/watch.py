@@ -16,7 +16,6 @@ not a stream). Error codes: bad_message, unknown_channel, too_many_subscriptions
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from contextlib import asynccontextmanager
@@ -24,7 +23,7 @@ from typing import Any, AsyncIterator
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
-from hub.api import access
+from hub.api import access, models
 from hub.bus import make_bus
 from hub.realtime.channels import Conn, Gateway
 from hub.realtime.gateway import WatchServer
@@ -37,7 +36,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Runs inside the app's own lifespan (FastAPI nests router lifespans), so the writer exists.
     state = app.state
     settings = state.settings
-    gateway = Gateway(state.engine, state.rules, state.writer, make_bus(settings.bus_url))
+    gateway = Gateway(state.engine, state.rules, state.writer, make_bus(settings.bus_url),
+                      tournaments=getattr(state, "tournaments", None))
     await gateway.start()
     state.watch = gateway
     server = None
@@ -57,7 +57,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 router = APIRouter(lifespan=lifespan)
 
 
-@router.get("/api/config")
+@router.get("/api/config", tags=["setup and reads"], response_model=None,
+            responses=models.ok(models.WatchConfig, "Where the pages should watch."))
 async def config(request: Request) -> dict[str, Any]:
     """Where the pages should watch: `watch_url` (a path on this host or a ws(s):// URL) or
     `watch_port` (the in-process gateway's port on this host); both null: /ws/watch here."""

@@ -9,10 +9,17 @@ The contract the rest of the hub uses (and nothing else from this package):
 - ``decide(state, command: Mapping, *, server=False) -> tuple[str, dict]``: validate a command
   (the ``command`` object of an envelope) against the current state; return the event
   ``(kind, data)`` to store, or raise ``Reject(code, message)``.  Server-made kinds
-  (``clock_expired``, ``match_time_expired``) are only accepted with ``server=True``.
+  (``clock_expired``, ``match_time_expired``, ``link_lost``, ``link_restored``) are only accepted
+  with ``server=True``.
   For ``undo`` the returned data is ``{"target": V}``: the store must mark event V voided in
   the same transaction as it appends the undo event; the new state is then
-  ``fold(setup, events)`` over the whole stream.
+  ``fold(setup, events)`` over the whole stream. A turn command whose ``entered_at`` precedes the
+  ``clock_expired`` that ended that turn (and follows the turn's start) is judged as if the expiry
+  had not happened; its data then carries ``"voids": V`` (the expiry), which the store voids the
+  same way. A turn command (``shot``, ``foul``, ``extension``, ``concede``, ``decision``) that
+  names no player is taken for the player at the table.
+  Server-made ``link_lost`` (``since``: ms the table's tablets were last heard) and
+  ``link_restored`` pause and resume the shot clock; they are never undone and leave ``last``.
 - ``evolve(state, event: Event) -> MatchState``: the state after one more stored event (not an undo).
 - ``fold(setup, events: Iterable[Event]) -> MatchState``: voided events and ``undo`` events
   advance the version but change nothing else.  Deterministic.

@@ -26,12 +26,19 @@ TABLE_KINDS = (
     "resume",
     "undo",
 )
-SERVER_KINDS = ("clock_expired", "match_time_expired", "player_renamed", "table_moved")
+SERVER_KINDS = ("clock_expired", "match_time_expired", "link_lost", "link_restored", "player_renamed", "table_moved")
 # Server-made events that correct the match's paperwork, not its play: taken in any phase (a rename
 # also once the match is over), never undone, and they leave the clocks and `last` as they were.
 ADMIN_KINDS = ("player_renamed", "table_moved")
 MAX_NAME = 100
 MAX_ID = 64
+# Commands bound to the turn: the player may be left out (or null), and is then taken for the player
+# at the table when the hub judges it (a tablet that was offline cannot know whose turn it is now).
+TURN_KINDS = ("shot", "foul", "extension", "concede", "decision")
+# ... and those that may say when the referee entered them (`entered_at`, server ms): one entered
+# before the shot clock ran out takes back the time foul stored after it (engine.decide).
+ENTERED_KINDS = ("shot", "foul", "extension", "concede")
+MAX_MS = 2**53 - 1
 PENALTY_TYPES = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
 MAX_COUNT = 1000
 MAX_REASON = 200
@@ -82,6 +89,13 @@ def check_balls_on_table(shot: Mapping[str, Any], on_table: set[int]) -> None:
             raise bad(f"the {ball} is not on the table")
 
 
+def _entered_at(cmd: Mapping[str, Any]) -> dict[str, int]:
+    """`entered_at` when the command carries it: server ms at which the referee entered it."""
+    if cmd.get("entered_at") is None:
+        return {}
+    return {"entered_at": _int(cmd["entered_at"], "entered_at", 0, MAX_MS)}
+
+
 def shot_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
     player = _player(cmd, players)
     if "first_contact" not in cmd:
@@ -113,6 +127,7 @@ def shot_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any
         "push_out": _bool(cmd.get("push_out", False), "push_out"),
         "snooker": _bool(cmd.get("snooker", False), "snooker"),
         "rail_safety": _bool(cmd.get("rail_safety", False), "rail_safety"),
+        **_entered_at(cmd),
     }
 
 
@@ -144,13 +159,15 @@ def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) ->
         if not isinstance(choice, str) or not choice or len(choice) > 32:
             raise bad("choice must be one of rack.pending.options")
         return {"player": _player(cmd, players), "choice": choice}
-    if kind in ("extension", "timeout", "clock_expired"):
+    if kind == "extension":
+        return {"player": _player(cmd, players), **_entered_at(cmd)}
+    if kind in ("timeout", "clock_expired"):
         return {"player": _player(cmd, players)}
     if kind == "foul":
         reason = cmd.get("reason")
         if reason not in CALLED_FOULS:
             raise bad(f"reason must be one of: {', '.join(CALLED_FOULS)}")
-        return {"player": _player(cmd, players), "reason": reason}
+        return {"player": _player(cmd, players), "reason": reason, **_entered_at(cmd)}
     if kind == "penalty":
         ptype = cmd.get("type")
         if ptype not in PENALTY_TYPES:
@@ -160,7 +177,7 @@ def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) ->
         scope = cmd.get("scope")
         if scope not in ("rack", "match"):
             raise bad("scope must be 'rack' or 'match'")
-        return {"player": _player(cmd, players), "scope": scope}
+        return {"player": _player(cmd, players), "scope": scope, **_entered_at(cmd)}
     if kind in ("pause", "resume"):
         reason = cmd.get("reason")
         if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON):
@@ -176,4 +193,6 @@ def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) ->
         if not isinstance(table_id, str) or not table_id or len(table_id) > MAX_ID:
             raise bad(f"table_id must be a string of 1 to {MAX_ID} characters")
         return {"table_id": table_id}
-    return {}  # stalemate, undo, match_time_expired
+    if kind == "link_lost":
+        return {"since": _int(cmd.get("since"), "since", 0, MAX_MS)}
+    return {}  # stalemate, undo, match_time_expired, link_restored

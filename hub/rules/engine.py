@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterable, Mapping
 
 from hub.rules import core
 from hub.rules.chase_nine import ChaseNine
 from hub.rules.chinese_eight import ChineseEight
-from hub.rules.commands import ADMIN_KINDS, SERVER_KINDS, TABLE_KINDS, check_balls_on_table, command_data
+from hub.rules.commands import (ADMIN_KINDS, ENTERED_KINDS, SERVER_KINDS, TABLE_KINDS, TURN_KINDS, check_balls_on_table,
+                                 command_data)
 from hub.rules.discipline import Discipline
 from hub.rules.events import Event, Reject
 from hub.rules.golden_nine import GoldenNine
 from hub.rules.setup import MatchSetup
-from hub.rules.state import MatchClock, MatchState, PlayerState, RackState, ShotClock
+from hub.rules.state import ExpiredTurn, MatchClock, MatchState, PlayerState, RackState, ShotClock
 from hub.rules.wpa_nine import WpaNine
 
 DISCIPLINES: dict[str, Discipline] = {
@@ -22,7 +24,9 @@ DISCIPLINES: dict[str, Discipline] = {
 REFUSED_WHILE_PAUSED = ("shot", "decision", "extension")
 WARNING_MS = 10_000
 COUNTDOWN_MS = 5_000
-
+# Server-made, stored when a table's tablets have not been heard for a short grace and when one is
+# back: they pause and resume the shot clock and change nothing else (no undo, no `last`).
+LINK_KINDS = ("link_lost", "link_restored")
 
 
 def initial(setup: MatchSetup) -> MatchState:
@@ -46,6 +50,11 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         raise Reject("bad_command", f"unknown command kind {str(kind)[:40]!r}")
     if st.paused and kind in REFUSED_WHILE_PAUSED:
         raise Reject("not_allowed", "the match is paused: resume first")
+    superseding = _superseding(st, kind, command, server)
+    if superseding is not None:
+        return superseding
+    if kind in TURN_KINDS and command.get("player") is None:
+        command = {**command, "player": _player_at_table(st, kind)}
     rack = st.rack
     data = command_data(kind, command, st.setup.player_ids)
     if kind == "undo":
@@ -66,6 +75,49 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         check_balls_on_table(data, rack.on_table)
         discipline.validate_shot(st, data)
     return kind, data
+
+
+def _player_at_table(st: MatchState, kind: str) -> str:
+    """Who a turn command that names no player is taken for: the shooter (the chooser for a
+    decision; either for a concession), judged on the match as it is when the command arrives."""
+    rack = st.rack
+    pending = rack.pending.player if rack.pending is not None else None
+    if kind == "decision":
+        player = pending
+    elif kind == "concede":
+        player = pending or rack.shooter
+    else:
+        player = rack.shooter
+    if player is not None:
+        return player
+    if st.status == "finished":
+        raise Reject("match_over", "the match is over")
+    if st.status == "scheduled":
+        raise Reject("not_started", "the match has not started: send start (or lag)")
+    if pending is not None:
+        raise Reject("decision_pending", f"waiting for {pending} to choose")
+    if kind == "decision":
+        raise Reject("no_decision_pending", "there is no decision to make")
+    raise Reject("not_allowed", "nobody is at the table now")
+
+
+def _superseding(st: MatchState, kind: str, command: Mapping[str, Any], server: bool) -> tuple[str, dict[str, Any]] | None:
+    """A turn command entered (`entered_at`) during the turn a `clock_expired` ended, before it
+    was stored, by the player whose time ran out: it is judged as if the expiry never happened,
+    and its data names the expiry it voids (`voids`: the writer marks it voided, as for an undo).
+    None when that does not apply, or when the command is refused on that state too."""
+    expired = st.expired_turn
+    entered = command.get("entered_at")
+    if expired is None or kind not in ENTERED_KINDS or isinstance(entered, bool) or not isinstance(entered, int):
+        return None
+    named = command.get("player")
+    if not expired.started_at <= entered < expired.at or (named is not None and named != expired.player):
+        return None
+    try:
+        kind, data = decide(expired.state, command, server=server)
+    except Reject:
+        return None
+    return kind, {**data, "voids": expired.version}
 
 
 def _check(st: MatchState, discipline: Discipline, kind: str, data: dict[str, Any]) -> None:
@@ -101,6 +153,15 @@ def _check(st: MatchState, discipline: Discipline, kind: str, data: dict[str, An
     if kind == "resume":
         if not st.paused:
             raise Reject("not_allowed", "the match is not paused")
+        return
+    if kind == "link_lost":
+        clock = st.shot_clock
+        if st.link_lost_since is not None or st.status != "live" or clock is None or clock.deadline is None:
+            raise Reject("not_allowed", "no shot clock is running")
+        return
+    if kind == "link_restored":
+        if st.link_lost_since is None:
+            raise Reject("not_allowed", "the link is not lost")
         return
     if kind == "match_time_expired":
         if st.match_clock is None:
@@ -156,7 +217,7 @@ def _check(st: MatchState, discipline: Discipline, kind: str, data: dict[str, An
         if kind == "clock_expired":
             raise Reject("not_allowed", "that turn is over")
         raise Reject("not_your_turn", f"{rack.shooter} is at the table")
-    if kind == "clock_expired" and (st.paused or st.shot_clock is None):
+    if kind == "clock_expired" and (st.paused or st.shot_clock is None or st.link_lost_since is not None):
         raise Reject("not_allowed", "no shot clock is running")
 
 
@@ -184,7 +245,11 @@ def _apply(st: MatchState, ev: Event) -> None:
     st.version = ev.version
     if ev.voided:
         return
+    if ev.kind in LINK_KINDS:
+        _apply_link(st, ev)
+        return
     if ev.kind == "undo":
+        st.expired_turn = None
         _reset_shot_clock(st, ev.at)  # RULES.md: after an undo the shot clock starts again, full limit
         st.last = (ev.version, "undo", None, (), (f"event {ev.data.get('target')} undone",))
         return
@@ -192,6 +257,7 @@ def _apply(st: MatchState, ev: Event) -> None:
     if ev.kind in ADMIN_KINDS:
         _apply_admin(st, ev.kind, data)
         return
+    expired = _expired_turn(st, ev) if ev.kind == "clock_expired" else None
     _advance_match_clock(st, ev.at)
     discipline = DISCIPLINES[st.setup.discipline]
     note: list[str] = []
@@ -199,6 +265,8 @@ def _apply(st: MatchState, ev: Event) -> None:
     kind = ev.kind
     was_break = st.rack.phase == "break"
     reset_shot_clock = True
+    if data.get("voids") is not None:
+        note.append("entered before the shot clock ran out: the time foul is taken back")
     if kind == "start":
         _start(st, data)
     elif kind == "lag":
@@ -239,7 +307,8 @@ def _apply(st: MatchState, ev: Event) -> None:
         reset_shot_clock = False
     elif kind == "resume":
         st.paused = False
-        _resume_shot_clock(st, ev.at)
+        if st.link_lost_since is None:
+            _resume_shot_clock(st, ev.at)
         reset_shot_clock = False
     elif kind == "match_time_expired":
         assert st.match_clock is not None
@@ -255,6 +324,42 @@ def _apply(st: MatchState, ev: Event) -> None:
         _reset_shot_clock(st, ev.at)
     _sync_match_clock(st, ev.at)
     st.last = (ev.version, kind, data.get("player"), tuple(fouls), tuple(note))
+    st.expired_turn = expired
+    if st.status != "live":
+        st.link_lost_since = None  # a finished (or un-started) match has no link to lose
+
+
+def _expired_turn(st: MatchState, ev: Event) -> ExpiredTurn | None:
+    """What a stroke entered before this clock_expired needs: the match before it."""
+    clock = st.shot_clock
+    if clock is None:
+        return None
+    before = st.clone()
+    before.expired_turn = None
+    return ExpiredTurn(ev.version, ev.at, clock.started_at, ev.data["player"], before)
+
+
+def _apply_link(st: MatchState, ev: Event) -> None:
+    """link_lost pauses the shot clock as of when the tablets were last heard (never before its
+    turn began, never after the event): the time nobody could see the table is not counted.
+    link_restored lets it run again unless the referee has paused the match."""
+    clock = st.shot_clock
+    if ev.kind == "link_lost":
+        since = min(int(ev.data["since"]), ev.at)
+        st.link_lost_since = since
+        if clock is not None and clock.deadline is not None:
+            clock.remaining_ms = max(0, clock.deadline - max(since, clock.started_at))
+            clock.deadline = None
+    else:
+        st.link_lost_since = None
+        if not st.paused:
+            _resume_shot_clock(st, ev.at)
+    if st.expired_turn is not None:  # the state before the expiry hears of the link too
+        before = st.expired_turn.state.clone()
+        _apply_link(before, ev)
+        before.version = ev.version
+        st.expired_turn = ExpiredTurn(st.expired_turn.version, st.expired_turn.at, st.expired_turn.started_at,
+                                      st.expired_turn.player, before)
 
 
 def _apply_admin(st: MatchState, kind: str, data: Mapping[str, Any]) -> None:
@@ -264,6 +369,10 @@ def _apply_admin(st: MatchState, kind: str, data: Mapping[str, Any]) -> None:
         st.player(data["player"]).name = data["name"]
     elif kind == "table_moved":
         st.table_id = data["table_id"]
+    if st.expired_turn is not None:  # the state a late stroke goes back to hears of it too
+        before = st.expired_turn.state.clone()
+        _apply_admin(before, kind, data)
+        st.expired_turn = dataclasses.replace(st.expired_turn, state=before)
 
 
 def _start(st: MatchState, data: Mapping[str, Any]) -> None:
@@ -319,10 +428,10 @@ def _reset_shot_clock(st: MatchState, at: int) -> None:
     if st.official_timeout and st.official_timeout_since is not None:
         # the break after an official timeout: its clock runs once the timeout is over
         at = max(at, st.official_timeout_since + round(st.setup.timeout_s * 1000))
-    if st.paused:
-        st.shot_clock = ShotClock(st.rack.shooter, limit, None, limit)
+    if st.paused or st.link_lost_since is not None:
+        st.shot_clock = ShotClock(st.rack.shooter, limit, None, limit, started_at=at)
     else:
-        st.shot_clock = ShotClock(st.rack.shooter, limit, at + limit, None)
+        st.shot_clock = ShotClock(st.rack.shooter, limit, at + limit, None, started_at=at)
 
 
 
@@ -407,6 +516,7 @@ def _shot_clock_json(st: MatchState) -> dict[str, Any] | None:
         out["countdown_at"] = clock.deadline - COUNTDOWN_MS
     else:
         out["remaining_ms"] = clock.remaining_ms
+        out["reason"] = "pause" if st.paused else "link"
     return out
 
 
@@ -484,6 +594,7 @@ def projection(st: MatchState) -> dict[str, Any]:
         "racks": [dict(r, points=dict(r["points"])) for r in st.racks],
         "clock": {"shot": _shot_clock_json(st), "match": _match_clock_json(st)},
         "paused": st.paused,
+        "link": {"lost": st.link_lost_since is not None, "since": st.link_lost_since},
         "winner": st.winner,
         "result": dict(st.result) if st.result else None,
         "last": _last_json(st),
@@ -510,4 +621,5 @@ def short_projection(st: MatchState) -> dict[str, Any]:
         },
         "clock": full["clock"],
         "winner": full["winner"],
+        "draw": full["draw"],
     }

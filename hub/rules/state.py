@@ -86,6 +86,19 @@ class ShotClock:
     deadline: int | None  # server ms, while running
     remaining_ms: int | None  # while paused
     extended: bool = False
+    started_at: int = 0  # server ms when this turn's clock started (a lost link pauses it no earlier)
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiredTurn:
+    """The turn a `clock_expired` ended, kept until the next event that is not a link event: a
+    stroke the referee entered before the expiry is judged on `state` instead (engine.decide)."""
+
+    version: int  # the clock_expired event
+    at: int  # when it was stored
+    started_at: int  # when that turn's clock started
+    player: str  # whose time ran out
+    state: "MatchState"  # the match as if the expiry had not happened (never changed in place)
 
 
 @dataclass(slots=True)
@@ -121,6 +134,8 @@ class MatchState:
     first_order: tuple[str, ...] = ()  # rack 1's order (chase_nine ranking ties)
     undoable: list[int] = field(default_factory=list)  # versions an undo may void, oldest first
     table_id: str | None = None  # set by a `table_moved` event; else the setup's table
+    link_lost_since: int | None = None  # server ms since the table's tablets were last heard (link_lost)
+    expired_turn: ExpiredTurn | None = None
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state.  Completed ``racks`` entries

@@ -6,20 +6,24 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.store.db import now_ms
-from hub.store.schema import matches, meta, tables, tournaments
+from hub.store.schema import matches, meta, pairing_codes, table_tokens, tables, tournaments
 
 ADMIN_KEY = "admin_token_sha256"
 
 
 class TableBusy(Exception):
     """The table already has a match that is not finished."""
+
+
+# Work another part of the hub does in the same transaction as a catalog write.
+InTransaction = Callable[[AsyncConnection], Awaitable[None]]
 
 
 def token_hash(token: str) -> str:
@@ -51,10 +55,12 @@ class MatchRow:
     setup: dict[str, Any]
     status: str
     version: int
+    draw_key: str | None = None
 
 
 def _match(row: sa.Row) -> MatchRow:
-    return MatchRow(row.id, row.tournament_id, row.table_id, row.discipline, dict(row.setup), row.status, row.version)
+    return MatchRow(row.id, row.tournament_id, row.table_id, row.discipline, dict(row.setup), row.status, row.version,
+                    row.draw_key)
 
 
 # --- admin token -------------------------------------------------------------------------------
@@ -122,14 +128,27 @@ async def create_table(engine: AsyncEngine, tid: str, name: str) -> dict[str, st
 
 
 async def rotate_table_token(engine: AsyncEngine, table_id: str) -> dict[str, str] | None:
-    """Replace a table's token (the old one stops working); the answer carries the new clear token."""
+    """Replace a table's token; the answer carries the new clear token. In the same transaction every
+    token a tablet got by pairing and every unused pairing code of the table are ended: a rotation
+    means "nobody who held a way in keeps it"."""
     token = secrets.token_urlsafe(24)
     async with engine.begin() as conn:
         done = await conn.execute(tables.update().where(tables.c.id == table_id).values(token_hash=token_hash(token)))
         if done.rowcount == 0:
             return None
+        await conn.execute(table_tokens.delete().where(table_tokens.c.table_id == table_id))
+        await conn.execute(pairing_codes.delete().where(pairing_codes.c.table_id == table_id))
         name = await conn.scalar(sa.select(tables.c.name).where(tables.c.id == table_id))
     return {"id": table_id, "name": name, "token": token}
+
+
+async def rename_table(engine: AsyncEngine, table_id: str, name: str) -> TableRow | None:
+    async with engine.begin() as conn:
+        done = await conn.execute(tables.update().where(tables.c.id == table_id).values(name=name))
+        if done.rowcount == 0:
+            return None
+        row = (await conn.execute(sa.select(tables).where(tables.c.id == table_id))).first()
+    return TableRow(row.id, row.tournament_id, row.name, row.token_hash)
 
 
 async def get_table(engine: AsyncEngine, table_id: str) -> TableRow | None:
@@ -139,12 +158,38 @@ async def get_table(engine: AsyncEngine, table_id: str) -> TableRow | None:
 
 
 async def table_by_token(engine: AsyncEngine, token: str) -> TableRow | None:
+    """The table a token opens: the table's own token, or one a tablet got by pairing
+    (`table_tokens`). Either way the row carries the table's own `token_hash`, which changes on
+    rotation, so "is this still the table's token" checks keep working for paired tablets."""
     digest = token_hash(token)
     async with engine.connect() as conn:
         row = (await conn.execute(sa.select(tables).where(tables.c.token_hash == digest))).first()
-    if row is None or not hmac.compare_digest(row.token_hash, digest):
-        return None
+        if row is None or not hmac.compare_digest(row.token_hash, digest):
+            paired = (
+                await conn.execute(
+                    sa.select(tables, table_tokens.c.token_hash.label("tablet_hash"))
+                    .join(table_tokens, table_tokens.c.table_id == tables.c.id)
+                    .where(table_tokens.c.token_hash == digest)
+                )
+            ).first()
+            if paired is None or not hmac.compare_digest(paired.tablet_hash, digest):
+                return None
+            row = paired
     return TableRow(row.id, row.tournament_id, row.name, row.token_hash)
+
+
+async def add_table_token(conn: AsyncConnection, table_id: str) -> str:
+    """A new token of the table's own for one tablet (in the caller's transaction); the clear token
+    is returned this once, only its hash is stored."""
+    token = secrets.token_urlsafe(24)
+    await conn.execute(table_tokens.insert().values(token_hash=token_hash(token), table_id=table_id, created_at=now_ms()))
+    return token
+
+
+async def count_table_tokens(engine: AsyncEngine, table_id: str) -> int:
+    async with engine.connect() as conn:
+        n = await conn.scalar(sa.select(sa.func.count()).select_from(table_tokens).where(table_tokens.c.table_id == table_id))
+    return int(n or 0)
 
 
 async def list_tables(engine: AsyncEngine, tid: str) -> list[TableRow]:
@@ -158,18 +203,39 @@ async def list_tables(engine: AsyncEngine, tid: str) -> list[TableRow]:
 
 async def insert_match(
     engine: AsyncEngine, *, match_id: str, tournament_id: str, table_id: str, discipline: str,
-    setup: dict[str, Any], status: str,
+    setup: dict[str, Any], status: str, draw_key: str | None = None, also: InTransaction | None = None,
 ) -> None:
-    try:
-        async with engine.begin() as conn:
+    async with engine.begin() as conn:  # whatever raises inside rolls the whole transaction back
+        try:
             await conn.execute(
                 matches.insert().values(
                     id=match_id, tournament_id=tournament_id, table_id=table_id, discipline=discipline,
-                    setup=setup, status=status, version=0, created_at=now_ms(),
+                    setup=setup, status=status, version=0, created_at=now_ms(), draw_key=draw_key,
                 )
             )
-    except IntegrityError as exc:  # the partial unique index: one unfinished match per table
-        raise TableBusy(table_id) from exc
+        except IntegrityError as exc:  # the partial unique index: one open match per table
+            raise TableBusy(table_id) from exc
+        if also is not None:
+            await also(conn)
+
+
+async def cancel_match(engine: AsyncEngine, match_id: str, also: InTransaction | None = None) -> MatchRow | None:
+    """Take a scheduled match off its table (status `cancelled`; its events are kept). None when the
+    match is not scheduled any more (it started, or is gone): nothing changes then."""
+    async with engine.begin() as conn:
+        row = (
+            await conn.execute(
+                matches.update()
+                .where(matches.c.id == match_id, matches.c.status == "scheduled")
+                .values(status=CANCELLED)
+                .returning(*matches.c)
+            )
+        ).first()
+        if row is None:
+            return None
+        if also is not None:
+            await also(conn)
+    return _match(row)
 
 
 # Statuses of a match that holds its table; a `cancelled` match (taken off its table before it
@@ -217,14 +283,92 @@ async def current_match_id(engine: AsyncEngine, table_id: str) -> str | None:
 
 async def tournament_version(engine: AsyncEngine, tid: str) -> int:
     """A version that grows with every change of the tournament projection: one per table, one per
-    match created, plus every match's stream version. Derived, so nothing extra is stored."""
+    match created, every match's stream version, plus the tournament's own stream (players, the draw,
+    calls, results). Rows are never deleted (a cancelled match stays), so the sum never goes back;
+    derived, so nothing extra is stored."""
+    from hub.store.schema import tournament_events
+
     async with engine.connect() as conn:
-        n_tables = await conn.scalar(sa.select(sa.func.count()).select_from(tables).where(tables.c.tournament_id == tid))
         row = (
             await conn.execute(
-                sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(matches.c.version), 0)).where(
-                    matches.c.tournament_id == tid
+                sa.select(
+                    sa.select(sa.func.count()).select_from(tables).where(tables.c.tournament_id == tid).scalar_subquery(),
+                    sa.select(sa.func.count()).select_from(matches).where(matches.c.tournament_id == tid).scalar_subquery(),
+                    sa.select(sa.func.coalesce(sa.func.sum(matches.c.version), 0))
+                    .where(matches.c.tournament_id == tid).scalar_subquery(),
+                    sa.select(sa.func.coalesce(sa.func.max(tournament_events.c.version), 0))
+                    .where(tournament_events.c.tournament_id == tid).scalar_subquery(),
                 )
             )
         ).first()
-    return int(n_tables or 0) + int(row[0]) + int(row[1])
+    return sum(int(v or 0) for v in row)
+
+
+# --- what the tournament engine reads in one query each ------------------------------------------
+
+
+async def match_statuses(engine: AsyncEngine, match_ids: list[str]) -> dict[str, str]:
+    """Status of each match (cancelled ones included); unknown ids are left out."""
+    if not match_ids:
+        return {}
+    async with engine.connect() as conn:
+        rows = await conn.execute(sa.select(matches.c.id, matches.c.status).where(matches.c.id.in_(match_ids)))
+        return {r.id: r.status for r in rows}
+
+
+async def open_matches(engine: AsyncEngine, tid: str) -> dict[str, str]:
+    """table id -> its open (scheduled or live) match id, for one tournament's tables."""
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            sa.select(matches.c.table_id, matches.c.id).where(
+                matches.c.tournament_id == tid, matches.c.status.in_(OPEN_STATUSES)
+            )
+        )
+        return {r.table_id: r.id for r in rows}
+
+
+async def draw_matches(engine: AsyncEngine, tid: str) -> list[MatchRow]:
+    """The tournament's matches created by its draw (any status but cancelled), oldest first."""
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            sa.select(matches)
+            .where(matches.c.tournament_id == tid, matches.c.draw_key.is_not(None), matches.c.status != CANCELLED)
+            .order_by(matches.c.n)
+        )
+        return [_match(r) for r in rows]
+
+
+async def current_matches(engine: AsyncEngine, tid: str) -> dict[str, str]:
+    """table id -> the match on it now (its open match, else its latest one), for one tournament."""
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            sa.select(matches.c.table_id, matches.c.id, matches.c.status)
+            .where(matches.c.tournament_id == tid, matches.c.status != CANCELLED)
+            .order_by(matches.c.n)
+        )
+        out: dict[str, str] = {}
+        held: set[str] = set()
+        for r in rows:
+            if r.table_id in held:
+                continue
+            out[r.table_id] = r.id
+            if r.status in OPEN_STATUSES:
+                held.add(r.table_id)
+        return out
+
+
+async def cancel_draw_matches(engine: AsyncEngine, tid: str, also: InTransaction | None = None) -> list[MatchRow]:
+    """Cancel every scheduled draw match of a tournament, with `also(conn)` in the same transaction."""
+    async with engine.begin() as conn:
+        rows = [
+            _match(r)
+            for r in await conn.execute(
+                matches.update()
+                .where(matches.c.tournament_id == tid, matches.c.draw_key.is_not(None), matches.c.status == "scheduled")
+                .values(status=CANCELLED)
+                .returning(*matches.c)
+            )
+        ]
+        if also is not None:
+            await also(conn)
+    return rows

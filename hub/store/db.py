@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 from alembic import command
@@ -12,10 +11,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from hub.resources import MissingPiece, migrations_dir, require_files
 from hub.settings import Settings
-
-# migrations/ sits beside the `hub` package in the checkout (see pyproject.toml).
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 
 def now_ms() -> int:
@@ -48,9 +45,17 @@ def make_engine(settings: Settings) -> AsyncEngine:
     return engine
 
 
+def check_migrations() -> None:
+    """The migrations are all there (hub/resources.py finds them); MissingPiece otherwise."""
+    root = migrations_dir()
+    require_files(root, ["env.py", "script.py.mako"], "the migrations")
+    if not any((root / "versions").glob("[0-9]*.py")):
+        raise MissingPiece(f"the migrations in {root} have no versions/")
+
+
 def alembic_config() -> Config:
     cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("script_location", str(migrations_dir()))
     return cfg
 
 

@@ -49,12 +49,14 @@ async def append(
     *,
     status: str,
     void_target: int | None = None,
+    table_id: str | None = None,
 ) -> None:
     """Store `event` as the match's next version, in one transaction with the match's new status
     (and, for an undo, the voiding of `void_target`). Returns only after the commit.
 
     Raises VersionConflict or DuplicateCommand when the schema refuses the row, and TableBusy when
-    the match would reopen (an undo after the end) on a table that has another open match.
+    the match would reopen (an undo after the end) or move (`table_id`) onto a table that has another
+    open match.
     """
     try:
         async with engine.begin() as conn:
@@ -75,9 +77,10 @@ async def append(
                     .where(events.c.match_id == match_id, events.c.version == void_target)
                     .values(voided=True)
                 )
-            await conn.execute(
-                matches.update().where(matches.c.id == match_id).values(status=status, version=event.version)
-            )
+            row = {"status": status, "version": event.version}
+            if table_id is not None:  # a `table_moved` event: the one-open-match-per-table index checks it
+                row["table_id"] = table_id
+            await conn.execute(matches.update().where(matches.c.id == match_id).values(**row))
     except IntegrityError as exc:
         # Which constraint fired is read back from the data, not parsed from driver messages.
         if event.command_id is not None:
@@ -101,6 +104,20 @@ async def read_events(engine: AsyncEngine, match_id: str, since: int = 0) -> lis
             .order_by(events.c.version)
         )
         return [_row_event(r) for r in rows]
+
+
+async def read_streams(engine: AsyncEngine, match_ids: list[str]) -> dict[str, list[Event]]:
+    """The whole streams of several matches in one query (listings fold the ones they lack)."""
+    out: dict[str, list[Event]] = {mid: [] for mid in match_ids}
+    if not match_ids:
+        return out
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            sa.select(events).where(events.c.match_id.in_(match_ids)).order_by(events.c.match_id, events.c.version)
+        )
+        for r in rows:
+            out[r.match_id].append(_row_event(r))
+    return out
 
 
 async def head_version(engine: AsyncEngine, match_id: str) -> int:

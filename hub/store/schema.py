@@ -99,9 +99,67 @@ rejections = sa.Table(
     sa.Column("at", sa.BigInteger, nullable=False),
 )
 
+# When each hub process last heard a tablet of each table (hub/presence.py): the shot clock does not
+# call time on a table whose tablets nobody has heard for a moment, in any process. A table with no
+# row has never had a tablet session (it is driven over HTTP) and keeps its clock as before.
+tablet_presence = sa.Table(
+    "tablet_presence",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("holder", sa.String(64), primary_key=True),  # the hub process (a uuid per start)
+    sa.Column("heard_at", sa.BigInteger, nullable=False),  # server ms
+)
+
 meta = sa.Table(
     "meta",
     metadata,
     sa.Column("key", sa.String(64), primary_key=True),
     sa.Column("value", sa.String(500), nullable=False),
+)
+
+# --- the desk (PROTOCOL.md section 8): sign-in sessions, pairing codes, per-tablet tokens ------
+
+# A signed-in desk: the sha256 of the `cuehub_session` cookie's value (the value itself is never
+# stored), the admin token hash it was opened with (a changed HUB_ADMIN_TOKEN ends it), and its
+# expiry, slid forward while it is used.
+desk_sessions = sa.Table(
+    "desk_sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("admin_hash", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("seen_at", sa.BigInteger, nullable=False),
+    sa.Column("expires_at", sa.BigInteger, nullable=False, index=True),
+)
+
+# A tablet's own token for its table (given by pairing); the table's token rotation deletes them all.
+table_tokens = sa.Table(
+    "table_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+# One-time 6-digit pairing codes (sha256 of the code), valid until expires_at, spent once (used_at).
+pairing_codes = sa.Table(
+    "pairing_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("expires_at", sa.BigInteger, nullable=False),
+    sa.Column("used_at", sa.BigInteger, nullable=True),
+)
+
+# Attempt counters for sign-in and pairing (per client address, and hub-wide for pairing), in the
+# store so every hub process applies the same backoff; `version` makes each update a compare-and-set.
+auth_throttle = sa.Table(
+    "auth_throttle",
+    metadata,
+    sa.Column("key", sa.String(96), primary_key=True),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("next_at", sa.BigInteger, nullable=False),
+    sa.Column("last_at", sa.BigInteger, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
 )

@@ -98,3 +98,44 @@ def test_other_tables_match_is_refused(client):
         ws.send_json(envelope(theirs, {"kind": "start", "breaker": "a"}, cid="x"))
         assert ws.receive_json()["error"]["code"] == "unknown_match"
     assert client.get(f"/api/matches/{theirs}").json()["version"] == 0
+
+
+# --- presence (issue 15) --------------------------------------------------------------------
+
+
+def test_a_ping_is_answered_with_a_pong_and_counts_as_heard(client):
+    table = make_table(client)
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        assert _auth(ws, table["token"])["type"] == "ready"
+        ws.send_json({"type": "ping"})
+        pong = ws.receive_json()
+        assert pong["type"] == "pong" and isinstance(pong["server_time"], int)
+        seen = client.app.state.presence.attendance(table["table_id"])
+        assert seen.known and seen.present
+    seen = client.app.state.presence.attendance(table["table_id"])
+    assert seen.known and not seen.present  # its socket closed
+
+
+def test_a_tablet_that_comes_back_finds_its_link_restored_before_ready(sqlite_settings):
+    """The real rules: a live match whose link was lost is restored when a tablet authenticates,
+    so the `ready` it gets shows the clock running again."""
+    from fastapi.testclient import TestClient
+
+    from hub.app import create_app
+
+    with TestClient(create_app(sqlite_settings)) as c:
+        table = make_table(c)
+        mid = make_match(c, table, options={"shot_clock": {"shot_s": 30, "break_s": 30}})["id"]
+        r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
+                   headers=bearer(table["token"]))
+        assert r.status_code == 200
+        writer = c.app.state.writer
+        at = c.get(f"/api/matches/{mid}").json()["version"]
+        answer = c.portal.call(writer.submit_server, mid, {"kind": "link_lost", "since": 0}, at)
+        assert answer.version == at + 1
+        assert c.get(f"/api/matches/{mid}").json()["link"]["lost"] is True
+        with c.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+            ready = _auth(ws, table["token"])
+            assert ready["match"]["link"]["lost"] is False and ready["match"]["clock"]["shot"]["running"] is True
+        kinds = [e["kind"] for e in c.get(f"/api/matches/{mid}/events").json()["events"]]
+        assert kinds == ["start", "link_lost", "link_restored"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
 
 from hub.app import create_app
 from hub.logs import JsonFormatter, bind
@@ -20,13 +21,12 @@ from spine_helpers import ADMIN, bearer, envelope, make_match, make_table
 
 
 def sample(text: str, name: str, **labels: str) -> float:
-    """The value of one sample in a text exposition (0 when absent)."""
-    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    pattern = re.escape(name) + (r"\{" + re.escape(want) + r"\}" if labels else "") + r" (\S+)$"
-    for line in text.splitlines():
-        m = re.match(pattern, line)
-        if m:
-            return float(m.group(1))
+    """The value of one sample in a text exposition (0 when absent), read with prometheus_client's
+    own parser (so the exposition must parse)."""
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == name and s.labels == labels:
+                return float(s.value)
     return 0.0
 
 
@@ -75,7 +75,7 @@ def test_histogram_buckets_are_cumulative_and_labels_escaped() -> None:
     text = m.render()
     assert sample(text, "cuehub_fanout_seconds_bucket", le="0.001") == 1
     assert sample(text, "cuehub_fanout_seconds_bucket", le="0.005") == 3
-    assert sample(text, "cuehub_fanout_seconds_bucket", le="5") == 3
+    assert sample(text, "cuehub_fanout_seconds_bucket", le="5.0") == 3
     assert sample(text, "cuehub_fanout_seconds_bucket", le="+Inf") == 4
     assert sample(text, "cuehub_fanout_seconds_count") == 4
     m.commands_rejected.inc(code='we"ird\\', source="table")
@@ -200,3 +200,34 @@ def test_serve_log_config_opt_out(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not json_enabled()
     assert log_config("info", json_format=True)["formatters"]["default"]["()"] == "hub.logs.JsonFormatter"
     assert "format" in log_config("info", json_format=False)["formatters"]["default"]
+
+
+STANDARD = ("process_cpu_seconds_total", "process_open_fds", "process_max_fds", "process_resident_memory_bytes",
+            "process_start_time_seconds", "python_gc_collections_total", "python_gc_objects_collected_total",
+            "python_info")
+
+
+def test_the_exposition_is_valid_and_carries_the_standard_metrics(hub: TestClient) -> None:
+    """promtool (Debian's `prometheus` package; .ci/run installs it) checks the exposition when it
+    is on PATH; prometheus_client's own parser reads it in any case, and every family has HELP and TYPE."""
+    import shutil
+    import subprocess
+
+    table = make_table(hub)
+    match = make_match(hub, table)
+    hub.post(f"/api/matches/{match['id']}/commands", headers=bearer(table["token"]),
+             json=envelope(match["id"], {"kind": "start", "breaker": "a"}))
+    text = hub.get("/metrics").text
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    for name in STANDARD:
+        base = name.removesuffix("_total")
+        assert base in families or name in families, name
+    assert sample(text, "process_open_fds") > 0 and sample(text, "process_resident_memory_bytes") > 1e6
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            assert f"# HELP {line.split()[2]} " in text
+    assert "_created" not in text  # no *_created series (prometheus_client.disable_created_metrics)
+    promtool = shutil.which("promtool")
+    if promtool:
+        r = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0 and not r.stdout.strip() and not r.stderr.strip(), (r.stdout, r.stderr)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hub.bus.memory import MemoryBus
-from hub.realtime import channels
+from hub.realtime import channels, conn as conn_mod
 from hub.realtime.channels import Conn, Gateway
 
 
@@ -40,7 +40,7 @@ class Sock:
 async def watcher(gw: Gateway, sock: Sock) -> Conn:
     conn = Conn(gw, sock.send, sock.close)
     gw.connect(conn)
-    assert await gw._subscribe_match(conn, "match:m1", "m1", None)
+    assert await gw.subscriptions.subscribe_match(conn, "match:m1", "m1", None)
     conn.start()
     return conn
 
@@ -77,7 +77,7 @@ async def test_slow_watcher_skips_to_the_latest_snapshot_and_others_get_everythi
 
 
 async def test_a_watcher_stuck_for_good_is_closed_4408(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(channels, "STUCK_S", 0.05)
+    monkeypatch.setattr(conn_mod, "STUCK_S", 0.05)
     gw = Gateway(None, None, None, MemoryBus())  # type: ignore[arg-type]
     publish(gw, 0)
     stuck_sock = Sock(asyncio.Event())  # never set: a peer that stopped reading

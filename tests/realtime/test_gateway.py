@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from hub.app import create_app
 from hub.bus.memory import MemoryBus
 from hub.metrics import Metrics
-from hub.realtime import channels, gateway as gateway_mod
+from hub.realtime import channels, conn as conn_mod, gateway as gateway_mod
 from hub.realtime.channels import Gateway
 from hub.realtime.gateway import SocketConn, WatchServer, text_frame
 from hub.settings import Settings
@@ -279,7 +279,7 @@ def test_text_frame_lengths() -> None:
 
 async def test_a_stalled_watcher_is_skipped_then_closed_4408_and_the_others_get_everything(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(channels, "STUCK_S", 0.3)
+    monkeypatch.setattr(conn_mod, "STUCK_S", 0.3)
     gw, server, metrics = served
     url = f"ws://127.0.0.1:{server.port}/ws/watch"
     fast = [await subscribed(url) for _ in range(5)]

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hub.app import create_app
-from hub.realtime import channels
+from hub.realtime import subscriptions
 from hub.settings import Settings
 from spine_helpers import make_match, make_table
 from watch_helpers import GatewaySocket, Play, recv, sub
@@ -118,7 +118,7 @@ def test_since_beyond_the_history_gets_a_snapshot(c: TestClient, watch: Callable
     play.start()
     for _ in range(4):
         play.shot()
-    monkeypatch.setattr(channels, "MAX_REPLAY", 2)
+    monkeypatch.setattr(subscriptions, "MAX_REPLAY", 2)
     with watch() as ws:
         sub(ws, f"match:{mid}", since=1)
         snap = recv(ws)
@@ -189,7 +189,7 @@ def test_tournament_channel(c: TestClient, watch: Callable[[], Any]) -> None:
 def test_bad_messages_get_errors_not_crashes(c: TestClient, watch: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
-    monkeypatch.setattr(channels, "MAX_SUBSCRIPTIONS", 2)
+    monkeypatch.setattr(subscriptions, "MAX_SUBSCRIPTIONS", 2)
     with watch() as ws:
         for bad, code in [
             ("not json", "bad_message"),

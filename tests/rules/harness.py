@@ -29,9 +29,11 @@ class Match:
         kind, data = decide(self.state, command, server=server)
         self.now = at if at is not None else self.now + 1000
         ev = Event(len(self.events) + 1, kind, data, self.now, None, False)
-        if kind == "undo":
+        # An undo voids its target; a stroke entered before the shot clock ran out voids the expiry.
+        target = data["target"] if kind == "undo" else data.get("voids")
+        if target is not None:
             self.events = [
-                Event(e.version, e.kind, e.data, e.at, e.command_id, True) if e.version == data["target"] else e
+                Event(e.version, e.kind, e.data, e.at, e.command_id, True) if e.version == target else e
                 for e in self.events
             ]
             self.events.append(ev)

@@ -95,6 +95,48 @@ class AdminClient:
             body["options"] = options
         return await self._post_admin("/api/matches", body)
 
+    # -- running a competition (PROTOCOL.md section 7) --------------------------------------
+    async def _admin(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        return self._check(await self._http.request(method, path, json=body, headers=self._admin_headers()))
+
+    async def add_players(self, tournament_id: str, players: Iterable[dict[str, Any] | str]) -> list[dict[str, Any]]:
+        """Add players (dicts with name, club?, seed?, handicap?, or plain names); the ones added."""
+        batch = [{"name": p} if isinstance(p, str) else p for p in players]
+        return (await self._post_admin(f"/api/tournaments/{tournament_id}/players", {"players": batch}))["players"]
+
+    async def list_players(self, tournament_id: str) -> list[dict[str, Any]]:
+        return (await self._get(f"/api/tournaments/{tournament_id}/players"))["players"]
+
+    async def update_player(self, tournament_id: str, player_id: str, **changes: Any) -> dict[str, Any]:
+        return await self._admin("PATCH", f"/api/tournaments/{tournament_id}/players/{player_id}", changes)
+
+    async def withdraw_player(self, tournament_id: str, player_id: str) -> dict[str, Any]:
+        return await self._admin("POST", f"/api/tournaments/{tournament_id}/players/{player_id}/withdraw", {})
+
+    async def make_draw(self, tournament_id: str, type: str, match: dict[str, Any], *, seeding: str = "random",
+                        seed: int | None = None, **extra: Any) -> dict[str, Any]:
+        """POST the draw; extra: groups (round_robin), rounds (chase_groups), redraw. Returns the
+        tournament projection."""
+        body: dict[str, Any] = {"type": type, "seeding": seeding, "match": match, **extra}
+        if seed is not None:
+            body["seed"] = seed
+        return await self._post_admin(f"/api/tournaments/{tournament_id}/draw", body)
+
+    async def walkover(self, tournament_id: str, key: str, winner: str) -> dict[str, Any]:
+        return await self._admin("POST", f"/api/tournaments/{tournament_id}/draw/{key}/walkover", {"winner": winner})
+
+    async def pause_table(self, table_id: str) -> dict[str, Any]:
+        return await self._admin("POST", f"/api/tables/{table_id}/pause", {})
+
+    async def resume_table(self, table_id: str) -> dict[str, Any]:
+        return await self._admin("POST", f"/api/tables/{table_id}/resume", {})
+
+    async def move_match(self, match_id: str, table_id: str) -> Match:
+        return await self._admin("PATCH", f"/api/matches/{match_id}", {"table_id": table_id})
+
+    async def delete_match(self, match_id: str) -> dict[str, Any]:
+        return await self._admin("DELETE", f"/api/matches/{match_id}")
+
     # -- reads --------------------------------------------------------------------------
     async def list_tournaments(self) -> list[Tournament]:
         return (await self._get("/api/tournaments"))["tournaments"]

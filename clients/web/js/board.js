@@ -1,7 +1,7 @@
 // Venue scoreboard: /board/{tournament_id} — every table of the tournament on one screen.
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
-import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText } from "./ui.js";
+import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard } from "./ui.js";
 
 const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
@@ -13,7 +13,14 @@ let tournament = null;
 const full = new Map(); // table id -> full match projection from the table: channel
 const cells = new Map(); // table id -> {node, clock}
 
-const watch = new Watch({ onStatus: (s) => { setConn(s); document.body.dataset.conn = s; } });
+let found = true;
+const watch = new Watch({ onStatus: (s) => { if (!found) return; setConn(s); document.body.dataset.conn = s; } });
+
+function notFound() {
+  found = false;
+  watch.close();
+  fill(grid, notFoundCard("no_such_tournament", tid));
+}
 
 watch.subscribe(`tournament:${tid}`, (data) => {
   tournament = data;
@@ -30,7 +37,7 @@ watch.subscribe(`tournament:${tid}`, (data) => {
     if (!ids.has(id)) { full.delete(id); watch.unsubscribe(`table:${id}`); }
   }
   render();
-});
+}, { onError: (code) => { if (code === "unknown_channel") notFound(); } });
 
 function layout(n) {
   const cols = n <= 1 ? 1 : n <= 2 ? 2 : n <= 3 ? 3 : n <= 4 ? 2 : n <= 6 ? 3 : n <= 8 ? 4 : n <= 9 ? 3 : 4;
@@ -38,6 +45,7 @@ function layout(n) {
 }
 
 function render() {
+  if (!found) return;
   const tables = (tournament && tournament.tables) || [];
   const { cols, rows } = layout(tables.length);
   grid.style.setProperty("--cols", cols);
@@ -108,6 +116,7 @@ function renderCell(tableId) {
     if (r.phase === "break") foot.append(el("span", { class: "status", text: t("p_break") }));
     if (r.pending) foot.append(el("span", { class: "status", text: tc("p", "decision") }));
     if (m.last && m.last.foul) foot.append(el("span", { class: "badge foul", text: t("foul") }));
+    if (m.link && m.link.lost) foot.append(el("span", { class: "badge linklost", text: t("link_lost_badge") }));
   }
   foot.append(el("span", { class: "spacer" }));
   const clockNode = el("span", { class: "shotclock" });

@@ -1,12 +1,16 @@
-// Commentator: /commentator/{match_id} — live stroke log with verdicts, balls, stats, racks.
+// Commentator: /commentator/{match_id} — live stroke log with verdicts, balls, stats, racks;
+// /commentator/table/{table_id} follows whatever match is on that table (the log starts afresh
+// with each new match).
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch, getJSON } from "./live.js";
 import {
-  el, fill, pathId, header, setConn, scoreline, ball, bihText, paintShotClock, formatLabel,
-  statusText, resultText, rackHistory, playerName, noteText,
+  el, fill, pathId, header, setConn, scoreline, ball, bihText, paintShotClock,
+  statusText, resultText, rackHistory, playerName, noteText, notFoundCard, matchNames, metaText,
 } from "./ui.js";
+import { shotFacts } from "./entries.js";
 
-const mid = pathId();
+const id = pathId();
+const followTable = location.pathname.split("/").filter(Boolean)[1] === "table";
 header("commentator_title");
 const app = document.getElementById("app");
 const left = el("div", { class: "col" });
@@ -19,39 +23,89 @@ left.append(top, statsBox, historyBox);
 right.append(logBox);
 app.append(left, right);
 
+let mid = followTable ? null : id;
 let match = null;
+let names = null;
 let clockNode = null;
-const entries = []; // oldest first: {version, kind, at, player, data, last, rack, scores, voided}
+let found = true;
+let entries = []; // oldest first: {version, kind, at, player, data, last, rack, scores, voided}
 let backfilled = false;
+let racksSeen = null; // completed racks in the projection before the latest event (rack numbers)
 
-const watch = new Watch({ onStatus: (s) => { setConn(s); document.body.dataset.conn = s; } });
-watch.subscribe(`match:${mid}`, (data, msg) => {
+const watch = new Watch({ onStatus: (s) => { if (!found) return; setConn(s); document.body.dataset.conn = s; } });
+
+function notFound() {
+  found = false;
+  watch.close();
+  fill(app, notFoundCard(followTable ? "no_such_table" : "no_such_match", id));
+}
+
+function follow(matchId) {
+  if (mid && mid !== matchId) watch.unsubscribe(`match:${mid}`);
+  mid = matchId;
+  match = null;
+  names = null;
+  entries = [];
+  backfilled = false;
+  racksSeen = null;
+  watch.subscribe(`match:${mid}`, (data, msg) => onMatch(matchId, data, msg),
+    { replay: true, onError: (code) => { if (code === "unknown_channel" && !followTable) notFound(); } });
+  // With `since: 0` the hub replays the stored events, and sends nothing at all for a match with
+  // none yet (version 0: nothing to catch up on). Draw the projection from REST meanwhile.
+  getJSON(`/api/matches/${encodeURIComponent(mid)}`).then((data) => {
+    if (mid === matchId && !match && data) { match = data; loadNames(data); render(); }
+  }).catch((e) => { if (e && e.status === 404 && !followTable) notFound(); });
+}
+
+function onMatch(matchId, data, msg) {
+  if (matchId !== mid) return;
   if (msg.type === "update" && msg.event) addEntry(msg.event, data);
   else if (msg.type === "snapshot" && !entries.length && !backfilled && data && data.version > 0) backfill(data);
+  if (data && (!names || !match)) loadNames(data);
   if (!match || (data && data.version >= match.version)) match = data;
   render();
-}, { replay: true });
-// With `since: 0` the hub replays the stored events, and sends nothing at all for a match with
-// none yet (version 0: nothing to catch up on). Draw the projection from REST meanwhile.
-getJSON(`/api/matches/${encodeURIComponent(mid)}`).then((data) => {
-  if (!match && data) { match = data; render(); }
-}).catch(() => { /* the socket will bring it */ });
+}
+
+function loadNames(m) {
+  matchNames(m).then((n) => { if (match && match.id === m.id) { names = n; render(); } });
+}
+
+if (followTable) {
+  watch.subscribe(`table:${id}`, (data) => {
+    if (data && data.id !== mid) follow(data.id);
+    if (!data && !mid) render();
+  }, { onError: (code) => { if (code === "unknown_channel") notFound(); } });
+} else {
+  follow(id);
+}
+
+/** The rack an event happened in: the one it ended, when it ended one (the projection after a
+ * rack-winning stroke already shows the next rack's number). */
+function rackOf(proj) {
+  const racks = (proj && proj.racks) || [];
+  const ended = racksSeen !== null && racks.length > racksSeen;
+  racksSeen = racks.length;
+  return ended ? racks[racks.length - 1].number : (proj && proj.rack ? proj.rack.number : null);
+}
 
 function addEntry(ev, proj) {
   if (entries.some((e) => e.version === ev.version)) return;
-  if (ev.kind === "undo") {
+  const voids = ev.data && ev.data.voids;
+  if (ev.kind === "undo" || voids !== undefined) {
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i];
-      if (!e.voided && e.kind !== "undo" && e.kind !== "match_time_expired") { e.voided = true; break; }
+      if (voids !== undefined ? e.version === voids : (!e.voided && !["undo", "match_time_expired", "link_lost", "link_restored"].includes(e.kind))) {
+        e.voided = true;
+        break;
+      }
     }
   }
   const last = proj && proj.last && proj.last.version === ev.version ? proj.last : null;
   entries.push({
     version: ev.version, kind: ev.kind, at: ev.at, data: ev.data || {}, voided: !!ev.voided, last,
     player: (ev.data && ev.data.player) || (last && last.player) || null,
-    rack: proj && proj.rack ? proj.rack.number : null,
+    rack: rackOf(proj),
     scores: proj ? (proj.players || []).map((p) => p.score) : null,
-    names: proj ? (proj.players || []).map((p) => p.name) : null,
   });
   entries.sort((a, b) => a.version - b.version);
 }
@@ -59,8 +113,10 @@ function addEntry(ev, proj) {
 async function backfill(proj) {
   // The hub no longer keeps the replay: list the stored events without their verdicts.
   backfilled = true;
+  const forMatch = mid;
   try {
-    const { events } = await getJSON(`/api/matches/${encodeURIComponent(mid)}/events?since=0`);
+    const { events } = await getJSON(`/api/matches/${encodeURIComponent(forMatch)}/events?since=0`);
+    if (forMatch !== mid) return;
     for (const ev of events || []) {
       if (!entries.some((e) => e.version === ev.version)) {
         entries.push({ version: ev.version, kind: ev.kind, at: ev.at, data: ev.data || {}, voided: !!ev.voided,
@@ -75,25 +131,13 @@ async function backfill(proj) {
 
 function strokeSummary(e) {
   const d = e.data || {};
-  const bits = [];
-  if (e.kind === "shot") {
-    if ("first_contact" in d) bits.push(d.first_contact === null ? t("no_hit") : t("first_hit", { n: d.first_contact }));
-    if (d.pocketed && d.pocketed.length) bits.push(t("potted", { list: d.pocketed.join(", ") }));
-    if (d.off_table && d.off_table.length) bits.push(t("off", { list: d.off_table.join(", ") }));
-    if (d.cue_ball && d.cue_ball !== "table") bits.push(`${t("cue_ball")}: ${t(`cue_${d.cue_ball}`)}`);
-    // Stored strokes may carry both counts, zero when they do not apply: show the discipline's own.
-    const gn = match && match.discipline === "golden_nine";
-    if (gn && d.break_crossings > 0) bits.push(`${t("break_crossings")} ${d.break_crossings}`);
-    if (!gn && d.break_rails > 0) bits.push(`${t("break_rails")} ${d.break_rails}`);
-    if (d.push_out) bits.push(t("push_out"));
-    if (d.snooker) bits.push(t("snooker"));
-    if (d.rail_safety) bits.push(t("rail_safety"));
-  } else if (e.kind === "decision") bits.push(tc("o", d.choice));
-  else if (e.kind === "penalty") bits.push(tc("pen", d.type));
-  else if (e.kind === "foul") bits.push(tc("f", d.reason));
-  else if (e.kind === "concede") bits.push(t(`scope_${d.scope}`, {}, d.scope || ""));
-  else if (e.kind === "start" && d.breaker) bits.push(t("breaks_first", { name: playerName(match, d.breaker) }));
-  return bits.join(" · ");
+  if (e.kind === "shot") return shotFacts(d, match && match.discipline);
+  if (e.kind === "decision") return tc("o", d.choice);
+  if (e.kind === "penalty") return tc("pen", d.type);
+  if (e.kind === "foul") return tc("f", d.reason);
+  if (e.kind === "concede") return t(`scope_${d.scope}`, {}, d.scope || "");
+  if (e.kind === "start" && d.breaker) return t("breaks_first", { name: playerName(match, d.breaker) });
+  return "";
 }
 
 function verdict(e) {
@@ -111,18 +155,25 @@ function verdict(e) {
 }
 
 function render() {
-  if (!match) return;
+  if (!found) return;
+  if (!match) {
+    fill(top, el("p", { class: "muted", id: "waiting", text: followTable && !mid ? t("next_match_soon") : t("loading") }));
+    return;
+  }
   document.body.dataset.version = String(match.version);
+  document.body.dataset.match = match.id;
   const r = match.rack || {};
+  const live = match.status === "live";
   clockNode = el("span", { class: "shotclock", id: "shot-clock" });
   const res = resultText(match);
   fill(top,
-    el("div", { class: "meta muted", text: [tc("d", match.discipline), formatLabel(match)].filter(Boolean).join(" · ") }),
+    el("div", { class: "meta muted", id: "meta", text: metaText(match, names) }),
     scoreline(match),
     el("div", { class: "badges" },
-      el("span", { class: "badge", id: "phase", text: statusText(match) }),
-      r.ball_in_hand && match.status === "live" ? el("span", { class: "badge bih", id: "bih", text: bihText(r) }) : null,
+      el("span", { class: `badge status-${match.status}`, id: "phase", text: statusText(match) }),
+      r.ball_in_hand && live ? el("span", { class: "badge bih", id: "bih", text: bihText(r) }) : null,
       r.pending ? el("span", { class: "badge", text: `${t("decision_for", { name: playerName(match, r.pending.player) })}: ${(r.pending.options || []).map((o) => tc("o", o)).join(" / ")}` }) : null,
+      live && match.link && match.link.lost ? el("span", { class: "badge", id: "link-lost", text: t("link_lost_badge") }) : null,
       el("span", { class: "spacer" }), clockNode),
     res ? el("div", { class: "result", text: res }) : null,
     r.on_table ? el("div", { class: "ontable", id: "on-table" }, el("div", { class: "section-title", text: t("balls_on_table") }),
@@ -144,10 +195,10 @@ function render() {
 
   fill(logBox, el("h3", { class: "section-title", text: t("stroke_log") }),
     entries.length ? el("ol", { class: "strokes", id: "strokes" }, entries.slice().reverse().map((e) =>
-      el("li", { class: `${e.voided ? "voided" : ""} ${e.last && e.last.foul ? "is-foul" : ""}`, dataset: { version: e.version } },
+      el("li", { class: `${e.voided ? "voided" : ""} ${e.last && e.last.foul ? "is-foul" : ""}`, dataset: { version: e.version, rack: e.rack ?? "" } },
         el("div", { class: "line1" },
           el("span", { class: "v muted", text: `#${e.version}` }),
-          e.rack ? el("span", { class: "muted", text: t("rack_n", { n: e.rack }) }) : null,
+          e.rack ? el("span", { class: "muted rackno", text: t("rack_n", { n: e.rack }) }) : null,
           el("span", { class: "kind", text: tc("k", e.kind) }),
           e.player ? el("span", { class: "who", text: playerName(match, e.player) }) : null,
           e.voided ? el("span", { class: "badge", text: t("voided") }) : null,

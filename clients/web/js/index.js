@@ -3,7 +3,8 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { getJSON } from "./live.js";
 import { el, fill, header, setConn } from "./ui.js";
 
-header("index_title");
+// The organiser's way in (sign-in, tournaments, tables, table cards).
+header("index_title", [el("a", { class: "btn small desk-link", href: "/desk", id: "desk-link", "data-i18n": "desk_title" })]);
 const app = document.getElementById("app");
 const liveBox = el("section", { class: "card", id: "live" });
 const tourBox = el("section", { class: "card", id: "tournaments" });

@@ -1,43 +1,84 @@
-// Stream overlay: /overlay/{table_id} — a transparent lower-third score bug for OBS.
-// ?lang=en|zh-CN picks the language for a browser source that cannot be clicked.
+// Stream overlay: /overlay/{table_id} — a transparent score bug for OBS (a browser source).
+// Options in the URL, since a browser source cannot be clicked:
+//   ?lang=en|zh-CN
+//   ?position=bottom-left (default) | bottom-right | bottom-center | top-left | top-right | top-center
+//   ?scale=1.5            (0.5 to 4; 1 follows the source's width)
+//   ?title=Final          (a line above the score; "auto": the tournament and table names)
 import { t, tc, langSwitch, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
-import { el, fill, pathId, bihText, paintShotClock, formatLabel } from "./ui.js";
+import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText } from "./ui.js";
 
 const tableId = pathId();
+const params = new URLSearchParams(location.search);
+const POSITIONS = ["bottom-left", "bottom-right", "bottom-center", "top-left", "top-right", "top-center"];
+const position = POSITIONS.includes(params.get("position")) ? params.get("position") : "bottom-left";
+const scale = Math.min(4, Math.max(0.5, Number(params.get("scale")) || 1));
+const titleParam = (params.get("title") || "").slice(0, 80);
+
 const app = document.getElementById("app");
-const bug = el("div", { class: "bug hidden", id: "bug" });
+const bug = el("div", { class: `bug hidden pos-${position}`, id: "bug" });
+bug.style.setProperty("--scale", String(scale));
 const sw = langSwitch();
 sw.classList.add("overlay-switch");
 app.append(bug);
 document.body.append(sw);
 
 let match = null;
+let names = null;
 let clockNode = null;
+let found = true;
 
-new Watch({ onStatus: (s) => { document.body.dataset.conn = s; } })
-  .subscribe(`table:${tableId}`, (data) => { match = data; render(); });
+const watch = new Watch({ onStatus: (s) => { if (found) document.body.dataset.conn = s; } });
+watch.subscribe(`table:${tableId}`, (data) => {
+  if (data && (!match || data.id !== match.id)) {
+    names = null;
+    matchNames(data).then((n) => { if (match && match.id === data.id) { names = n; render(); } });
+  }
+  match = data;
+  render();
+}, { onError: (code) => { if (code === "unknown_channel") notFound(); } });
+
+function notFound() {
+  found = false;
+  watch.close();
+  document.body.dataset.conn = "not-found";
+  bug.classList.remove("hidden");
+  bug.classList.add("notfound");
+  fill(bug, el("div", { class: "rows" }, el("div", { class: "row msg", id: "not-found", text: `${t("not_found")}: ${tableId}` })));
+}
+
+function titleText() {
+  if (titleParam === "auto") return [names && names.tournament, names && names.table, drawText(match)].filter(Boolean).join(" · ");
+  return titleParam;
+}
 
 function render() {
+  if (!found) return;
   if (!match) { bug.classList.add("hidden"); return; }
   bug.classList.remove("hidden");
   document.body.dataset.version = String(match.version);
   const r = match.rack || {};
   const active = r.shooter || (r.pending && r.pending.player) || null;
   const showRacks = match.discipline === "golden_nine" || match.discipline === "chase_nine";
+  const three = (match.players || []).length === 3;
+  bug.className = `bug pos-${position} d-${match.discipline} ${showRacks ? "with-racks" : ""} ${three ? "three" : ""}`;
   clockNode = el("div", { class: "shotclock", id: "shot-clock" });
+  const title = titleText();
   fill(bug,
-    el("div", { class: "rows" }, (match.players || []).map((p) => el("div", {
-      class: `row ${match.status === "live" && p.id === active ? "at-table" : ""} ${match.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
-      el("span", { class: "marker" }),
-      el("span", { class: "name", text: p.name }),
-      showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) }) : null,
-      el("span", { class: "score", text: String(p.score ?? 0) })))),
-    el("div", { class: "side" },
-      el("div", { class: "fmt", text: [formatLabel(match), r.number ? t("rack_n", { n: r.number }) : ""].filter(Boolean).join(" · ") }),
-      match.status === "live" && r.ball_in_hand ? el("div", { class: "bih", id: "bih", text: bihText(r) }) : null,
-      match.status === "finished" ? el("div", { class: "fin", text: tc("s", "finished") }) : null,
-      clockNode));
+    title ? el("div", { class: "title", id: "bug-title", text: title }) : null,
+    el("div", { class: "body" },
+      el("div", { class: "rows" }, (match.players || []).map((p) => el("div", {
+        class: `row ${match.status === "live" && p.id === active ? "at-table" : ""} ${match.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
+        el("span", { class: "marker" }),
+        el("span", { class: "name", text: p.name }),
+        // Every discipline has the same columns, so the score never lands in a narrow one.
+        el("span", { class: "racks", text: showRacks ? String(p.racks_won ?? 0) : p.group ? t(p.group) : "" }),
+        el("span", { class: "score", text: String(p.score ?? 0) })))),
+      el("div", { class: "side" },
+        el("div", { class: "fmt", text: [formatLabel(match), r.number ? t("rack_n", { n: r.number }) : ""].filter(Boolean).join(" · ") }),
+        match.status === "live" && r.ball_in_hand ? el("div", { class: "bih", id: "bih", text: bihText(r) }) : null,
+        match.status === "finished" ? el("div", { class: "fin", text: tc("s", "finished") }) : null,
+        clockNode)));
   paintShotClock(clockNode, (match.clock || {}).shot);
 }
 

@@ -1,23 +1,81 @@
 // The referee's console: /tablet/{table_id}
+//
+// One entry, one stroke: "Enter stroke" sends the stroke once (its id) and locks the form until
+// the hub answers; a second tap of a double tap finds the form locked, or a fresh untouched form
+// that ignores it. Offline, entries are kept on the tablet (live.js) and sent in order when the
+// link is back; a stroke entered without knowing whose turn it is names no player, and the hub
+// takes it for the player at the table. The hub judges; the page only shows its verdicts.
 import { t, tc, onLangChange, applyI18n } from "./i18n.js";
-import { TableSession, remainingMs } from "./live.js";
+import { TableSession, remainingMs, serverNow, getJSON, HttpError } from "./live.js";
 import {
   el, fill, pathId, header, setConn, playerName, scoreline, ball, bihText, paintShotClock,
-  confirmDialog, lastText, statusText, resultText,
+  confirmDialog, lastText, statusText, resultText, clockText,
 } from "./ui.js";
+import { newForm, formFromShot, openQuestion, toCommand, strokeFormNodes, calledFouls } from "./stroke_form.js";
+import { entryText, verdictOf, verdictLine, rejectText } from "./entries.js";
 
 const tableId = pathId();
 const TOKEN_KEY = `cuehub.token.${tableId}`;
-const CALLED_COMMON = ["double_hit", "push_shot", "touched_ball", "feet_off_floor", "balls_moving", "illegal_jump", "other"];
+const TABLE_KEY = `cuehub.table.${tableId}`;
+const LOG_KEY = `cuehub.log.${tableId}`;
 const PENALTIES = ["intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match"];
-const NINE_BALL = new Set(["golden_nine", "wpa_nine", "chase_nine"]);
+const DOUBLE_TAP_MS = 1000; // an untouched form ignores "Enter stroke" this long after an entry
+const LINK_GRACE_MS = 3000; // the hub pauses the shot clock of a table it has not heard for this long
+const WIN_BALL = { golden_nine: 9, wpa_nine: 9, chase_nine: 9, chinese_eight: 8 };
+const FULL_RACK = { chinese_eight: 15 };
 
 let session = null;
 let match = null;
+let conn = "connecting";
+let offlineSince = null; // local ms the link was lost
 let form = null; // the stroke being entered
-let formKey = ""; // the stroke situation the form was made for
-const log = []; // {text, kind: ok|err|info}
-const sentForms = new Map(); // command id -> {form, key}: a rejected stroke comes back for correction
+let formKey = ""; // the situation the form was made for
+let lock = null; // {id}: the entry in flight; the form waits for its answer
+let lastEntryAt = 0;
+let flow = { held: 0, waiting: null };
+let restoreForm = null; // {version, data}: an undone stroke comes back on the form
+const sentForms = new Map(); // command id -> {form, key}: a refused stroke comes back for correction
+const undoTargets = new Map(); // undo command id -> the event it names
+let lastLinkLost = null;
+let lastSeenVersion = null;
+
+// ------------------------------------------------------------------ the log (kept on the tablet)
+let log = [];
+try { log = JSON.parse(localStorage.getItem(LOG_KEY) || "[]"); } catch (_) { log = []; }
+
+function saveLog() {
+  log.length = Math.min(log.length, 40);
+  try { localStorage.setItem(LOG_KEY, JSON.stringify(log)); } catch (_) { /* full: the screen still shows it */ }
+}
+
+function logEntry(entry) {
+  log.unshift({ at: Date.now(), ...entry });
+  saveLog();
+  paintLog();
+}
+
+function logUpdate(id, changes) {
+  const e = log.find((x) => x.id === id);
+  if (e) { Object.assign(e, changes); saveLog(); paintLog(); }
+  return e;
+}
+
+function paintLog() {
+  const ul = document.getElementById("log");
+  fill(ul, log.map((e) => el("li", { class: `${e.kind || "info"} ${e.foul ? "foul" : ""}`, dataset: { id: e.id || "" } },
+    el("span", { class: "time muted", text: new Date(e.at).toLocaleTimeString() }), " ",
+    el("span", { class: "what", text: e.text }),
+    e.status ? el("span", { class: "status", text: ` — ${statusLabel(e)}` }) : null,
+    e.verdict ? el("div", { class: "verdict-line", text: e.verdict }) : null)));
+}
+
+function statusLabel(e) {
+  if (e.status === "stored") return `${t("accepted")} (#${e.version})`;
+  if (e.status === "refused") return `${t("rejected")}: ${e.detail || ""}`;
+  if (e.status === "removed") return t("removed_unsent");
+  if (e.status === "sending") return t("sending");
+  return t("queued");
+}
 
 // ------------------------------------------------------------------ token
 function takeTokenFromUrl() {
@@ -37,9 +95,11 @@ function takeTokenFromUrl() {
 
 // ------------------------------------------------------------------ layout
 header("tablet_title", [el("span", { class: "badge queue hidden", id: "queue-count" }),
+  el("span", { class: "tablename", id: "table-name" }),
   el("span", { class: "muted tableid", text: tableId })]);
 const app = document.getElementById("app");
 
+const notFoundPanel = el("section", { class: "card notfound hidden", id: "not-found" });
 const tokenPanel = el("section", { class: "card token hidden", id: "token-panel" },
   el("h2", { "data-i18n": "token_prompt" }),
   el("p", { class: "muted", "data-i18n": "token_help" }),
@@ -51,8 +111,12 @@ const tokenPanel = el("section", { class: "card token hidden", id: "token-panel"
 const statePanel = el("section", { class: "card state", id: "state" });
 const clockBox = el("div", { class: "clockbox" },
   el("div", { class: "shotclock big", id: "shot-clock" }),
+  el("div", { class: "muted small", id: "clock-note" }),
   el("div", { class: "muted small", id: "match-clock" }));
 const rejectBanner = el("div", { class: "reject hidden", id: "reject", role: "alert" });
+const linkBanner = el("div", { class: "linkbanner hidden", id: "link-banner", role: "status" });
+const heldPanel = el("div", { class: "held hidden", id: "held", role: "alert" });
+const verdictBanner = el("div", { class: "verdict hidden", id: "verdict", role: "status" });
 const startPanel = el("section", { class: "card hidden", id: "start" });
 const pendingPanel = el("section", { class: "card pending hidden", id: "pending" });
 const strokePanel = el("section", { class: "card stroke hidden", id: "stroke" });
@@ -61,12 +125,14 @@ const logPanel = el("section", { class: "card log", id: "log-panel" },
   el("h3", { class: "section-title", "data-i18n": "log" }), el("ul", { id: "log" }));
 
 // Two columns on a landscape tablet (tablet.css): the entry (reject, start, decision, stroke)
-// on one side, projection/clock/actions/log on the other, so the stroke fits one screen. On
-// narrow or portrait screens the wrappers dissolve (display: contents) into one column.
-app.append(tokenPanel, el("div", { class: "cols" },
-  el("div", { class: "entry" }, rejectBanner, startPanel, pendingPanel, strokePanel),
-  el("div", { class: "side" }, el("div", { class: "top" }, statePanel, clockBox), actionsPanel, logPanel)));
+// on one side, verdict/projection/clock/actions/log on the other, so the stroke fits one screen.
+// On narrow or portrait screens the wrappers dissolve (display: contents) into one column.
+const cols = el("div", { class: "cols" },
+  el("div", { class: "entry" }, rejectBanner, heldPanel, startPanel, pendingPanel, strokePanel),
+  el("div", { class: "side" }, linkBanner, verdictBanner, el("div", { class: "top" }, statePanel, clockBox), actionsPanel, logPanel));
+app.append(notFoundPanel, tokenPanel, cols);
 applyI18n(document);
+paintLog();
 
 function saveToken() {
   const v = document.getElementById("token-input").value.trim();
@@ -83,54 +149,109 @@ function askToken(bad) {
   document.getElementById("token-input").focus();
 }
 
+// ------------------------------------------------------------------ the table (name, not found)
+let tableInfo = null;
+try { tableInfo = JSON.parse(localStorage.getItem(TABLE_KEY) || "null"); } catch (_) { tableInfo = null; }
+
+function paintTableName() {
+  const name = tableInfo ? [tableInfo.name, tableInfo.tournament_name].filter(Boolean).join(" · ") : "";
+  document.getElementById("table-name").textContent = name;
+  document.title = `${tableInfo && tableInfo.name ? `${tableInfo.name} · ` : ""}${t("tablet_title")} · cuehub`;
+}
+
+async function loadTable() {
+  try {
+    tableInfo = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
+    localStorage.setItem(TABLE_KEY, JSON.stringify({ name: tableInfo.name, tournament_name: tableInfo.tournament_name }));
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 404) return false;
+    // No link: the name kept from the last visit will do.
+  }
+  paintTableName();
+  return true;
+}
+
+function showNotFound() {
+  cols.classList.add("hidden");
+  tokenPanel.classList.add("hidden");
+  fill(notFoundPanel, el("h2", { text: t("not_found") }), el("p", { text: t("no_such_table", { id: tableId }) }));
+  notFoundPanel.classList.remove("hidden");
+  setConn("not-found");
+  document.body.dataset.conn = "not-found";
+}
+
 // ------------------------------------------------------------------ session
 function connect(token) {
   if (session) session.close();
   session = new TableSession(tableId, token, {
-    onStatus: (s) => { setConn(s); document.body.dataset.conn = s; },
+    onStatus: onStatus,
     onReady: (m) => { setMatch(m); },
     onState: (m) => { setMatch(m); },
-    onAck: (env, msg) => {
-      sentForms.delete(env.id);
-      addLog(`${describe(env)} — ${t("accepted")} (v${msg.version})`, "ok");
-    },
-    onReject: (env, msg) => {
-      const err = msg.error || {};
-      const plain = t(`rej_${err.code}`, {}, t("rej_generic"));
-      const text = `${describe(env)} — ${t("rejected")}: ${plain}${err.message ? ` (${err.message})` : ""}`;
-      showReject(text);
-      addLog(text, "err");
-      const saved = sentForms.get(env.id);
-      sentForms.delete(env.id);
-      if (saved && saved.key === formKey) { form = saved.form; renderStroke(); }
-    },
+    onSent: (env) => { if (logUpdate(env.id, { status: "sending" })) paintQueue(); },
+    onAck: onAck,
+    onReject: onReject,
     onAuthFailed: () => { localStorage.removeItem(TOKEN_KEY); askToken(true); },
     onQueue: paintQueue,
+    onFlow: (f) => { flow = f; render(); },
   });
-  paintQueue(session.queue().length);
+  match = session.match; // the last match seen, until the hub sends it again
+  paintQueue();
+  render();
 }
 
-function paintQueue(n) {
+function onStatus(s) {
+  conn = s;
+  setConn(s);
+  document.body.dataset.conn = s;
+  if (s === "live") offlineSince = null;
+  else if (offlineSince === null && s === "offline") offlineSince = Date.now();
+  if (s !== "live" && lock) {
+    // The link went while an entry was on its way: it stays queued (sent again, same id, when the
+    // link is back) and the form is free for the next stroke.
+    logUpdate(lock.id, { status: "queued" });
+    lock = null;
+    const ctx = formContext();
+    form = ctx ? newForm(ctx) : null;
+  }
+  render();
+}
+
+function onAck(env, msg) {
+  sentForms.delete(env.id);
+  if (lock && lock.id === env.id) {
+    lock = null;
+    const ctx = formContext();
+    form = ctx ? newForm(ctx) : null; // a fresh form: the stroke just stored is not on it any more
+  }
+  const entry = logUpdate(env.id, { status: "stored", version: msg.version, kind: "ok" });
+  if (!entry) logEntry({ id: env.id, text: entryText(env.command, match), status: "stored", version: msg.version, kind: "ok" });
+  const target = undoTargets.get(env.id);
+  undoTargets.delete(env.id);
+  if (target && target.kind === "shot") restoreForm = { version: msg.version, data: target.data };
+  verdictFor(msg.version);
+  render();
+}
+
+function onReject(env, msg) {
+  const text = rejectText(msg.error, match);
+  if (lock && lock.id === env.id) lock = null;
+  undoTargets.delete(env.id);
+  showReject(`${entryText(env.command, match)} — ${t("rejected")}: ${text}`);
+  if (!logUpdate(env.id, { status: "refused", detail: text, kind: "err" })) {
+    logEntry({ id: env.id, text: entryText(env.command, match), status: "refused", detail: text, kind: "err" });
+  }
+  const saved = sentForms.get(env.id);
+  sentForms.delete(env.id);
+  if (saved && saved.key === formKey) form = saved.form; // back on the form for correction
+  if (form) form.asking = false;
+  render();
+}
+
+function paintQueue() {
+  const n = session ? session.queue().length : 0;
   const q = document.getElementById("queue-count");
   q.textContent = t("queued_n", { n });
   q.classList.toggle("hidden", !n);
-}
-
-function describe(env) {
-  const c = (env && env.command) || {};
-  let s = tc("k", c.kind || "?");
-  if (c.player && match) s += ` · ${playerName(match, c.player)}`;
-  if (c.kind === "decision") s += ` · ${tc("o", c.choice)}`;
-  if (c.kind === "penalty") s += ` · ${tc("pen", c.type)}`;
-  return s;
-}
-
-function addLog(text, kind) {
-  log.unshift({ text, kind, at: new Date() });
-  log.length = Math.min(log.length, 30);
-  const ul = document.getElementById("log");
-  fill(ul, log.map((e) => el("li", { class: e.kind },
-    el("span", { class: "time muted", text: e.at.toLocaleTimeString() }), " ", e.text)));
 }
 
 function showReject(text) {
@@ -139,62 +260,156 @@ function showReject(text) {
 }
 function clearReject() { rejectBanner.classList.add("hidden"); }
 
-function send(command, confirmText) {
-  const go = () => {
-    clearReject();
-    const env = session.send(command);
-    if (!session.ready) addLog(`${describe(env)} — ${t("queued")}`, "info");
-    return env;
-  };
-  if (!confirmText) return go();
-  return confirmDialog(confirmText).then((ok) => (ok ? go() : null));
+/** Queue a command and log it; returns the envelope. */
+function queueCommand(command, { front = false, expectedVersion = null } = {}) {
+  clearReject();
+  const online = session.ready && !session.queue().length;
+  const env = session.send(command, { front, expectedVersion });
+  logEntry({ id: env.id, text: entryText(command, match), status: online ? "sending" : "queued", kind: "info" });
+  paintQueue();
+  return env;
+}
+
+/** The same after an in-page confirmation, when there is a question; the envelope or null. */
+async function send(command, { confirmText = null, ...opts } = {}) {
+  if (confirmText && !(await confirmDialog(confirmText))) return null;
+  return queueCommand(command, opts);
+}
+
+/** Commands bound to the turn name their player only when the tablet knows whose turn it is. */
+function knowsTheTurn() {
+  return !!(session && session.ready && !session.queue().length && match && match.status === "live");
 }
 
 // ------------------------------------------------------------------ match
 function setMatch(m) {
+  const prev = match;
   match = m;
-  document.body.dataset.version = m ? String(m.version) : "";
-  // The form survives what does not change the stroke to enter (pause, extension, a reject).
-  const r = (m && m.rack) || {};
-  const key = m ? JSON.stringify([m.id, m.status, r.number, r.phase, r.shooter, r.on_table, r.pending, r.ball_in_hand]) : "";
-  if (key !== formKey) { form = newForm(m); formKey = key; }
+  noteServerEvents(prev, m);
+  if (m && restoreForm && m.version >= restoreForm.version) {
+    const ctx = formContext();
+    const data = restoreForm.data;
+    restoreForm = null;
+    if (ctx && m.rack && m.rack.shooter === data.player) {
+      formKey = situationKey(m);
+      form = formFromShot(data, ctx);
+    }
+  }
   render();
 }
 
-function ballOn(m) {
-  const on = (m.rack && m.rack.on_table) || [];
-  if (!NINE_BALL.has(m.discipline) || !on.length) return undefined;
-  return Math.min(...on);
+/** Clock expiries and link changes are not the referee's entries: the log names them too. */
+function noteServerEvents(prev, m) {
+  if (!m) return;
+  const last = m.last;
+  if (prev && prev.id === m.id && last && last.kind === "clock_expired" && last.version !== (prev.last || {}).version
+      && last.version !== lastSeenVersion) {
+    logEntry({ id: `v${last.version}`, text: `${tc("k", "clock_expired")} · ${playerName(m, last.player)}`,
+      verdict: verdictLine(verdictOf(m)), kind: "err", foul: true });
+  }
+  lastSeenVersion = last ? last.version : null;
+  const lost = !!(m.link && m.link.lost);
+  if (lastLinkLost !== null && lost !== lastLinkLost && prev && prev.id === m.id) {
+    logEntry({ text: lost ? t("log_link_lost") : t("log_link_back"), kind: "info" });
+  }
+  lastLinkLost = lost;
+  // A stored entry's verdict, as soon as the projection of its version is here.
+  for (const e of log) if (e.status === "stored" && !e.verdict && e.version) verdictFor(e.version);
 }
 
-function newForm(m) {
-  return {
-    first_contact: m && m.rack ? ballOn(m) : undefined, // undefined = not chosen yet
-    pocketed: new Set(),
-    off_table: new Set(),
-    cue_ball: "table",
-    rail: false,
-    breakCount: 0,
-    called: new Set(),
-    break_position: false,
-    push_out: false,
-    snooker: false,
-    rail_safety: false,
-  };
+function verdictFor(version) {
+  if (!match || !match.last || match.last.version !== version) return;
+  const e = log.find((x) => x.status === "stored" && x.version === version);
+  if (!e || e.verdict) return;
+  const v = verdictOf(match);
+  e.verdict = verdictLine(v);
+  e.foul = v.foul;
+  if (v.foul) e.kind = "err";
+  saveLog();
+  paintLog();
+}
+
+function queuedStrokes() {
+  return session ? session.queue().filter((e) => e.command && e.command.kind === "shot") : [];
+}
+
+/** What the stroke form is for. With strokes not yet judged, the tablet does not know the turn,
+ * the phase or the balls the rules put back: it shows the balls not entered as gone (all of them
+ * once the win ball went down: a new rack may have begun) and lets the referee say "break". */
+function formContext() {
+  const m = match;
+  if (!m || !m.rack) return null;
+  const r = m.rack;
+  const pending = queuedStrokes();
+  const shooter = m.players.find((p) => p.id === r.shooter);
+  const ctx = { discipline: m.discipline, phase: r.phase, phaseKnown: true, onTable: r.on_table || [],
+    pushOutAllowed: r.push_out_allowed, group: shooter ? shooter.group : null };
+  if (!pending.length) return ctx;
+  const gone = new Set(pending.flatMap((e) => [...(e.command.pocketed || []), ...(e.command.off_table || [])]));
+  const full = Array.from({ length: FULL_RACK[m.discipline] || 9 }, (_, i) => i + 1);
+  ctx.onTable = gone.has(WIN_BALL[m.discipline]) ? full : ctx.onTable.filter((n) => !gone.has(n));
+  ctx.phase = "play";
+  ctx.phaseKnown = false;
+  ctx.pushOutAllowed = false;
+  ctx.group = null;
+  return ctx;
+}
+
+function situationKey(m) {
+  const r = (m && m.rack) || {};
+  return m ? JSON.stringify([m.id, m.status, r.number, r.phase, r.shooter, r.on_table, r.pending, r.ball_in_hand,
+    queuedStrokes().length]) : "";
 }
 
 function render() {
+  if (!notFoundPanel.classList.contains("hidden")) return;
+  document.body.dataset.version = match && !lock ? String(match.version) : "";
+  const key = situationKey(match);
+  if (key !== formKey && !lock) { const ctx = formContext(); form = ctx ? newForm(ctx) : null; formKey = key; }
+  renderLink();
+  renderVerdict();
   renderState();
   renderStart();
   renderPending();
+  renderHeld();
   renderStroke();
   renderActions();
   tick();
 }
 
+function renderLink() {
+  const offline = conn !== "live" && session && !session.closed;
+  linkBanner.classList.toggle("hidden", !offline);
+  if (!offline) return;
+  const n = session.queue().length;
+  const clock = match && match.clock && match.clock.shot;
+  fill(linkBanner,
+    el("strong", { text: t("offline_title") }), " ", t("offline_body"),
+    n ? el("div", { text: t("offline_unsent", { n }) }) : null,
+    clock && match.status === "live" ? el("div", { text: t("offline_clock") }) : null);
+}
+
+function renderVerdict() {
+  const v = verdictOf(match);
+  const show = !!(v && match.last && !["start", "lag", "pause", "resume", "timeout"].includes(match.last.kind));
+  verdictBanner.classList.toggle("hidden", !show);
+  if (!show) return;
+  verdictBanner.className = `verdict ${v.foul ? "foul" : "ok"}`;
+  const canUndo = match.version > 0 && session && session.ready;
+  fill(verdictBanner,
+    el("div", { class: "v-head" },
+      el("span", { class: "v-title", id: "verdict-title", text: v.headline }),
+      v.by ? el("span", { class: "v-by", text: `${tc("k", match.last.kind)} · ${v.by}` }) : null),
+    v.next ? el("div", { class: "v-next", text: v.next }) : null,
+    v.notes.length ? el("div", { class: "v-notes", text: v.notes.join(" · ") }) : null,
+    v.foul && canUndo ? el("button", { type: "button", class: "btn danger", id: "verdict-undo", text: t("undo_this"), onclick: undoClicked }) : null);
+}
+
 function renderState() {
   if (!match) {
-    fill(statePanel, el("p", { class: "muted", id: "no-match", text: t("no_match") }));
+    fill(statePanel,
+      tableInfo && tableInfo.name ? el("div", { class: "tablecard", text: tableInfo.name }) : null,
+      el("p", { class: "muted", id: "no-match", text: conn === "live" ? t("no_match") : t("loading") }));
     return;
   }
   const r = match.rack || {};
@@ -206,7 +421,9 @@ function renderState() {
   if (isPaused()) info.push(el("span", { class: "badge foul", id: "paused", text: t("paused") }));
   const res = resultText(match);
   fill(statePanel,
-    el("div", { class: "disc muted", text: `${tc("d", match.discipline)}` }),
+    el("div", { class: "disc muted" },
+      tableInfo && tableInfo.name ? el("strong", { class: "tablecard", text: `${tableInfo.name} · ` }) : null,
+      `${tc("d", match.discipline)}`),
     scoreline(match),
     el("div", { class: "info" }, info),
     r.on_table ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
@@ -224,7 +441,7 @@ function isPaused() {
 }
 
 function renderStart() {
-  const show = match && match.rack && match.rack.phase === "lag";
+  const show = match && match.rack && match.rack.phase === "lag" && !queuedStrokes().length;
   startPanel.classList.toggle("hidden", !show);
   if (!show) return;
   const ps = match.players;
@@ -254,13 +471,34 @@ function renderStart() {
 
 function renderPending() {
   const pend = match && match.rack && match.rack.pending;
-  pendingPanel.classList.toggle("hidden", !pend);
-  if (!pend) return;
+  // The hub's choice, unless the referee has already answered it on this tablet (queued).
+  const answered = session && session.queue().some((e) => e.command && e.command.kind === "decision");
+  const show = !!pend && !answered;
+  pendingPanel.classList.toggle("hidden", !show);
+  if (!show) return;
   fill(pendingPanel,
     el("h3", { class: "section-title plain", id: "pending-title", text: t("decision_for", { name: playerName(match, pend.player) }) }),
+    flow.waiting === "decision" ? el("p", { class: "waiting", id: "pending-waiting", text: t("strokes_wait_for_choice", { n: session.queue().length }) }) : null,
     el("div", { class: "btnrow" }, (pend.options || []).map((o) => el("button", {
       class: "btn primary big", type: "button", dataset: { choice: o }, text: choiceText(o, pend),
-      onclick: () => send({ kind: "decision", player: pend.player, choice: o }) }))));
+      onclick: () => send({ kind: "decision", player: pend.player, choice: o }, { front: flow.waiting === "decision" }) }))));
+}
+
+function renderHeld() {
+  heldPanel.classList.toggle("hidden", !flow.held);
+  if (!flow.held) return;
+  fill(heldPanel,
+    el("p", { text: t("held_body", { n: flow.held }) }),
+    el("div", { class: "btnrow" },
+      el("button", { type: "button", class: "btn primary", id: "held-send", text: t("held_send"), onclick: () => session.release() }),
+      el("button", { type: "button", class: "btn danger", id: "held-discard", text: t("held_discard"), onclick: discardHeld })));
+}
+
+async function discardHeld() {
+  if (!(await confirmDialog(t("confirm_discard_held", { n: flow.held })))) return;
+  for (const env of session.discardHeld()) logUpdate(env.id, { status: "removed", kind: "info" });
+  paintQueue();
+  render();
 }
 
 /** A pending choice's label. "pass" names who shoots then: the player whose stroke made the
@@ -275,122 +513,95 @@ function choiceText(o, pend) {
 
 // ---- stroke entry
 function strokeVisible() {
-  return match && match.status === "live" && match.rack && ["break", "play"].includes(match.rack.phase) && match.rack.shooter;
-}
-
-function toggleBtn(label, on, onclick, attrs = {}) {
-  return el("button", { type: "button", class: `btn toggle ${on ? "on" : ""}`, "aria-pressed": on ? "true" : "false", onclick, text: label, ...attrs });
-}
-
-function ballBtn(n, on, onclick, extra = "") {
-  const b = el("button", { type: "button", class: `ballbtn ${on ? "on" : ""} ${extra}`, "aria-pressed": on ? "true" : "false", dataset: { ball: n }, onclick });
-  b.append(ball(n));
-  return b;
+  if (!match || match.status !== "live" || !match.rack) return false;
+  if (queuedStrokes().length) return true; // the turn is not known: the next stroke may still be entered
+  return ["break", "play"].includes(match.rack.phase) && !!match.rack.shooter;
 }
 
 function renderStroke() {
-  const show = strokeVisible();
+  const show = strokeVisible() && form;
   strokePanel.classList.toggle("hidden", !show);
   if (!show) return;
+  const ctx = formContext();
   const r = match.rack;
-  const d = match.discipline;
-  const isBreak = r.phase === "break";
-  const on = r.on_table || [];
-  const f = form;
-  const rerender = () => renderStroke();
+  const known = ctx.phaseKnown;
+  const title = known
+    ? `${t("stroke_for", { name: playerName(match, r.shooter) })}${ctx.phase === "break" ? ` · ${t("p_break")}` : ""}`
+    : t("stroke_unknown_turn");
+  const note = known ? "" : t("stroke_unknown_note", { name: playerName(match, r.shooter) || "—" });
+  strokePanel.classList.toggle("locked", !!lock);
+  fill(strokePanel, strokeFormNodes({
+    form, ctx, title, note, locked: !!lock, lockLabel: t("sending"),
+    onChange: () => renderStroke(),
+    onEnter: enterStroke,
+    onClear: () => { form = newForm(ctx); renderStroke(); },
+  }));
+}
 
-  const fcRow = el("div", { class: "ballgrid", id: "fc-grid" },
-    ballBtn(0, f.first_contact === null, () => { f.first_contact = null; rerender(); }, "none-btn"),
-    on.map((n) => ballBtn(n, f.first_contact === n, () => { f.first_contact = n; rerender(); })));
-  fcRow.firstChild.querySelector(".num").textContent = t("none");
-  fcRow.firstChild.dataset.ball = "none";
+function enterStroke() {
+  if (!strokeVisible() || lock || !form) return;
+  const ctx = formContext();
+  // A fresh form always has a question open (a fact whose default would decide): a tap asks it.
+  if (openQuestion(form, ctx)) { form.asking = true; renderStroke(); return; }
+  // The second tap of a double tap lands on the fresh form the first one left: never sent.
+  if (!form.touched && Date.now() - lastEntryAt < DOUBLE_TAP_MS) return;
+  const cmd = toCommand(form, ctx);
+  cmd.entered_at = Math.round(serverNow());
+  if (ctx.phaseKnown && knowsTheTurn()) cmd.player = match.rack.shooter;
+  lastEntryAt = Date.now();
+  const online = session.ready && !session.queue().length;
+  const env = queueCommand(cmd);
+  sentForms.set(env.id, { form, key: formKey });
+  form.asking = false;
+  if (online) lock = { id: env.id }; // the form shows "Sending…" until the hub answers
+  else form = newForm(formContext());
+  render();
+}
 
-  const setToggle = (set, n, other) => () => {
-    if (set.has(n)) set.delete(n); else { set.add(n); other.delete(n); }
-    rerender();
-  };
-  const pkRow = el("div", { class: "ballgrid", id: "pk-grid" },
-    on.map((n) => ballBtn(n, f.pocketed.has(n), setToggle(f.pocketed, n, f.off_table))));
-  const offRow = el("div", { class: "ballgrid", id: "off-grid" },
-    on.map((n) => ballBtn(n, f.off_table.has(n), setToggle(f.off_table, n, f.pocketed))));
+// ---- undo: it names what it removes, and a stroke comes back on the form
+const NEVER_UNDONE = new Set(["undo", "match_time_expired", "link_lost", "link_restored"]);
 
-  const cueRow = el("div", { class: "btnrow", id: "cue-ball" }, ["table", "pocketed", "off_table"].map((v) =>
-    toggleBtn(t(`cue_${v}`), f.cue_ball === v, () => { f.cue_ball = v; rerender(); }, { dataset: { cue: v } })));
+function latestUndoable(events) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (!e.voided && !NEVER_UNDONE.has(e.kind)) return e;
+  }
+  return null;
+}
 
-  const extras = [];
-  if (isBreak) {
-    const key = d === "golden_nine" ? "break_crossings" : "break_rails";
-    extras.push(el("div", { class: "field" },
-      el("span", { class: "label", text: t(key) }),
-      el("div", { class: "stepper", id: "break-count" },
-        el("button", { type: "button", class: "btn", id: "break-minus", text: "−", onclick: () => { f.breakCount = Math.max(0, f.breakCount - 1); rerender(); } }),
-        el("span", { class: "value", id: "break-value", text: String(f.breakCount) }),
-        el("button", { type: "button", class: "btn", id: "break-plus", text: "+", onclick: () => { f.breakCount = Math.min(30, f.breakCount + 1); rerender(); } }))));
-    if (d === "golden_nine") {
-      extras.push(toggleBtn(t("break_position"), f.break_position, () => { f.break_position = !f.break_position; rerender(); }, { id: "flag-break-position" }));
+async function undoClicked() {
+  const unsent = session.lastUnsent();
+  if (unsent) {
+    // Not sent yet: it is taken off the tablet, and never reaches the hub.
+    if (!(await confirmDialog(t("confirm_remove_unsent", { entry: entryText(unsent.command, match) })))) return;
+    if (session.discard(unsent.id)) {
+      logUpdate(unsent.id, { status: "removed", kind: "info" });
+      paintQueue();
+      const key = situationKey(match);
+      if (unsent.command.kind === "shot") {
+        formKey = key;
+        const ctx = formContext();
+        form = formFromShot(unsent.command, ctx);
+      }
+      render();
     }
-  } else {
-    extras.push(toggleBtn(t("rail"), f.rail, () => { f.rail = !f.rail; rerender(); }, { id: "flag-rail" }));
+    return;
   }
-  if (d === "wpa_nine" && !isBreak && r.push_out_allowed) {
-    extras.push(toggleBtn(t("push_out"), f.push_out, () => { f.push_out = !f.push_out; rerender(); }, { id: "flag-push-out" }));
+  let target = null;
+  let version = match ? match.version : null;
+  if (session.ready && match) {
+    try {
+      const { events } = await getJSON(`/api/matches/${encodeURIComponent(match.id)}/events?since=0`);
+      target = latestUndoable(events || []);
+      version = events && events.length ? events[events.length - 1].version : 0;
+    } catch (_) { /* named from the projection below */ }
   }
-  if (d === "chase_nine" && !isBreak) {
-    extras.push(toggleBtn(t("snooker"), f.snooker, () => { f.snooker = !f.snooker; rerender(); }, { id: "flag-snooker" }));
-    extras.push(toggleBtn(t("rail_safety"), f.rail_safety, () => { f.rail_safety = !f.rail_safety; rerender(); }, { id: "flag-rail-safety" }));
-  }
-
-  const called = calledFouls(d, isBreak);
-  const calledRow = el("div", { class: "btnrow chips", id: "called-fouls" }, called.map((c) =>
-    toggleBtn(tc("f", c), f.called.has(c), () => { if (f.called.has(c)) f.called.delete(c); else f.called.add(c); rerender(); }, { dataset: { foul: c } })));
-
-  const ready = f.first_contact !== undefined;
-  fill(strokePanel,
-    el("h3", { class: "section-title plain", id: "stroke-title", text: `${t("stroke_for", { name: playerName(match, r.shooter) })}${isBreak ? ` · ${t("p_break")}` : ""}` }),
-    el("div", { class: "field" }, el("span", { class: "label", text: t("first_contact") }), fcRow),
-    el("div", { class: "field" }, el("span", { class: "label", text: t("pocketed") }), pkRow),
-    el("div", { class: "field" }, el("span", { class: "label", text: t("off_table") }), offRow),
-    el("div", { class: "field" }, el("span", { class: "label", text: t("cue_ball") }), cueRow),
-    el("div", { class: "field flags" }, extras),
-    el("div", { class: "field" }, el("span", { class: "label", text: t("called_fouls") }), calledRow),
-    el("div", { class: "btnrow submit" },
-      el("button", { type: "button", class: "btn", id: "clear-stroke", text: t("clear_stroke"), onclick: () => { form = newForm(match); rerender(); } }),
-      el("button", { type: "button", class: "btn primary big", id: "enter-stroke", disabled: !ready, text: t("enter_stroke"), onclick: submitStroke })));
-}
-
-function calledFouls(d, isBreak) {
-  const list = [...CALLED_COMMON];
-  if (d === "golden_nine" && isBreak) list.splice(list.length - 1, 0, "weak_break");
-  if (d === "chinese_eight") list.splice(list.length - 1, 0, "not_trying");
-  return list;
-}
-
-function submitStroke() {
-  if (!strokeVisible() || form.first_contact === undefined) return;
-  const r = match.rack;
-  const d = match.discipline;
-  const f = form;
-  const cmd = {
-    kind: "shot",
-    player: r.shooter,
-    first_contact: f.first_contact,
-    pocketed: [...f.pocketed].sort((a, b) => a - b),
-    off_table: [...f.off_table].sort((a, b) => a - b),
-    cue_ball: f.cue_ball,
-    rail: f.rail,
-    called_fouls: [...f.called],
-  };
-  if (r.phase === "break") {
-    if (d === "golden_nine") { cmd.break_crossings = f.breakCount; cmd.break_position = f.break_position; }
-    else cmd.break_rails = f.breakCount;
-  }
-  if (d === "wpa_nine" && f.push_out) cmd.push_out = true;
-  if (d === "chase_nine") { cmd.snooker = f.snooker; cmd.rail_safety = f.rail_safety; }
-  const env = send(cmd);
-  if (env) sentForms.set(env.id, { form, key: formKey });
-  form = newForm(null);
-  form.first_contact = undefined;
-  renderStroke();
+  let text;
+  if (target) text = t("confirm_undo_entry", { n: target.version, entry: entryText({ kind: target.kind, ...target.data }, match) });
+  else if (session.ready) text = t("confirm_undo_nothing");
+  else text = t("confirm_undo_offline", { entry: lastText(match) || "—" });
+  const env = await send({ kind: "undo" }, { confirmText: text, expectedVersion: version });
+  if (env && target) undoTargets.set(env.id, target);
 }
 
 // ---- actions
@@ -404,61 +615,79 @@ function renderActions() {
   const live = match.status === "live";
   const shooterP = match.players.find((p) => p.id === r.shooter);
   const paused = isPaused();
+  const known = knowsTheTurn();
 
   const playerSel = el("select", { id: "act-player" }, match.players.map((p) =>
     el("option", { value: p.id, text: p.name, selected: p.id === turn })));
   const penaltySel = el("select", { id: "act-penalty" }, PENALTIES.map((p) => el("option", { value: p, text: tc("pen", p) })));
   const foulSel = el("select", { id: "act-foul" }, calledFouls(d, r.phase === "break").map((c) => el("option", { value: c, text: tc("f", c) })));
   const sel = () => playerSel.value;
-
   const btn = (id, label, onclick, opts = {}) => el("button", { type: "button", class: `btn ${opts.cls || ""}`, id, text: label, disabled: !!opts.disabled, onclick });
-  const confirmPlayer = (key, vars) => t(key, vars);
+  const turnPlayer = () => (known ? r.shooter : undefined);
 
   fill(actionsPanel,
     el("h3", { class: "section-title", text: t("actions") }),
     el("div", { class: "btnrow" },
       btn("act-extension", `${t("extension")}${shooterP && shooterP.extensions_left !== undefined ? ` (${shooterP.extensions_left})` : ""}`,
-        () => send({ kind: "extension", player: r.shooter }),
-        { disabled: !live || !r.shooter || r.phase !== "play" || !(match.clock && match.clock.shot) || (shooterP && shooterP.extensions_left === 0) }),
+        () => send({ kind: "extension", player: turnPlayer(), entered_at: Math.round(serverNow()) }),
+        { disabled: !live || (known && (!r.shooter || r.phase !== "play" || (shooterP && shooterP.extensions_left === 0))) || !(match.clock && match.clock.shot) }),
       paused
         ? btn("act-resume", t("resume"), () => send({ kind: "resume" }), { cls: "primary", disabled: !live })
         : btn("act-pause", t("pause"), () => send({ kind: "pause" }), { disabled: !live }),
       d === "chinese_eight" ? btn("act-timeout", t("timeout"), () => send({ kind: "timeout", player: sel() }), { disabled: !live }) : null,
-      btn("act-stalemate", t("stalemate"), () => send({ kind: "stalemate" }, t("confirm_stalemate")), { disabled: !live }),
-      btn("act-undo", t("undo"), () => send({ kind: "undo" }, t("confirm_undo")), { cls: "danger", disabled: !match.version })),
+      btn("act-stalemate", t("stalemate"), () => send({ kind: "stalemate" }, { confirmText: t("confirm_stalemate") }), { disabled: !live }),
+      btn("act-undo", t("undo"), undoClicked, { cls: "danger", disabled: !match.version && !(session && session.lastUnsent()) })),
     el("div", { class: "btnrow" },
       el("label", { class: "label", text: t("player") }), playerSel),
     el("div", { class: "btnrow" },
       foulSel,
-      btn("act-foul-btn", t("call_foul"), () => send({ kind: "foul", player: sel(), reason: foulSel.value }), { disabled: !live })),
+      btn("act-foul-btn", t("call_foul"), () => send({ kind: "foul", player: sel(), reason: foulSel.value, entered_at: Math.round(serverNow()) }), { disabled: !live })),
     el("div", { class: "btnrow" },
       penaltySel,
       btn("act-penalty-btn", t("penalty"), () => send({ kind: "penalty", player: sel(), type: penaltySel.value },
-        confirmPlayer("confirm_penalty", { name: playerName(match, sel()), type: tc("pen", penaltySel.value) })), { cls: "danger", disabled: !live })),
+        { confirmText: t("confirm_penalty", { name: playerName(match, sel()), type: tc("pen", penaltySel.value) }) }), { cls: "danger", disabled: !live })),
     el("div", { class: "btnrow" },
       btn("act-concede-rack", t("concede_rack"), () => send({ kind: "concede", player: sel(), scope: "rack" },
-        confirmPlayer("confirm_concede", { name: playerName(match, sel()), scope: t("scope_rack") })), { disabled: !live }),
+        { confirmText: t("confirm_concede", { name: playerName(match, sel()), scope: t("scope_rack") }) }), { disabled: !live }),
       d === "chase_nine" ? null : btn("act-concede-match", t("concede_match"), () => send({ kind: "concede", player: sel(), scope: "match" },
-        confirmPlayer("confirm_concede", { name: playerName(match, sel()), scope: t("scope_match") })), { cls: "danger", disabled: !live })));
+        { confirmText: t("confirm_concede", { name: playerName(match, sel()), scope: t("scope_match") }) }), { cls: "danger", disabled: !live })));
 }
 
 // ------------------------------------------------------------------ clock
 function tick() {
   const c = (match && match.clock) || {};
-  paintShotClock(document.getElementById("shot-clock"), c.shot);
+  const node = document.getElementById("shot-clock");
+  const note = document.getElementById("clock-note");
+  let shot = c.shot;
+  let noteText = "";
+  if (shot && shot.running === false) noteText = shot.reason === "link" ? t("clock_paused_link") : t("paused");
+  // Without a link for longer than the hub's grace, the hub has paused the clock as of then.
+  if (shot && shot.running && offlineSince !== null && Date.now() - offlineSince > LINK_GRACE_MS) {
+    const lostAt = serverNow() - (Date.now() - offlineSince);
+    shot = { ...shot, running: false, remaining_ms: Math.max(0, shot.deadline - lostAt) };
+    noteText = t("clock_paused_link");
+  }
+  paintShotClock(node, shot);
+  note.textContent = noteText;
   const mc = document.getElementById("match-clock");
   const ms = remainingMs(c.match);
   clockBox.classList.toggle("hidden", !c.shot && ms === null);
-  if (ms === null) mc.textContent = "";
-  else {
-    const s = Math.ceil(ms / 1000);
-    mc.textContent = `${t("match_clock")} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  }
+  mc.textContent = ms === null ? "" : `${t("match_clock")} ${clockText(ms, { minutes: true })}`;
 }
 setInterval(tick, 200);
+setInterval(() => { if (conn !== "live") renderLink(); }, 1000);
 
-onLangChange(() => { render(); paintQueue(session ? session.queue().length : 0); });
+onLangChange(() => { render(); paintQueue(); paintLog(); paintTableName(); });
 
 // ------------------------------------------------------------------ go
-const token = takeTokenFromUrl();
-if (token) connect(token); else askToken(false);
+// The app shell is cached by a service worker, so a reload without a link still shows the tablet.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/tablet/" }).catch(() => { /* served without it */ });
+}
+
+paintTableName();
+loadTable().then((found) => {
+  if (!found) { showNotFound(); return; }
+  const token = takeTokenFromUrl();
+  if (token) connect(token); else askToken(false);
+});

@@ -57,7 +57,8 @@ export function setConn(state) {
   const c = document.getElementById("conn");
   if (!c) return;
   c.className = `conn conn-${state}`;
-  const key = { live: "conn_live", offline: "conn_offline", auth: "conn_auth" }[state] || "conn_connecting";
+  const key = { live: "conn_live", offline: "conn_offline", auth: "conn_auth", stale: "conn_stale",
+    "not-found": "conn_not_found" }[state] || "conn_connecting";
   c.dataset.i18n = key;
   c.textContent = t(key);
 }
@@ -238,4 +239,44 @@ export function rackHistory(match) {
         const v = (r.points || {})[p.id] ?? 0;
         return el("td", { class: "num", text: v > 0 ? `+${v}` : String(v) });
       })))));
+}
+
+/** The "not found" card of a page whose id the hub does not know (never a page loading forever). */
+export function notFoundCard(messageKey, id) {
+  setConn("not-found");
+  document.body.dataset.conn = "not-found";
+  document.body.dataset.state = "not-found";
+  return el("section", { class: "card notfound", id: "not-found" },
+    el("h2", { text: t("not_found") }), el("p", { text: t(messageKey, { id }) }));
+}
+
+const namesCache = new Map(); // tournament id -> Promise of the tournament projection
+
+/** Table and tournament names for a match (GET /api/tournaments/{tid}): {table, tournament}. */
+export async function matchNames(match, retried = false) {
+  if (!match || !match.tournament_id) return { table: "", tournament: "" };
+  if (!namesCache.has(match.tournament_id)) {
+    namesCache.set(match.tournament_id, fetch(`/api/tournaments/${encodeURIComponent(match.tournament_id)}`)
+      .then((r) => (r.ok ? r.json() : null)).catch(() => null));
+  }
+  let tr = await namesCache.get(match.tournament_id);
+  let table = tr && (tr.tables || []).find((x) => x.id === match.table_id);
+  if (tr && !table && !retried) { // a table added since: ask again once
+    namesCache.delete(match.tournament_id);
+    return matchNames(match, true);
+  }
+  return { table: table ? table.name : "", tournament: tr ? tr.name || "" : "" };
+}
+
+/** "Round 2 · W2-1" when the match plays a draw (projection `draw`), else "". */
+export function drawText(match) {
+  const d = match && match.draw;
+  if (!d || !d.key) return "";
+  return t("draw_round", { round: d.round ?? "", key: d.key });
+}
+
+/** The meta line every match screen shows: discipline, format, table, tournament, draw round. */
+export function metaText(match, names) {
+  return [tc("d", match.discipline), formatLabel(match), names && names.table, names && names.tournament, drawText(match)]
+    .filter(Boolean).join(" · ");
 }

@@ -1,0 +1,65 @@
+// The desk's calls to the hub. The session lives in the HttpOnly cookie `cuehub_session` (the page
+// never sees it); every write carries `X-Requested-With: cuehub`, which the hub demands of writes
+// signed in with the cookie (another site cannot send that header). Nothing is kept in storage.
+
+const WRITE_HEADER = { "X-Requested-With": "cuehub" };
+
+export class ApiError extends Error {
+  constructor(status, code, message, retryAfter = null) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code || "";
+    this.retryAfter = retryAfter;
+  }
+}
+
+let onSignedOut = () => {};
+
+/** Called when a write finds the session gone (expired, signed out elsewhere). */
+export function whenSignedOut(fn) { onSignedOut = fn; }
+
+/** `method path [body]` -> the answer's JSON (null for 204); throws ApiError. */
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (method !== "GET") Object.assign(headers, WRITE_HEADER);
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let r;
+  try {
+    r = await fetch(path, {
+      method, headers, credentials: "same-origin", cache: "no-store",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (_) {
+    throw new ApiError(0, "network", "");
+  }
+  if (r.status === 204) return null;
+  let data = null;
+  try { data = await r.json(); } catch (_) { data = null; }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    const retry = Number(r.headers.get("Retry-After")) || null;
+    const e = new ApiError(r.status, err.code, err.message, retry);
+    if (r.status === 401 && method !== "GET" && path !== "/api/session") onSignedOut(e);
+    throw e;
+  }
+  return data;
+}
+
+export const session = {
+  state: () => api("GET", "/api/session"),
+  signIn: (token) => api("POST", "/api/session", { token }),
+  signOut: () => api("DELETE", "/api/session"),
+};
+
+const enc = encodeURIComponent;
+
+export const hub = {
+  tournaments: () => api("GET", "/api/tournaments"),
+  tournament: (tid) => api("GET", `/api/tournaments/${enc(tid)}`),
+  createTournament: (name) => api("POST", "/api/tournaments", { name }),
+  createTable: (tid, name) => api("POST", `/api/tournaments/${enc(tid)}/tables`, { name }),
+  table: (id) => api("GET", `/api/tables/${enc(id)}`),
+  renameTable: (id, name) => api("PATCH", `/api/tables/${enc(id)}`, { name }),
+  rotateToken: (id) => api("POST", `/api/tables/${enc(id)}/token`),
+  pairingCode: (id) => api("POST", `/api/tables/${enc(id)}/pairing`),
+};

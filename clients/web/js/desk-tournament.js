@@ -1,0 +1,110 @@
+// /desk/{tid}/{step}: one tournament: the steps of the event on the side (or on top on a narrow
+// screen), the current step's view beside them. The steps are listed in desk-steps.js.
+import { t } from "./i18n.js";
+import { el, fill } from "./ui.js";
+import { hub } from "./desk-api.js";
+import { STEPS, FIRST_STEP, placeholderView } from "./desk-steps.js";
+import { errorText, say, noticeLine } from "./desk-ui.js";
+
+const enc = encodeURIComponent;
+
+export function tournamentView({ navigate, tid }) {
+  let tour = null; // the tournament projection (PROTOCOL.md section 5)
+  let missing = false;
+  let failure = null;
+  let stepKey = null;
+  let routeKey = null; // the step and the query (cards?table=...)
+  let stepView = null;
+  const nav = el("nav", { class: "desk-nav", id: "desk-nav" });
+  const head = el("div", { class: "desk-head", id: "desk-head" });
+  const pane = el("div", { class: "desk-pane", id: "desk-pane" });
+  const message = noticeLine("desk-message");
+  const frame = el("div", { class: "desk-frame" }, nav, el("div", { class: "desk-main" }, head, message, pane));
+
+  const ctx = {
+    tid,
+    navigate,
+    tournament: () => tour,
+    reload: () => load(),
+    say: (text, kind) => say(message, text, kind),
+  };
+
+  async function load() {
+    try {
+      tour = await hub.tournament(tid);
+      missing = false;
+      failure = null;
+    } catch (e) {
+      if (e.status === 404) missing = true;
+      else failure = e;
+    }
+    paintFrame();
+    if (stepView) stepView.update?.();
+    else openStep();
+  }
+
+  function openStep() {
+    if (!tour || !stepKey) return;
+    const step = STEPS.find((s) => s.key === stepKey);
+    stepView?.unmount?.();
+    stepView = null;
+    pane.replaceChildren();
+    if (!step) {
+      pane.append(el("section", { class: "card" },
+        el("p", { class: "notice err", id: "not-found", text: t("desk_not_found_step", { step: stepKey }) })));
+      return;
+    }
+    stepView = step.view ? step.view(ctx) : placeholderView(step);
+    stepView.mount(pane);
+  }
+
+  function paintFrame() {
+    if (missing) {
+      nav.classList.add("hidden");
+      fill(head);
+      fill(pane, el("section", { class: "card" },
+        el("p", { class: "notice err", id: "not-found", text: t("desk_not_found_tournament", { id: tid }) }),
+        el("a", { class: "btn", href: "/desk", "data-nav": true, text: t("desk_back") })));
+      return;
+    }
+    nav.classList.remove("hidden");
+    fill(nav,
+      el("a", { class: "nav-back", href: "/desk", "data-nav": true, title: t("desk_back") },
+        el("span", { "aria-hidden": "true", text: "←" }), el("span", { class: "nav-back-label", text: t("desk_back") })),
+      el("ol", { class: "steps", "aria-label": t("desk_nav") }, STEPS.map((s, i) => el("li", {},
+        el("a", {
+          class: `step${s.key === stepKey ? " current" : ""}${s.view ? "" : " soon"}`,
+          href: `/desk/${enc(tid)}/${s.key}`, "data-nav": true, dataset: { step: s.key },
+          "aria-current": s.key === stepKey ? "page" : null,
+        },
+        el("span", { class: "step-n", text: s.numbered ? String(i + 1) : "▦" }),
+        el("span", { class: "step-name", text: t(s.title) }))))));
+    fill(head, failure ? el("p", { class: "notice err", text: errorText(failure) }) : null,
+      tour ? el("h1", { class: "tour-title", id: "tour-title", text: tour.name }) : el("p", { class: "muted", text: t("loading") }),
+      tour ? el("a", { class: "muted small", href: `/board/${enc(tid)}`, text: t("scoreboard") }) : null);
+  }
+
+  return {
+    mount(node) {
+      node.append(frame);
+      paintFrame();
+      load();
+    },
+    route(r) {
+      if (!r.step) { navigate(`/desk/${enc(tid)}/${FIRST_STEP}`, { replace: true }); return; }
+      const key = (r.extra ? `${r.step}/…` : r.step) + location.search;
+      if (key === routeKey) return;
+      routeKey = key;
+      stepKey = r.extra ? `${r.step}/…` : r.step;
+      say(message, "");
+      paintFrame();
+      openStep();
+    },
+    paint() {
+      paintFrame();
+      stepView?.paint?.();
+    },
+    say: ctx.say,
+    unmount() { stepView?.unmount?.(); stepView = null; },
+  };
+}

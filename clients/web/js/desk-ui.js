@@ -1,0 +1,47 @@
+// Small helpers shared by the desk's views (text only through textContent, as everywhere).
+import { t, lang } from "./i18n.js";
+import { el } from "./ui.js";
+
+/** A failed call in plain words. */
+export function errorText(e) {
+  if (!e || e.status === 0) return t("desk_network");
+  if (e.status === 429) return t("desk_too_many", { s: e.retryAfter || 1 });
+  if (e.status === 401) return t("desk_session_ended");
+  return t("desk_error", { msg: e.message || e.code || String(e.status) });
+}
+
+/** "123456" -> "123 456" (easier to read out and to type). */
+export function spacedCode(code) {
+  const s = String(code || "");
+  return s.length === 6 ? `${s.slice(0, 3)} ${s.slice(3)}` : s;
+}
+
+export function timeOfDay(ms) {
+  return new Date(ms).toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
+}
+
+export function minSec(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A status line: `kind` ok | err | info. */
+export function say(node, text, kind = "info") {
+  node.textContent = text || "";
+  node.className = `notice ${kind}${text ? "" : " hidden"}`;
+}
+
+export function noticeLine(id) {
+  return el("p", { class: "notice hidden", id, role: "status", "aria-live": "polite" });
+}
+
+/** A labelled input: <label>text <input></label>. */
+export function field(labelKey, input) {
+  return el("label", { class: "field" }, el("span", { class: "field-label", text: t(labelKey) }), input);
+}
+
+/** Is `host` one that other devices cannot reach? */
+export function isLoopback(host) {
+  const h = String(host || "").replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || h.startsWith("127.") || h.endsWith(".localhost");
+}

@@ -1,0 +1,105 @@
+// Entries and verdicts in plain words, names not ids: the tablet's log, its Undo question, its
+// verdict banner, and the commentator's stroke lines. Nothing here judges anything: a verdict is
+// read from the hub's projection (`last`), never worked out in the page.
+import { t, tc } from "./i18n.js";
+import { playerName, noteText } from "./ui.js";
+
+/** A player's name; "the player at the table" for an entry that names none (entered offline). */
+export function who(match, id) {
+  if (id === null || id === undefined) return t("player_at_table");
+  return playerName(match, id);
+}
+
+/** The facts of a stroke: "hit the 1 first · potted 3, 5 · a ball reached a rail". */
+export function shotFacts(d, discipline) {
+  const bits = [];
+  if ("first_contact" in d) bits.push(d.first_contact === null ? t("no_hit") : t("first_hit", { n: d.first_contact }));
+  if (d.pocketed && d.pocketed.length) bits.push(t("potted", { list: d.pocketed.join(", ") }));
+  if (d.off_table && d.off_table.length) bits.push(t("off", { list: d.off_table.join(", ") }));
+  if (d.cue_ball && d.cue_ball !== "table") bits.push(`${t("cue_ball")}: ${t(`cue_${d.cue_ball}`)}`);
+  // Stored strokes carry both counts, zero when they do not apply: show the discipline's own.
+  const gn = discipline === "golden_nine";
+  if (gn && d.break_crossings > 0) bits.push(`${t("break_crossings")} ${d.break_crossings}`);
+  if (!gn && d.break_rails > 0) bits.push(`${t("break_rails")} ${d.break_rails}`);
+  const nothingDown = !(d.pocketed && d.pocketed.length);
+  if (nothingDown && d.first_contact !== null && d.first_contact !== undefined && !d.break_rails && !d.break_crossings) {
+    bits.push(d.rail ? t("fact_rail") : t("fact_no_rail"));
+  }
+  for (const c of d.called_fouls || []) bits.push(tc("f", c));
+  if (d.break_position) bits.push(t("break_position"));
+  if (d.push_out) bits.push(t("push_out"));
+  if (d.snooker) bits.push(t("snooker"));
+  if (d.rail_safety) bits.push(t("rail_safety"));
+  return bits.join(" · ");
+}
+
+/** What an entry (a command, or a stored event's kind and data) says. */
+export function entryText(cmd, match) {
+  const c = cmd || {};
+  const kind = c.kind || "?";
+  const head = `${tc("k", kind)}`;
+  const turnKinds = ["shot", "foul", "extension", "concede", "decision", "penalty", "timeout", "clock_expired"];
+  const name = turnKinds.includes(kind) ? ` · ${who(match, c.player)}` : "";
+  let what = "";
+  if (kind === "shot") what = shotFacts(c, match && match.discipline);
+  else if (kind === "decision") what = tc("o", c.choice);
+  else if (kind === "penalty") what = tc("pen", c.type);
+  else if (kind === "foul") what = tc("f", c.reason);
+  else if (kind === "concede") what = t(`scope_${c.scope}`, {}, c.scope || "");
+  else if (kind === "start" && c.breaker) what = t("breaks_first", { name: playerName(match, c.breaker) });
+  else if (kind === "start" && c.order) what = c.order.map((id) => playerName(match, id)).join(" → ");
+  else if (kind === "lag") what = t("lag_won", { name: playerName(match, c.winner) });
+  return what ? `${head}${name}: ${what}` : `${head}${name}`;
+}
+
+/**
+ * The verdict of the projection's latest event (`last`), as the hub gave it:
+ * {version, foul, headline, fouls, next, notes}. null when there is none.
+ */
+export function verdictOf(match) {
+  const last = match && match.last;
+  if (!last) return null;
+  const r = match.rack || {};
+  const foul = !!(last.foul || (last.fouls && last.fouls.length));
+  const fouls = (last.fouls || []).map((f) => tc("f", f));
+  let headline;
+  if (foul) headline = `${t("foul_loud")}: ${fouls.join(", ")}`;
+  else if (last.kind === "shot") headline = t("legal_stroke");
+  else headline = tc("k", last.kind);
+  const by = last.player ? playerName(match, last.player) : "";
+  let next = "";
+  if (match.status === "finished") next = "";
+  else if (r.pending) next = t("decision_for", { name: playerName(match, r.pending.player) });
+  else if (r.shooter) {
+    next = r.shooter === last.player && last.kind === "shot" ? t("stays_at_table", { name: playerName(match, r.shooter) })
+      : t("to_play", { name: playerName(match, r.shooter) });
+    if (r.ball_in_hand) next += ` · ${r.ball_in_hand === "behind_line" ? t("bih_behind_line") : t("bih_anywhere")}`;
+  }
+  return { version: last.version, foul, headline, by, fouls, next, notes: (last.notes || []).map((n) => noteText(match, n)) };
+}
+
+/** One line for a verdict: "Foul: no rail after contact — Yang Fan to play · Ball in hand". */
+export function verdictLine(v) {
+  if (!v) return "";
+  return [v.headline, v.next, ...v.notes].filter(Boolean).join(" — ");
+}
+
+const escapeRe = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The hub's message with the match's player ids shown as names. */
+export function namesForIds(text, match) {
+  let out = String(text || "");
+  for (const p of (match && match.players) || []) {
+    if (!p.id || p.id === p.name) continue;
+    out = out.replace(new RegExp(`(^|[^\\w-])'?${escapeRe(p.id)}'?(?![\\w-])`, "g"), (m, pre) => `${pre}${p.name}`);
+  }
+  return out;
+}
+
+/** A reject in plain words: the sentence for its code, then the hub's reason (names, not ids). */
+export function rejectText(error, match) {
+  const err = error || {};
+  const plain = t(`rej_${err.code}`, {}, t("rej_generic"));
+  const why = err.message ? namesForIds(err.message, match) : "";
+  return why ? `${plain} (${why})` : plain;
+}

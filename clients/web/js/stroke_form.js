@@ -1,0 +1,214 @@
+// The stroke form: what the referee saw, as facts for the hub to judge (PROTOCOL.md `shot`).
+//
+// A fact whose default alone would decide the verdict is asked, never assumed: with nothing
+// pocketed after a contact the referee answers "A ball reached a rail" or "No rail"; on a break
+// the count (crossings / balls to a rail) is one tap on its number. "Enter stroke" with a question
+// open highlights it, and the answer then enters the stroke (no third tap).
+import { t, tc } from "./i18n.js";
+import { el, ball } from "./ui.js";
+
+const CALLED_COMMON = ["double_hit", "push_shot", "touched_ball", "feet_off_floor", "balls_moving", "illegal_jump", "other"];
+const NINE_BALL = new Set(["golden_nine", "wpa_nine", "chase_nine"]);
+const COUNT_CHIPS = 11; // 0..10 as one-tap chips; the stepper goes further
+
+export function calledFouls(discipline, isBreak) {
+  const list = [...CALLED_COMMON];
+  if (discipline === "golden_nine" && isBreak) list.splice(list.length - 1, 0, "weak_break");
+  if (discipline === "chinese_eight") list.splice(list.length - 1, 0, "not_trying");
+  return list;
+}
+
+/**
+ * The first contact to preselect, or undefined (the referee must choose). A preselection is a
+ * ball whose choice among its peers changes no verdict: the ball-on in the nine-ball games; in
+ * chinese_eight on a break any ball, on a closed table any ball of the shooter's group (the 8 once
+ * it is cleared). On an open chinese_eight table the group of the first ball decides: no default.
+ */
+export function preselect(ctx) {
+  const on = ctx.onTable || [];
+  if (!on.length) return undefined;
+  if (NINE_BALL.has(ctx.discipline)) return Math.min(...on);
+  if (ctx.discipline !== "chinese_eight") return undefined;
+  if (ctx.phase === "break") return Math.min(...on);
+  if (!ctx.group) return undefined;
+  const mine = on.filter((n) => (ctx.group === "solids" ? n >= 1 && n <= 7 : n >= 9 && n <= 15));
+  if (mine.length) return Math.min(...mine);
+  return on.includes(8) ? 8 : undefined;
+}
+
+export function newForm(ctx) {
+  return {
+    first_contact: ctx ? preselect(ctx) : undefined, // undefined: not chosen yet; null: no contact
+    pocketed: new Set(),
+    off_table: new Set(),
+    cue_ball: "table",
+    rail: undefined, // asked: true / false once answered
+    breakCount: undefined, // asked on a break: a number once answered
+    called: new Set(),
+    break_position: false,
+    push_out: false,
+    snooker: false,
+    rail_safety: false,
+    isBreak: ctx ? ctx.phase === "break" : false,
+    touched: false, // the referee changed something since the form was made
+    asking: false, // "Enter stroke" was tapped with a question open: its answer enters the stroke
+  };
+}
+
+/** A stored (or refused) stroke back on the form, for correction. */
+export function formFromShot(d, ctx) {
+  const f = newForm(ctx);
+  f.first_contact = "first_contact" in d ? d.first_contact : f.first_contact;
+  f.pocketed = new Set(d.pocketed || []);
+  f.off_table = new Set(d.off_table || []);
+  f.cue_ball = d.cue_ball || "table";
+  f.rail = d.rail === true ? true : d.rail === false ? false : undefined;
+  if (ctx && ctx.phase === "break") f.breakCount = ctx.discipline === "golden_nine" ? d.break_crossings : d.break_rails;
+  f.called = new Set(d.called_fouls || []);
+  f.break_position = !!d.break_position;
+  f.push_out = !!d.push_out;
+  f.snooker = !!d.snooker;
+  f.rail_safety = !!d.rail_safety;
+  f.touched = true;
+  return f;
+}
+
+function phaseOf(form, ctx) { return ctx.phaseKnown === false ? (form.isBreak ? "break" : "play") : ctx.phase; }
+
+/** The question the referee still has to answer before the stroke can be entered, or null. */
+export function openQuestion(form, ctx) {
+  if (form.first_contact === undefined) return "first_contact";
+  const phase = phaseOf(form, ctx);
+  if (phase === "break") {
+    const needed = ctx.discipline === "golden_nine" || form.pocketed.size === 0;
+    return needed && form.breakCount === undefined ? "break_count" : null;
+  }
+  // Nothing pocketed after a contact: the rail is a fact of the stroke the hub judges (no_rail),
+  // so it is asked even when another foul is marked (the verdict lists every foul).
+  const railMatters = form.first_contact !== null && form.pocketed.size === 0 && !form.push_out;
+  return railMatters && form.rail === undefined ? "rail" : null;
+}
+
+/** The `shot` command for the form (without `player` and `entered_at`: the page adds them). */
+export function toCommand(form, ctx) {
+  const phase = phaseOf(form, ctx);
+  const cmd = {
+    kind: "shot",
+    first_contact: form.first_contact,
+    pocketed: [...form.pocketed].sort((a, b) => a - b),
+    off_table: [...form.off_table].sort((a, b) => a - b),
+    cue_ball: form.cue_ball,
+    rail: form.rail === true,
+    called_fouls: [...form.called],
+  };
+  if (phase === "break") {
+    const n = form.breakCount || 0;
+    if (ctx.discipline === "golden_nine") { cmd.break_crossings = n; cmd.break_position = form.break_position; } else cmd.break_rails = n;
+  }
+  if (ctx.discipline === "wpa_nine" && form.push_out) cmd.push_out = true;
+  if (ctx.discipline === "chase_nine") { cmd.snooker = form.snooker; cmd.rail_safety = form.rail_safety; }
+  return cmd;
+}
+
+function toggleBtn(label, on, onclick, attrs = {}) {
+  return el("button", { type: "button", class: `btn toggle ${on ? "on" : ""} ${attrs.extra || ""}`, "aria-pressed": on ? "true" : "false",
+    onclick, text: label, ...attrs, extra: null });
+}
+
+function ballBtn(n, on, onclick, extra = "") {
+  const b = el("button", { type: "button", class: `ballbtn ${on ? "on" : ""} ${extra}`, "aria-pressed": on ? "true" : "false", dataset: { ball: n }, onclick });
+  b.append(ball(n));
+  return b;
+}
+
+/**
+ * The form's nodes. `view`: {form, ctx, title, note, locked, lockLabel, onChange(), onEnter(), onClear()}.
+ * ctx: {discipline, phase, phaseKnown, onTable, pushOutAllowed, group}.
+ */
+export function strokeFormNodes(view) {
+  const { form: f, ctx } = view;
+  const d = ctx.discipline;
+  const phase = phaseOf(f, ctx);
+  const isBreak = phase === "break";
+  const on = ctx.onTable || [];
+  const question = openQuestion(f, ctx);
+  const asked = f.asking ? question : null;
+  const change = (fn, { answers = null } = {}) => () => {
+    if (view.locked) return;
+    fn();
+    f.touched = true;
+    // The answer to the question "Enter stroke" raised enters the stroke at once.
+    if (f.asking && answers && answers === asked && !openQuestion(f, ctx)) { view.onEnter(); return; }
+    view.onChange();
+  };
+
+  const fcRow = el("div", { class: `ballgrid ${asked === "first_contact" ? "ask" : ""}`, id: "fc-grid" },
+    ballBtn(0, f.first_contact === null, change(() => { f.first_contact = null; }, { answers: "first_contact" }), "none-btn"),
+    on.map((n) => ballBtn(n, f.first_contact === n, change(() => { f.first_contact = n; }, { answers: "first_contact" }))));
+  fcRow.firstChild.querySelector(".num").textContent = t("none");
+  fcRow.firstChild.dataset.ball = "none";
+
+  const setToggle = (set, n, other) => change(() => { if (set.has(n)) set.delete(n); else { set.add(n); other.delete(n); } });
+  const pkRow = el("div", { class: "ballgrid", id: "pk-grid" },
+    on.map((n) => ballBtn(n, f.pocketed.has(n), setToggle(f.pocketed, n, f.off_table))));
+  const offRow = el("div", { class: "ballgrid", id: "off-grid" },
+    on.map((n) => ballBtn(n, f.off_table.has(n), setToggle(f.off_table, n, f.pocketed))));
+  const cueRow = el("div", { class: "btnrow", id: "cue-ball" }, ["table", "pocketed", "off_table"].map((v) =>
+    toggleBtn(t(`cue_${v}`), f.cue_ball === v, change(() => { f.cue_ball = v; }), { dataset: { cue: v } })));
+
+  const rows = [];
+  if (ctx.phaseKnown === false) {
+    rows.push(el("div", { class: "field flags" }, toggleBtn(t("offline_is_break"), f.isBreak, change(() => { f.isBreak = !f.isBreak; }), { id: "flag-break" })));
+  }
+  if (isBreak) {
+    const key = d === "golden_nine" ? "break_crossings" : "break_rails";
+    const set = (n) => change(() => { f.breakCount = Math.max(0, Math.min(100, n)); }, { answers: "break_count" });
+    const value = f.breakCount === undefined ? "–" : String(f.breakCount);
+    rows.push(el("div", { class: `field question ${asked === "break_count" ? "ask" : ""}`, id: "break-question" },
+      el("span", { class: "label", text: t(key) }),
+      el("div", { class: "countrow" },
+        el("div", { class: "chips counts", id: "break-counts" }, Array.from({ length: COUNT_CHIPS }, (_, n) =>
+          toggleBtn(String(n), f.breakCount === n, set(n), { dataset: { count: n }, extra: "count" }))),
+        el("div", { class: "stepper", id: "break-count" },
+          el("button", { type: "button", class: "btn", id: "break-minus", text: "−", onclick: set((f.breakCount ?? 1) - 1) }),
+          el("span", { class: "value", id: "break-value", text: value }),
+          el("button", { type: "button", class: "btn", id: "break-plus", text: "+", onclick: set((f.breakCount ?? 0) + 1) })))));
+  } else {
+    rows.push(el("div", { class: `field question ${asked === "rail" ? "ask" : ""} ${question === "rail" ? "open" : ""}`, id: "rail-question" },
+      el("span", { class: "label", text: t("rail_question") }),
+      el("div", { class: "btnrow" },
+        toggleBtn(t("rail"), f.rail === true, change(() => { f.rail = f.rail === true ? undefined : true; }, { answers: "rail" }), { id: "flag-rail" }),
+        toggleBtn(t("no_rail_btn"), f.rail === false, change(() => { f.rail = f.rail === false ? undefined : false; }, { answers: "rail" }), { id: "flag-no-rail" }))));
+  }
+  const flags = [];
+  if (isBreak && d === "golden_nine") {
+    flags.push(toggleBtn(t("break_position"), f.break_position, change(() => { f.break_position = !f.break_position; }), { id: "flag-break-position" }));
+  }
+  if (d === "wpa_nine" && !isBreak && ctx.pushOutAllowed) {
+    flags.push(toggleBtn(t("push_out"), f.push_out, change(() => { f.push_out = !f.push_out; }), { id: "flag-push-out" }));
+  }
+  if (d === "chase_nine" && !isBreak) {
+    flags.push(toggleBtn(t("snooker"), f.snooker, change(() => { f.snooker = !f.snooker; }), { id: "flag-snooker" }));
+    flags.push(toggleBtn(t("rail_safety"), f.rail_safety, change(() => { f.rail_safety = !f.rail_safety; }), { id: "flag-rail-safety" }));
+  }
+  const calledRow = el("div", { class: "btnrow chips", id: "called-fouls" }, calledFouls(d, isBreak).map((c) =>
+    toggleBtn(tc("f", c), f.called.has(c), change(() => { if (f.called.has(c)) f.called.delete(c); else f.called.add(c); }), { dataset: { foul: c } })));
+
+  const hint = asked ? t(`ask_${asked}`) : view.note || "";
+  return [
+    el("h3", { class: "section-title plain", id: "stroke-title", text: view.title }),
+    hint ? el("p", { class: `stroke-hint ${asked ? "ask" : "muted"}`, id: "stroke-ask", role: asked ? "alert" : null, text: hint }) : null,
+    el("div", { class: "field" }, el("span", { class: "label", text: t("first_contact") }), fcRow),
+    el("div", { class: "field" }, el("span", { class: "label", text: t("pocketed") }), pkRow),
+    el("div", { class: "field" }, el("span", { class: "label", text: t("off_table") }), offRow),
+    el("div", { class: "field" }, el("span", { class: "label", text: t("cue_ball") }), cueRow),
+    rows,
+    flags.length ? el("div", { class: "field flags" }, flags) : null,
+    el("div", { class: "field" }, el("span", { class: "label", text: t("called_fouls") }), calledRow),
+    el("div", { class: "btnrow submit" },
+      el("button", { type: "button", class: "btn", id: "clear-stroke", text: t("clear_stroke"), disabled: !!view.locked, onclick: view.onClear }),
+      el("button", { type: "button", class: `btn primary big ${question ? "incomplete" : ""}`, id: "enter-stroke",
+        disabled: !!view.locked, "aria-busy": view.locked ? "true" : null,
+        text: view.locked ? view.lockLabel : t("enter_stroke"), onclick: view.onEnter })),
+  ];
+}

@@ -1,0 +1,66 @@
+// The referee tablet's app shell (served as /sw.js, registered with scope /tablet/).
+//
+// Network first, so a tablet always runs what the hub serves now; when the hub cannot be reached
+// (or does not answer within NETWORK_WAIT_MS, a half-dead network), the copy cached at the last
+// visit. Every /tablet/{id} page is the same shell, kept under one key. The table socket and the
+// hub's other reads are never cached here: entries wait in the tablet's own queue (live.js).
+const CACHE = "cuehub-tablet-v1";
+const SHELL = "/tablet/_shell";
+const NETWORK_WAIT_MS = 4000;
+const ASSETS = [
+  "/static/css/base.css",
+  "/static/css/tablet.css",
+  "/static/js/tablet.js",
+  "/static/js/live.js",
+  "/static/js/ui.js",
+  "/static/js/i18n.js",
+  "/static/js/stroke_form.js",
+  "/static/js/entries.js",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll([...ASSETS, SHELL]);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+    await self.clients.claim();
+  })());
+});
+
+function cacheKey(request) {
+  const url = new URL(request.url);
+  if (request.mode === "navigate" && url.pathname.startsWith("/tablet/")) return SHELL;
+  if (url.pathname.startsWith("/static/")) return url.pathname;
+  if (url.pathname.startsWith("/api/tables/")) return url.pathname; // the table's name, offline
+  return null;
+}
+
+async function networkFirst(request, key) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await Promise.race([
+      fetch(request),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("no answer")), NETWORK_WAIT_MS)),
+    ]);
+    if (response.ok) await cache.put(key, response.clone());
+    if (response.ok || response.status === 404) return response;
+    throw new Error(`${response.status}`);
+  } catch (err) {
+    const cached = await cache.match(key);
+    if (cached) return cached;
+    throw err;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  const key = cacheKey(request);
+  if (key) event.respondWith(networkFirst(request, key));
+});

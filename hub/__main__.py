@@ -1,0 +1,7 @@
+"""`python -m hub ...` is `cuehub ...`."""
+
+import sys
+
+from hub.cli import main
+
+sys.exit(main())

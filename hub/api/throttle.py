@@ -1,0 +1,170 @@
+"""Slowing down guessing: repeated sign-in tokens and pairing codes (PROTOCOL.md section 8).
+
+Per client address (hub/api/peer.py) a `Backoff`: the first `free` attempts go through at once;
+after that every attempt takes the next free slot, the slots spaced 1 s, 2 s, 4 s, ... 30 s apart,
+so attempts sent in parallel are spread out just like attempts sent one after the other. An attempt
+whose slot is at most `hold_ms` away waits for it (asyncio.sleep: the event loop and every other
+client go on) and is then checked; one whose slot is further away is not checked at all: it is
+answered 429 `too_many_attempts` with Retry-After, after a short pause. A success clears the
+address's count, and a count is forgotten `forget_ms` after its latest attempt.
+
+For pairing codes also a hub-wide `Budget`: a six-digit code can be guessed from many addresses at
+once, so at most `limit` wrong codes per `window_ms` are checked hub-wide; after that every pairing
+attempt is answered 429 until the window ends (the organiser can rotate and type a table token by
+hand meanwhile). With k codes alive, a window's guesses find one with a chance of at most
+limit * k / 10**6 (60 * 16 / 10**6 ≈ 0.1 % with 16 tables being paired at once).
+
+The counters live in the store (hub/store/throttle.py), so hub processes behind one address agree.
+The policies are pure (`admit` / `spend` are functions of a counter and the time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hub.api.errors import error_body
+from hub.store import throttle as store
+from hub.store.db import now_ms
+from hub.store.throttle import Counter
+
+MAX_CAS_TRIES = 8
+
+
+class TooManyAttempts(Exception):
+    def __init__(self, retry_after_ms: int, *, hub_wide: bool = False) -> None:
+        super().__init__(f"retry after {retry_after_ms} ms")
+        self.retry_after_ms = max(0, retry_after_ms)
+        self.hub_wide = hub_wide  # the hub-wide budget, not this address's backoff
+
+
+def too_many_response(exc: TooManyAttempts, what: str) -> JSONResponse:
+    seconds = max(1, math.ceil(exc.retry_after_ms / 1000))
+    where = "on this hub" if exc.hub_wide else "from this address"
+    return JSONResponse(
+        error_body("too_many_attempts", f"too many wrong {what} {where}; try again in {seconds} s"),
+        status_code=429, headers={"Retry-After": str(seconds), "Cache-Control": "no-store"},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    wait_ms: int
+    counter: Counter
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    retry_after_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    free: int = 5
+    first_ms: int = 1_000
+    max_ms: int = 30_000
+    hold_ms: int = 3_000
+    refuse_pause_ms: int = 1_000
+    forget_ms: int = 15 * 60_000
+
+    def spacing(self, attempt: int) -> int:
+        """How long after attempt number `attempt` (over `free`) the next one's slot opens."""
+        over = max(0, attempt - self.free - 1)
+        return min(self.max_ms, self.first_ms * 2 ** min(over, 32))
+
+    def admit(self, seen: Counter | None, now: int) -> Admitted | Refused:
+        if seen is None or now - seen.last_at >= self.forget_ms:
+            attempts, next_at = 0, 0
+        else:
+            attempts, next_at = seen.attempts, seen.next_at
+        n = attempts + 1
+        if n <= self.free:
+            return Admitted(0, Counter(n, next_at, now))
+        slot = max(now, next_at)
+        if slot - now > self.hold_ms:
+            return Refused(slot - now)
+        return Admitted(slot - now, Counter(n, slot + self.spacing(n), now))
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    limit: int = 60
+    window_ms: int = 10 * 60_000
+
+    def _open(self, seen: Counter | None, now: int) -> bool:
+        return seen is not None and now - seen.last_at < self.window_ms
+
+    def retry_after(self, seen: Counter | None, now: int) -> int | None:
+        """None while the budget lasts, else the ms until its window ends."""
+        if self._open(seen, now) and seen is not None and seen.attempts >= self.limit:
+            return seen.last_at + self.window_ms - now
+        return None
+
+    def spend(self, seen: Counter | None, now: int) -> Counter:
+        if not self._open(seen, now) or seen is None:
+            return Counter(1, 0, now)  # last_at: when this window opened
+        return Counter(seen.attempts + 1, 0, seen.last_at)
+
+
+@dataclass(frozen=True, slots=True)
+class Policies:
+    sign_in: Backoff = field(default_factory=Backoff)
+    pairing: Backoff = field(default_factory=Backoff)
+    pairing_hub: Budget = field(default_factory=Budget)
+
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class Guard:
+    """The backoff and budget applied to one app's store."""
+
+    def __init__(self, engine: AsyncEngine, policies: Policies, *, clock: Callable[[], int] = now_ms,
+                 sleep: Sleep = asyncio.sleep) -> None:
+        self.engine, self.policies, self._clock, self._sleep = engine, policies, clock, sleep
+
+    async def admit(self, key: str, policy: Backoff) -> None:
+        """Wait for this attempt's slot, or raise TooManyAttempts."""
+        for _ in range(MAX_CAS_TRIES):
+            seen = await store.load(self.engine, key)
+            now = self._clock()
+            verdict = policy.admit(seen, now)
+            if isinstance(verdict, Refused):
+                await self._sleep(policy.refuse_pause_ms / 1000)
+                raise TooManyAttempts(verdict.retry_after_ms - policy.refuse_pause_ms)
+            if await store.save(self.engine, key, seen, verdict.counter):
+                if seen is None:
+                    await store.sweep(self.engine, now - policy.forget_ms)
+                if verdict.wait_ms:
+                    await self._sleep(verdict.wait_ms / 1000)
+                return
+        raise TooManyAttempts(policy.first_ms)  # this many racing attempts from one address
+
+    async def succeeded(self, key: str) -> None:
+        await store.clear(self.engine, key)
+
+    async def check_budget(self, key: str, budget: Budget) -> None:
+        wait = budget.retry_after(await store.load(self.engine, key), self._clock())
+        if wait is not None:
+            raise TooManyAttempts(wait, hub_wide=True)
+
+    async def spend_budget(self, key: str, budget: Budget) -> None:
+        for _ in range(MAX_CAS_TRIES):
+            seen = await store.load(self.engine, key)
+            if await store.save(self.engine, key, seen, budget.spend(seen, self._clock())):
+                return
+
+
+def guard_of(app: FastAPI, engine: AsyncEngine) -> Guard:
+    """The app's Guard, made on first use; tests may set `app.state.throttle_policies` first."""
+    guard = getattr(app.state, "desk_guard", None)
+    if guard is None or guard.engine is not engine:
+        guard = Guard(engine, getattr(app.state, "throttle_policies", None) or Policies())
+        app.state.desk_guard = guard
+    return guard

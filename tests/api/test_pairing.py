@@ -1,0 +1,208 @@
+"""Pairing tablets with their tables over HTTP (PROTOCOL.md section 8, hub/api/pairing.py):
+codes, the tablet's own token on HTTP and the socket, rotation ending them, the backoff and the
+hub-wide budget, the table card's link and QR code, renaming a table."""
+
+from __future__ import annotations
+
+import re
+import time
+from urllib.parse import unquote
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+import fake_rules
+from hub.api import pairing as pairing_api
+from hub.api.pairing import qr_data_url
+from hub.api.throttle import Backoff, Budget, Policies
+from hub.app import create_app
+from spine_helpers import admin, bearer, envelope, make_match, make_table
+
+
+def new_code(c: TestClient, table_id: str) -> dict:
+    r = c.post(f"/api/tables/{table_id}/pairing", headers=admin())
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_code_answer(client):
+    table = make_table(client)
+    before = int(time.time() * 1000)
+    out = new_code(client, table["table_id"])
+    assert re.fullmatch(r"\d{6}", out["code"])
+    assert before + 9.9 * 60_000 <= out["expires_at"] <= int(time.time() * 1000) + 10 * 60_000 + 1000
+    assert out["table_id"] == table["table_id"] and out["name"] == "Table 1"
+    # The tablet's way in carries the code in the fragment (never sent to a server, never logged).
+    assert out["link"] == f"http://testserver/pair#code={out['code']}"
+    assert out["qr"] == qr_data_url(out["link"]) and out["qr"].startswith("data:image/svg+xml")
+    svg = unquote(out["qr"].split(",", 1)[1])
+    assert svg.startswith("<svg") and "viewBox" in svg and "width=" not in svg.split(">", 1)[0]
+
+
+def test_codes_need_the_admin(client):
+    table = make_table(client)
+    path = f"/api/tables/{table['table_id']}/pairing"
+    assert client.post(path).status_code == 401
+    assert client.post(path, headers=bearer(table["token"])).status_code == 403
+    assert client.post("/api/tables/nope/pairing", headers=admin()).status_code == 404
+
+
+def test_pairing_gives_the_tablet_its_own_token(client):
+    table = make_table(client)
+    mid = make_match(client, table)["id"]
+    code = new_code(client, table["table_id"])["code"]
+    r = client.post("/api/pair", json={"code": code})
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    out = r.json()
+    assert out["table_id"] == table["table_id"] and out["name"] == "Table 1" and out["tournament_id"] == table["tid"]
+    assert out["token"] != table["token"]
+    # Once only.
+    again = client.post("/api/pair", json={"code": code})
+    assert again.status_code == 404 and again.json()["error"]["code"] == "not_found"
+    # The tablet's token sends commands over HTTP and opens the table's socket.
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
+                    headers=bearer(out["token"]))
+    assert r.status_code == 200 and r.json()["type"] == "ack"
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+        ws.send_json({"type": "auth", "token": out["token"]})
+        assert ws.receive_json()["type"] == "ready"
+    # The table's own token still works, and the tablet is counted.
+    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}),
+                    headers=bearer(table["token"]))
+    assert r.status_code == 200
+    assert client.get(f"/api/tables/{table['table_id']}").json() == {
+        "id": table["table_id"], "name": "Table 1", "tournament_id": table["tid"], "tablets": 1}
+
+
+def test_a_tablet_token_opens_no_other_table(client):
+    a, b = make_table(client), make_table(client)
+    mb = make_match(client, b)["id"]
+    token = client.post("/api/pair", json={"code": new_code(client, a["table_id"])["code"]}).json()["token"]
+    r = client.post(f"/api/matches/{mb}/commands", json=envelope(mb, {"kind": "start", "breaker": "a"}), headers=bearer(token))
+    assert r.status_code == 403
+    with client.websocket_connect(f"/ws/tables/{b['table_id']}") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4401
+    # Nor is it an admin token.
+    assert client.post("/api/tournaments", json={"name": "X"}, headers=bearer(token)).status_code == 403
+
+
+def test_rotation_ends_every_tablet_token(client):
+    table = make_table(client)
+    tokens = [client.post("/api/pair", json={"code": new_code(client, table["table_id"])["code"]}).json()["token"]
+              for _ in range(2)]
+    unused = new_code(client, table["table_id"])["code"]
+    ws = client.websocket_connect(f"/ws/tables/{table['table_id']}")
+    with ws:
+        ws.send_json({"type": "auth", "token": tokens[0]})
+        assert ws.receive_json()["type"] == "ready"
+        r = client.post(f"/api/tables/{table['table_id']}/token", headers=admin())
+        assert r.status_code == 200 and r.json()["closed_sockets"] == 1
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4401
+    mid = make_match(client, table)["id"]
+    for token in [*tokens, table["token"]]:
+        r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
+                        headers=bearer(token))
+        assert r.status_code == 403
+    assert client.post("/api/pair", json={"code": unused}).status_code == 404
+    assert client.get(f"/api/tables/{table['table_id']}").json()["tablets"] == 0
+
+
+def test_wrong_expired_and_malformed_codes(client, monkeypatch):
+    table = make_table(client)
+    for body in ({"code": "000000"}, {"code": "12345"}, {"code": "abcdef"}, {"code": "1234567"}):
+        r = client.post("/api/pair", json=body)
+        assert r.status_code in (404, 429), body
+        if r.status_code == 404:
+            assert r.json()["error"]["code"] == "not_found"
+    for body in ({}, {"code": None}, {"code": ["123456"]}, "123456"):
+        assert client.post("/api/pair", json=body).status_code == 422, body
+    monkeypatch.setattr(pairing_api, "CODE_TTL_MS", 50)
+    code = new_code(client, table["table_id"])["code"]
+    time.sleep(0.15)
+    assert client.post("/api/pair", json={"code": code}).status_code in (404, 429)
+
+
+def test_codes_typed_with_spaces_or_as_a_number(client):
+    table = make_table(client)
+    code = new_code(client, table["table_id"])["code"]
+    assert client.post("/api/pair", json={"code": f" {code[:3]} {code[3:]} "}).status_code == 200
+    code = new_code(client, table["table_id"])["code"]
+    assert client.post("/api/pair", json={"code": int(code)}).status_code == 200
+
+
+def test_several_codes_alive_for_one_table(client):
+    table = make_table(client)
+    first, second = new_code(client, table["table_id"])["code"], new_code(client, table["table_id"])["code"]
+    assert client.post("/api/pair", json={"code": first}).status_code == 200
+    assert client.post("/api/pair", json={"code": second}).status_code == 200
+
+
+def _app(settings, policies: Policies):
+    app = create_app(settings, rules=fake_rules)
+    app.state.throttle_policies = policies
+    return app
+
+
+def test_repeated_wrong_codes_from_one_address_are_slowed(sqlite_settings):
+    quick = Backoff(free=3, first_ms=300, max_ms=600, hold_ms=400, refuse_pause_ms=100)
+    app = _app(sqlite_settings, Policies(pairing=quick))
+    with TestClient(app, client=("10.1.0.1", 1)) as guesser, TestClient(app, client=("10.1.0.2", 1)) as tablet:
+        table = make_table(guesser)
+        codes, took = [], []
+        for n in range(6):
+            t0 = time.monotonic()
+            codes.append(guesser.post("/api/pair", json={"code": f"{n:06d}"}).status_code)
+            took.append(time.monotonic() - t0)
+        assert codes[:5] == [404] * 5 and codes[5] == 429, codes
+        assert took[4] >= 0.28, took
+        # Another tablet pairs at once.
+        code = new_code(guesser, table["table_id"])["code"]
+        t0 = time.monotonic()
+        assert tablet.post("/api/pair", json={"code": code}).status_code == 200
+        assert time.monotonic() - t0 < 0.25
+
+
+def test_wrong_codes_hub_wide_are_budgeted(sqlite_settings):
+    """Guessing from many addresses: past the hub-wide budget, every pairing attempt waits for
+    the window to end, whoever sends it (the code is not even checked)."""
+    app = _app(sqlite_settings, Policies(pairing_hub=Budget(limit=4, window_ms=60_000)))
+    clients = [TestClient(app, client=(f"10.2.0.{i}", 1)) for i in range(6)]
+    with clients[0] as c0:
+        table = make_table(c0)
+        for i in range(4):
+            assert clients[i].post("/api/pair", json={"code": "999999"}).status_code == 404
+        code = new_code(c0, table["table_id"])["code"]
+        r = clients[5].post("/api/pair", json={"code": code})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts"
+        assert "on this hub" in r.json()["error"]["message"]
+        assert 50 <= int(r.headers["retry-after"]) <= 60
+
+
+def test_link_uses_the_public_url_when_set(sqlite_settings):
+    with TestClient(create_app(sqlite_settings.with_(public_url="https://scores.example.org"), rules=fake_rules)) as c:
+        table = make_table(c)
+        out = new_code(c, table["table_id"])
+        assert out["link"] == f"https://scores.example.org/pair#code={out['code']}"
+
+
+def test_get_and_rename_a_table(client):
+    table = make_table(client)
+    path = f"/api/tables/{table['table_id']}"
+    assert client.patch(path, json={"name": "X"}).status_code == 401
+    assert client.patch(path, json={"name": "X"}, headers=bearer(table["token"])).status_code == 403
+    for body in ({}, {"name": " "}, {"name": 3}, {"name": "x" * 201}):
+        assert client.patch(path, json=body, headers=admin()).status_code == 422, body
+    r = client.patch(path, json={"name": " <b>Diamond</b> 1 "}, headers=admin())
+    assert r.status_code == 200 and r.json()["name"] == "<b>Diamond</b> 1"
+    assert client.get(f"/api/tournaments/{table['tid']}").json()["tables"][0]["name"] == "<b>Diamond</b> 1"
+    assert client.get("/api/tables/nope").status_code == 404
+    assert client.patch("/api/tables/nope", json={"name": "X"}, headers=admin()).status_code == 404
+    # The new name is what pairing answers.
+    code = new_code(client, table["table_id"])["code"]
+    assert client.post("/api/pair", json={"code": code}).json()["name"] == "<b>Diamond</b> 1"
