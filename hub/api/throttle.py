@@ -34,7 +34,9 @@ from hub.store import throttle as store
 from hub.store.db import now_ms
 from hub.store.throttle import Counter
 
-MAX_CAS_TRIES = 8
+# Each lost compare-and-set means another attempt on the same key won, so N attempts racing at
+# once need at most N tries: 32 is a burst from one address; past it, the loser is refused.
+MAX_CAS_TRIES = 32
 
 
 class TooManyAttempts(Exception):

@@ -17,6 +17,7 @@ from hub.api import pairing as pairing_api
 from hub.api.pairing import qr_data_url
 from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
+from tests.api.peers import Peers
 from spine_helpers import admin, bearer, envelope, make_match, make_table
 
 
@@ -153,7 +154,8 @@ def _app(settings, policies: Policies):
 def test_repeated_wrong_codes_from_one_address_are_slowed(sqlite_settings):
     quick = Backoff(free=3, first_ms=300, max_ms=600, hold_ms=400, refuse_pause_ms=100)
     app = _app(sqlite_settings, Policies(pairing=quick))
-    with TestClient(app, client=("10.1.0.1", 1)) as guesser, TestClient(app, client=("10.1.0.2", 1)) as tablet:
+    with Peers(app) as at:
+        guesser, tablet = at("10.1.0.1"), at("10.1.0.2")
         table = make_table(guesser)
         codes, took = [], []
         for n in range(6):
@@ -173,8 +175,9 @@ def test_wrong_codes_hub_wide_are_budgeted(sqlite_settings):
     """Guessing from many addresses: past the hub-wide budget, every pairing attempt waits for
     the window to end, whoever sends it (the code is not even checked)."""
     app = _app(sqlite_settings, Policies(pairing_hub=Budget(limit=4, window_ms=60_000)))
-    clients = [TestClient(app, client=(f"10.2.0.{i}", 1)) for i in range(6)]
-    with clients[0] as c0:
+    with Peers(app) as at:
+        clients = [at(f"10.2.0.{i}") for i in range(6)]
+        c0 = clients[0]
         table = make_table(c0)
         for i in range(4):
             assert clients[i].post("/api/pair", json={"code": "999999"}).status_code == 404

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 import fake_rules
 from hub.api.throttle import Backoff, Policies
 from hub.app import create_app
+from tests.api.peers import Peers
 from spine_helpers import ADMIN, admin, make_table
 
 CSRF = {"X-Requested-With": "cuehub"}
@@ -154,8 +155,8 @@ def test_repeated_wrong_tokens_from_one_address_are_slowed(sqlite_settings):
     quick = Backoff(free=2, first_ms=800, max_ms=1600, hold_ms=1200, refuse_pause_ms=400)
     app = create_app(sqlite_settings, rules=fake_rules)
     app.state.throttle_policies = Policies(sign_in=quick)
-    with TestClient(app, client=("10.0.0.1", 1000)) as c, TestClient(app, client=("10.0.0.2", 1000)) as other, \
-            TestClient(app, client=("10.0.0.3", 1000)) as warm:
+    with Peers(app) as at:
+        c, other, warm = at("10.0.0.1"), at("10.0.0.2"), at("10.0.0.3")
         sign_in(warm, "wrong")  # the first request of a process (imports, the first commit) is not timed
         took, codes = [], []
         for _ in range(6):
@@ -166,7 +167,9 @@ def test_repeated_wrong_tokens_from_one_address_are_slowed(sqlite_settings):
         # 2 free, the 3rd takes the first slot at once, the 4th waits 0.8 s, the 5th's slot is
         # 2.4 s away (over the 1.2 s hold): refused after a pause, with Retry-After.
         assert codes[:4] == [401, 401, 401, 401] and 429 in codes[4:], codes
-        assert max(took[:3]) < 0.5 and took[3] >= 0.75, took
+        # the 4th waits for the slot 0.8 s after the 3rd's: measured from the 3rd's start, since a
+        # slow 3rd answer (a loaded machine) eats into the 4th's wait
+        assert max(took[:3]) < 0.5 and took[2] + took[3] >= 0.75, took
         refused = next(i for i, code in enumerate(codes) if code == 429)
         assert took[refused] >= 0.38
         r = sign_in(c, "wrong")
