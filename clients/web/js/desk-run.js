@@ -163,6 +163,19 @@ export function runView(ctx) {
     });
   }
 
+  /** A finished match whose result nothing has used yet (the hub has the last word). */
+  function undoable(m) {
+    if (m.status !== "finished" || !m.match_id) return false;
+    return [m.winner_to, m.loser_to].filter(Boolean).every((k) => {
+      const fed = entry(k);
+      if (!fed) return true;
+      if (fed.status === "finished" || fed.status === "walkover") return false;
+      if (fed.status !== "called") return true;
+      const tb = tables().find((x) => x.id === fed.table_id);
+      return !(tb && tb.match && tb.match.id === fed.match_id && tb.match.status !== "scheduled");
+    });
+  }
+
   function resultOf(m) {
     if (m.status === "bye") return t("dk_es_bye");
     if (m.status === "walkover") return m.winner ? t("dk_wo_result", { name: name(m.winner) }) : t("dk_es_walkover");
@@ -190,7 +203,7 @@ export function runView(ctx) {
         el("span", { class: "e-names" }, (m.players || []).map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
           el("span", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
         el("span", { class: "e-result muted small", text: resultOf(m) }),
-        m.status === "finished" && m.match_id ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null)))));
+        undoable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null)))));
   }
 
   function roundName(round, m) {
