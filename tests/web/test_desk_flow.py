@@ -414,3 +414,51 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
         assert [(p["name"], p["club"], p["seed"]) for p in got] == [("A One", "X", 1), ("B Two", "Y", None)]
     finally:
         ctx.close()
+
+
+def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, browser: Any) -> None:
+    """A match made by hand (POST /api/matches) is cancelled from the run view; a round robin in two
+    groups, nine-ball race to 2, set up through the desk, shows its groups and standings."""
+    hub = flow_hub
+    tid = hub.admin_post("/api/tournaments", {"name": "Groups"})["id"]
+    tables = [hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"}) for i in (1, 2)]
+    m = hub.admin_post("/api/matches", {"tournament_id": tid, "table_id": tables[0]["id"], "discipline": "wpa_nine",
+                                        "players": [{"name": XSS_NAME}, {"name": "Yang Fan"}], "format": {"race_to": 3}})
+    ctx = context(browser, "tablet")
+    guard = PageWatch()
+    try:
+        page = guard.attach(ctx.new_page())
+        page.goto(f"{hub.url}/desk")
+        page.fill("#signin-token", ADMIN)
+        page.click("#signin-submit")
+        page.wait_for_selector("#tournament-list")
+        page.goto(f"{hub.url}/desk/{tid}/run")
+        card = f".run-table[data-table='{tables[0]['id']}']"
+        page.wait_for_selector(f"{card} .rt-match")
+        assert XSS_NAME in page.inner_text(card) and page.locator(f"{card} img").count() == 0
+        page.click(f"{card} [data-action=cancel]")
+        page.click("#modal-confirm")
+        page.wait_for_selector(f"{card} .rt-empty")
+        assert httpx.get(f"{hub.url}/api/matches/{m['id']}").status_code == 404  # cancelled: gone from reads
+
+        hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, 7)]})
+        page.goto(f"{hub.url}/desk/{tid}")
+        page.wait_for_selector("#step-draw")  # players but no draw: the event opens at the draw
+        page.click("[data-step=format]")
+        page.click("label[for=discipline-wpa_nine]")
+        page.fill("#fmt-race-to", "2")
+        assert "Race to 2" in page.inner_text("#format-summary")
+        page.click("[data-step=draw]")
+        page.click("label[for=draw-type-round_robin]")
+        page.fill("#draw-groups", "2")
+        page.click("#start-draw")
+        page.wait_for_selector("#run-standings")
+        draw = hub.get(f"/api/tournaments/{tid}")["draw"]
+        assert draw["type"] == "round_robin" and draw["match"]["format"] == {"race_to": 2}
+        assert {e.get("group") for e in draw["matches"]} == {"A", "B"}
+        assert "Group A, round 1" in page.inner_text("#run-rounds")
+        assert page.locator(".run-table .rt-match").count() == 2
+        shot(page, "desk-flow-round-robin-tablet-en")
+        assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
+    finally:
+        ctx.close()

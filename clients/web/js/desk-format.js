@@ -9,6 +9,7 @@ import { field, nextStep } from "./desk-ui.js";
 export function formatView(ctx) {
   let root = null;
   let setup = loadSetup(ctx.tid);
+  let shownMade = null;
 
   function set(key, value) {
     setup = { ...setup, [key]: value };
@@ -34,6 +35,7 @@ export function formatView(ctx) {
     if (!root) return;
     const tour = ctx.tournament();
     const made = tour && tour.draw;
+    shownMade = Boolean(made);
     const d = setup.discipline;
     const kinds = kindsOf(d);
     const lengthRow = el("div", { class: "row" },
@@ -83,7 +85,7 @@ export function formatView(ctx) {
       node.append(root);
       paint();
     },
-    update() { /* the format lives here until the draw: nothing from the hub to repaint */ },
+    update() { if (Boolean(ctx.tournament() && ctx.tournament().draw) !== shownMade) paint(); }, // the draw made or undone elsewhere
     paint,
     unmount() { root = null; },
   };

@@ -229,13 +229,15 @@ export function runView(ctx) {
   function paint() {
     if (!root) return;
     const d = draw();
-    if (!d) {
+    if (!d) { // no draw yet: the tables still show (matches made by hand can be cancelled here)
       fill(root, el("section", { class: "card" }, el("h2", { text: t("step_run") }),
         el("p", { class: "muted", id: "run-no-draw", text: t("dk_run_no_draw") }),
-        el("a", { class: "btn primary", href: `/desk/${enc(ctx.tid)}/draw`, "data-nav": true, text: t("step_draw") })));
+        el("a", { class: "btn primary", href: `/desk/${enc(ctx.tid)}/draw`, "data-nav": true, text: t("step_draw") })),
+      message, tablesBox);
+      fill(tablesBox, tables().map((tb) => tableCard(tb, [])));
       return;
     }
-    if (!root.contains(head)) fill(root, head, message, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
+    if (!root.contains(head) || !root.contains(queueBox)) fill(root, head, message, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
     const all = entries();
     const decided = all.filter((m) => ["finished", "walkover", "bye"].includes(m.status)).length;
     const queue = tour().queue || [];
