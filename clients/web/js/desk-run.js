@@ -94,9 +94,10 @@ export function runView(ctx) {
       }
     }
     const paused = tb.status === "paused";
-    acts.push(button(t(paused ? "dk_resume" : "dk_pause"), (b) => act(b, () => (paused ? hub.resumeTable(tb.id) : hub.pauseTable(tb.id)),
+    const tableActs = [];
+    tableActs.push(button(t(paused ? "dk_resume" : "dk_pause"), (b) => act(b, () => (paused ? hub.resumeTable(tb.id) : hub.pauseTable(tb.id)),
       t(paused ? "dk_resumed" : "dk_paused", { name: tb.name })), { action: paused ? "resume" : "pause" }));
-    acts.push(button(t("desk_rotate"), async (b) => {
+    tableActs.push(button(t("desk_rotate"), async (b) => {
       if (!(await confirmDialog(t("desk_rotate_confirm", { name: tb.name })))) return;
       busy(b, message, async () => {
         const out = await hub.rotateToken(tb.id);
@@ -106,9 +107,9 @@ export function runView(ctx) {
         say(message, t("desk_rotated", { name: tb.name, n: out.closed_sockets ?? 0 }), "ok");
         paint();
       });
-    }, { action: "rotate", cls: "danger" }));
+    }, { action: "rotate" }));
     const token = rotated.get(tb.id);
-    const nextKey = !paused && queue.length ? queue[0] : null;
+    const nextKey = !paused ? nextReady(queue) : null;
     const next = nextKey ? entry(nextKey) : null;
     return el("article", { class: `run-table card st-${tb.status}`, dataset: { table: tb.id, status: tb.status } },
       el("div", { class: "rt-head" },
@@ -126,8 +127,16 @@ export function runView(ctx) {
         el("strong", { text: next.key }), " ", el("span", { text: vs(next) })) : null,
       isOpen("walkover", key) && e ? walkoverChooser(e) : null,
       isOpen("move", key) ? tableChooser("move", (tableId, b) => act(b, () => hub.moveMatch(m.id, tableId), t("dk_moved"))) : null,
-      el("div", { class: "rt-actions" }, acts),
+      acts.length ? el("div", { class: "rt-actions" }, acts) : null,
+      el("div", { class: "rt-actions table-acts" }, tableActs),
       token ? el("details", { class: "new-token" }, el("summary", { text: t("desk_show_token") }), el("code", { class: "token-text", text: token })) : null);
+  }
+
+  /** The queue's first match whose players are all free: the hub passes over a player still at
+   * another table, so that one is what the next table to free up takes. */
+  function nextReady(queue) {
+    const busyPlayers = new Set(entries().filter((m) => m.status === "called").flatMap((m) => m.players || []));
+    return queue.find((k) => !((entry(k) || {}).players || []).some((p) => busyPlayers.has(p))) || null;
   }
 
   // --- the queue ------------------------------------------------------------------------------
@@ -193,14 +202,15 @@ export function runView(ctx) {
   function roundsList() {
     const byRound = new Map();
     for (const m of entries()) {
-      if (!byRound.has(m.round)) byRound.set(m.round, []);
-      byRound.get(m.round).push(m);
+      const k = m.group ? `${m.group}|${m.round}` : m.round; // a round robin: group by group
+      if (!byRound.has(k)) byRound.set(k, []);
+      byRound.get(k).push(m);
     }
-    return [...byRound].map(([round, ms]) => el("div", { class: "round", dataset: { round } },
+    return [...byRound].sort((a, b) => (a[1][0].group || "").localeCompare(b[1][0].group || "")).map(([, ms]) => ms).map((ms) => [ms[0].round, ms]).map(([round, ms]) => el("div", { class: "round", dataset: { round } },
       el("h4", { text: roundName(round, ms[0]) }),
       el("ul", { class: "round-list" }, ms.map((m) => el("li", { class: `entry es-${m.status}`, dataset: { key: m.key, status: m.status } },
         el("span", { class: "e-key", text: m.key }),
-        el("span", { class: "e-names" }, (m.players || []).map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
+        el("span", { class: "e-names" }, (m.players || []).filter((p) => p !== null || m.status !== "bye").map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
           el("span", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
         el("span", { class: "e-result muted small", text: resultOf(m) }),
         undoable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null)))));
@@ -219,7 +229,7 @@ export function runView(ctx) {
     const st = tour().standings;
     if (!st || !st.length) return null;
     return el("table", { class: "grid standings", id: "run-standings" },
-      el("thead", {}, el("tr", {}, ["#", t("dk_p_name"), t("dk_played"), t("dk_won"), t("dk_lost"), t("points")].map((h) => el("th", { text: h })))),
+      el("thead", {}, el("tr", {}, ["#", t("dk_p_name"), t("dk_played"), t("dk_won"), t("dk_lost"), t("points")].map((h, i) => el("th", { class: i > 1 ? "num" : "", text: h })))),
       el("tbody", {}, st.map((s) => el("tr", {},
         el("td", { text: `${s.group ? `${s.group} ` : ""}${s.rank}` }), el("td", { text: name(s.player) }),
         el("td", { class: "num", text: String(s.played) }), el("td", { class: "num", text: String(s.won) }),
