@@ -462,3 +462,35 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
     finally:
         ctx.close()
+
+
+def test_a_refused_draw_is_said_plainly(flow_hub: ServedHub, browser: Any) -> None:
+    """A format the rules refuse (race to 0) is the hub's error on the draw step, code and message;
+    nothing is drawn. Without tables the start button waits and says why."""
+    hub = flow_hub
+    tid = hub.admin_post("/api/tournaments", {"name": "Refused"})["id"]
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": "A"}, {"name": "B"}]})
+    ctx = context(browser)
+    guard = PageWatch()
+    try:
+        page = guard.attach(ctx.new_page())
+        page.goto(f"{hub.url}/desk")
+        page.fill("#signin-token", ADMIN)
+        page.click("#signin-submit")
+        page.wait_for_selector("#tournament-list")
+        page.goto(f"{hub.url}/desk/{tid}/format")
+        page.click("label[for=discipline-wpa_nine]")
+        page.fill("#fmt-race-to", "0")
+        page.click("[data-step=draw]")
+        page.wait_for_selector("#start-draw")
+        assert page.is_disabled("#start-draw") and "Add the tables first" in page.inner_text("#draw-summary")
+        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "T1"})
+        page.wait_for_selector("#start-draw:not([disabled])")  # the channel brought the table
+        page.click("#start-draw")
+        page.wait_for_selector("#draw-message.err")
+        text = page.inner_text("#draw-message")
+        assert "race_to" in text and "bad_setup" in text, text
+        assert hub.get(f"/api/tournaments/{tid}")["draw"] is None
+        assert guard.errors == []
+    finally:
+        ctx.close()
