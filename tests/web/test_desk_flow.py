@@ -189,6 +189,18 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         assert XSS_NAME in desk.inner_text("#step-run")
         shot(desk, "desk-flow-run-start")
 
+        # A called match that has not started goes back to the queue (its end); the table takes the
+        # queue's first match at once.
+        first = tour["tables"][0]
+        key = first["match"]["draw"]["key"]
+        desk.click(f".run-table[data-table='{first['id']}'] [data-action=requeue]")
+        until(lambda: "back in the queue" in desk.inner_text("#run-message"), 10)
+        after = hub.get(f"/api/tournaments/{tid}")
+        assert after["queue"][-1] == key and entries(hub, tid)[key]["status"] == "ready"
+        assert after["tables"][0]["match"]["draw"]["key"] not in (key, None)
+        desk.locator(f".run-table[data-table='{first['id']}'] .rt-key").filter(has_text=after["tables"][0]["match"]["draw"]["key"]).wait_for()
+        tour = after
+
         # A table card: the page renders the QR and the 6-digit code; printing shows the card only.
         table1 = tour["tables"][0]
         desk.click("[data-step=cards]")
@@ -271,7 +283,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         # (not started) can go back to the queue.
         desk.click(f"{row} [data-action=resume]")
         desk.wait_for_selector(f"{row}:not([data-status=paused])")
-        if hub.get(f"/api/tournaments/{tid}")["queue"] or desk.locator(f"{row} [data-action=requeue]").count():
+        given = next(t for t in hub.get(f"/api/tournaments/{tid}")["tables"] if t["id"] == tb["id"])["match"]
+        if given and given["status"] == "scheduled" and given.get("draw"):  # the queue had a match it could take
             desk.wait_for_selector(f"{row} [data-action=requeue]")
             desk.click(f"{row} [data-action=requeue]")
             until(lambda: "back in the queue" in desk.inner_text("#run-message"), 10)

@@ -62,8 +62,18 @@ export function drawView(ctx) {
     return input;
   }
 
+  let shown = "";
+  function signature() {
+    const tour = ctx.tournament() || {};
+    const d = tour.draw;
+    const started = d ? d.matches.filter((m) => m.status === "finished" || (m.status === "called" && isLive(tour, m))).length : -1;
+    return JSON.stringify([(tour.players || []).filter((p) => p.status === "active").length, (tour.tables || []).length,
+      d ? [d.type, d.seed, d.seeding, started > 0] : null]);
+  }
+
   function paint() {
     if (!root) return;
+    shown = signature();
     const tour = ctx.tournament() || {};
     const setup = loadSetup(ctx.tid);
     const d = setup.discipline;
@@ -122,7 +132,7 @@ export function drawView(ctx) {
       node.append(root);
       paint();
     },
-    update: () => paint(),
+    update() { if (signature() !== shown) paint(); }, // not on every stroke: only what this step shows
     paint,
     unmount() { root = null; },
     say: (text, kind) => say(message, text, kind),

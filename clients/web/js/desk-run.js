@@ -26,6 +26,11 @@ export function runView(ctx) {
   const queueBox = el("section", { class: "card run-queue", id: "run-queue" });
   const roundsBox = el("section", { class: "card run-rounds", id: "run-rounds" });
 
+  let pending = false;
+  let pressed = false;
+  let frame = null;
+  const release = () => { pressed = false; if (pending && !frame) frame = setTimeout(flush, 50); };
+  const flush = () => { frame = null; if (pending && !pressed && root) { pending = false; paint(); } };
   const tour = () => ctx.tournament() || {};
   const draw = () => tour().draw;
   const entries = () => (draw() && draw().matches) || [];
@@ -66,6 +71,9 @@ export function runView(ctx) {
     if (!free.length) return el("div", { class: "chooser" }, el("span", { class: "muted small", text: t("dk_no_free_table") }),
       button(t("cancel"), () => { open = null; paint(); }));
     const select = el("select", { class: "table-select", dataset: { select: kind } }, free.map((x) => el("option", { value: x.id, text: x.name })));
+    // Live repaints keep what was chosen.
+    if (open && open.value && free.some((x) => x.id === open.value)) select.value = open.value;
+    select.addEventListener("change", () => { if (open) open.value = select.value; });
     return el("div", { class: "chooser", dataset: { chooser: kind } }, select,
       button(t(kind === "move" ? "dk_move_here" : "dk_call_here"), (b) => onPick(select.value, b), { cls: "primary", action: `${kind}-go` }),
       button(t("cancel"), () => { open = null; paint(); }));
@@ -274,12 +282,26 @@ export function runView(ctx) {
   return {
     mount(node) {
       root = el("div", { class: "run", id: "step-run" });
+      root.addEventListener("pointerdown", () => { pressed = true; });
+      window.addEventListener("pointerup", release);
+      window.addEventListener("pointercancel", release);
       node.append(root);
       paint();
     },
-    update: () => paint(),
+    // Live changes (every stroke changes a score) repaint at most once a frame, and never under a
+    // finger or a mouse button that is down: a click must land on the button it started on.
+    update() {
+      pending = true;
+      if (!pressed && !frame) frame = requestAnimationFrame(flush);
+    },
     paint,
-    unmount() { root = null; },
+    unmount() {
+      root = null;
+      if (frame) { cancelAnimationFrame(frame); clearTimeout(frame); }
+      frame = null;
+      window.removeEventListener("pointerup", release);
+      window.removeEventListener("pointercancel", release);
+    },
     say: (text, kind) => say(message, text, kind),
   };
 }
