@@ -449,6 +449,16 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
         card = f".run-table[data-table='{tables[0]['id']}']"
         page.wait_for_selector(f"{card} .rt-match")
         assert XSS_NAME in page.inner_text(card) and page.locator(f"{card} img").count() == 0
+        # Move it to the free table T2, and back.
+        page.click(f"{card} [data-action=move]")
+        page.select_option(f"{card} select.table-select", tables[1]["id"])
+        page.click(f"{card} [data-action=move-go]")
+        card2 = f".run-table[data-table='{tables[1]['id']}']"
+        page.wait_for_selector(f"{card2} .rt-match")
+        assert hub.get(f"/api/matches/{m['id']}")["table_id"] == tables[1]["id"]
+        page.click(f"{card2} [data-action=move]")
+        page.click(f"{card2} [data-action=move-go]")  # the only free table: T1
+        page.wait_for_selector(f"{card} .rt-match")
         page.click(f"{card} [data-action=cancel]")
         page.click("#modal-confirm")
         page.wait_for_selector(f"{card} .rt-empty")
@@ -471,6 +481,12 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
         assert {e.get("group") for e in draw["matches"]} == {"A", "B"}
         assert "Group A, round 1" in page.inner_text("#run-rounds")
         assert page.locator(".run-table .rt-match").count() == 2
+        # The last of the queue put first.
+        queue = hub.get(f"/api/tournaments/{tid}")["queue"]
+        last = queue[-1]
+        page.click(f"#queue .q-item[data-key='{last}'] [data-action=first]")
+        page.wait_for_selector(f"#queue .q-item:first-child[data-key='{last}']")
+        assert hub.get(f"/api/tournaments/{tid}")["queue"][0] == last
         shot(page, "desk-flow-round-robin-tablet-en")
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
     finally:

@@ -167,14 +167,21 @@ export function runView(ctx) {
     if (!(await confirmDialog(t("dk_reopen_confirm", { key: m.key, names: vs(m) })))) return;
     await busy(b, message, async () => {
       const full = await hub.match(m.match_id);
-      let token = deskTokens.get(full.table_id);
-      if (!token) {
-        const code = await hub.pairingCode(full.table_id);
-        token = (await hub.pair(code.code)).token;
-        deskTokens.set(full.table_id, token);
-      }
       const env = { id: newCommandId(), match_id: full.id, expected_version: full.version, command: { kind: "undo" } };
-      await hub.command(full.id, token, env);
+      const tokenFor = async (tableId) => {
+        if (!deskTokens.has(tableId)) {
+          const code = await hub.pairingCode(tableId);
+          deskTokens.set(tableId, (await hub.pair(code.code)).token);
+        }
+        return deskTokens.get(tableId);
+      };
+      try {
+        await hub.command(full.id, await tokenFor(full.table_id), env);
+      } catch (e) {
+        if (e.status !== 401 && e.status !== 403) throw e;
+        deskTokens.delete(full.table_id); // the table's token was rotated since: pair again, same command id
+        await hub.command(full.id, await tokenFor(full.table_id), env);
+      }
       say(message, t("dk_reopened", { key: m.key }), "ok");
       await ctx.reload();
     });
