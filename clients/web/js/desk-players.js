@@ -140,7 +140,7 @@ export function playersView(ctx) {
   }
 
   async function withdraw(p, button) {
-    if (!(await confirmDialog(t("dk_p_withdraw_confirm", { name: p.name })))) return;
+    if (!(await confirmDialog(t(drawMade() ? "dk_p_withdraw_confirm" : "dk_p_remove_confirm", { name: p.name })))) return;
     busy(button, message, async () => {
       await hub.withdrawPlayer(ctx.tid, p.id);
       say(message, t("dk_p_withdrawn", { name: p.name }), "ok");
