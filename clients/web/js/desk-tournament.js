@@ -85,6 +85,16 @@ export function tournamentView({ navigate, tid }) {
     stepView.mount(pane);
   }
 
+  /** What a step holds so far, beside its name: players and tables counted, the draw made. */
+  function stepBadge(key) {
+    if (!tour) return "";
+    if (key === "players") return (tour.players || []).length ? String((tour.players || []).filter((p) => p.status !== "withdrawn").length) : "";
+    if (key === "tables") return (tour.tables || []).length ? String(tour.tables.length) : "";
+    if (key === "draw") return tour.draw ? "✓" : "";
+    if (key === "run") return tour.draw && tour.draw.status === "finished" ? "🏆" : "";
+    return "";
+  }
+
   function paintFrame() {
     if (missing) {
       nav.classList.add("hidden");
@@ -105,7 +115,8 @@ export function tournamentView({ navigate, tid }) {
           "aria-current": s.key === stepKey ? "page" : null,
         },
         el("span", { class: "step-n", text: s.numbered ? String(i + 1) : "▦" }),
-        el("span", { class: "step-name", text: t(s.title) }))))));
+        el("span", { class: "step-name", text: t(s.title) }),
+        stepBadge(s.key) ? el("span", { class: "step-badge", dataset: { badge: s.key }, text: stepBadge(s.key) }) : null)))));
     fill(head, failure ? el("p", { class: "notice err", text: errorText(failure) }) : null,
       tour ? el("h1", { class: "tour-title", id: "tour-title", text: tour.name }) : el("p", { class: "muted", text: t("loading") }),
       tour ? el("a", { class: "muted small", href: `/board/${enc(tid)}`, text: t("scoreboard") }) : null);
