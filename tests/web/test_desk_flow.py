@@ -425,6 +425,22 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
         page.wait_for_selector("#player-list li >> nth=1")
         got = hub.get(f"/api/tournaments/{tid}/players")["players"]
         assert [(p["name"], p["club"], p["seed"]) for p in got] == [("A One", "X", 1), ("B Two", "Y", None)]
+        # Edit: a club, a seed and golden_nine's "8 wins" handicap.
+        row = f".player-row[data-player='{got[1]['id']}']"
+        page.click(f"{row} [data-action=edit]")
+        page.fill(f"{row} .p-club-input", "Z")
+        page.fill(f"{row} .p-seed-input", "2")
+        page.check(f"{row} .p-eight-input")
+        page.click(f"{row} button[type=submit]")
+        page.locator(f"{row} .p-club").filter(has_text="Z").wait_for()
+        b = hub.get(f"/api/tournaments/{tid}/players")["players"][1]
+        assert (b["club"], b["seed"], b["handicap"]) == ("Z", 2, "eight")
+        # A seed already taken is the hub's plain refusal.
+        page.click(f"{row} [data-action=edit]")
+        page.fill(f"{row} .p-seed-input", "1")
+        page.click(f"{row} button[type=submit]")
+        page.wait_for_selector("#players-message.err")
+        assert "seed_taken" in page.inner_text("#players-message")
     finally:
         ctx.close()
 

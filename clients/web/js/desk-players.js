@@ -121,6 +121,7 @@ export function playersView(ctx) {
     const name = el("input", { type: "text", class: "p-name-input", maxlength: MAX_NAME, value: p.name, autocomplete: "off" });
     const club = el("input", { type: "text", class: "p-club-input", maxlength: 100, value: p.club || "", autocomplete: "off" });
     const seed = el("input", { type: "number", class: "p-seed-input", min: 1, max: 9999, value: p.seed ? String(p.seed) : "", disabled: drawMade() });
+    const eight = el("input", { type: "checkbox", class: "p-eight-input", checked: p.handicap === "eight" });
     const save = el("button", { class: "btn primary", type: "submit", text: t("desk_save") });
     return el("form", { class: "p-edit row", onsubmit: (e) => {
       e.preventDefault();
@@ -129,13 +130,15 @@ export function playersView(ctx) {
       if (club.value.trim() !== (p.club || "")) changes.club = club.value.trim();
       const s = seed.value.trim() ? Number(seed.value) : null;
       if (!drawMade() && s !== (p.seed ?? null) && s !== null) changes.seed = s;
+      if (eight.checked !== (p.handicap === "eight")) changes.handicap = eight.checked ? "eight" : null;
       busy(save, message, async () => {
         if (Object.keys(changes).length) await hub.updatePlayer(ctx.tid, p.id, changes);
         editing = null;
         await ctx.reload();
       });
     } },
-    field("dk_p_name", name), field("dk_p_club", club), field("dk_p_seed", seed), save,
+    field("dk_p_name", name), field("dk_p_club", club), field("dk_p_seed", seed),
+    el("label", { class: "choice check", title: t("dk_p_eight_help") }, eight, el("span", { text: t("dk_p_eight") })), save,
     el("button", { class: "btn", type: "button", text: t("cancel"), onclick: () => { editing = null; paintList(); } }));
   }
 
@@ -161,6 +164,7 @@ export function playersView(ctx) {
               el("span", { class: "p-name", text: p.name }),
               p.club ? el("span", { class: "p-club muted", text: p.club }) : null,
               p.seed ? el("span", { class: "badge", text: t("dk_p_seed_n", { n: p.seed }) }) : null,
+              p.handicap === "eight" ? el("span", { class: "badge", title: t("dk_p_eight_help"), text: t("dk_p_eight") }) : null,
               p.status !== "active" ? el("span", { class: `badge st-${p.status}`, text: t(`dk_ps_${p.status}`) }) : null),
             editing === p.id ? null : el("div", { class: "p-actions" },
               el("button", { class: "btn small", type: "button", dataset: { action: "edit" }, text: t("dk_p_edit"),
