@@ -539,3 +539,39 @@ def test_a_refused_draw_is_said_plainly(flow_hub: ServedHub, browser: Any) -> No
         assert guard.errors == []
     finally:
         ctx.close()
+
+
+def test_a_draw_played_to_its_champion_is_said_on_the_desk(flow_hub: ServedHub, browser: Any) -> None:
+    """A 4-player single elimination on 2 tables, played to its end by the simulator's tablets
+    while the desk watches: the run view ends with the champion, live."""
+    hub = flow_hub
+    tid = hub.admin_post("/api/tournaments", {"name": "Final night"})["id"]
+    for i in (1, 2):
+        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"})
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in (XSS_NAME, "B", "C", "D")]})
+    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seed": 3,
+                                                    "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
+    ctx = context(browser, "tablet", "zh-CN")
+    guard = PageWatch()
+    try:
+        page = guard.attach(ctx.new_page())
+        page.goto(f"{hub.url}/desk")
+        page.fill("#signin-token", ADMIN)
+        page.click("#signin-submit")
+        page.wait_for_selector("#tournament-list")
+        page.goto(f"{hub.url}/desk/{tid}")
+        page.wait_for_selector("#step-run #run-progress")  # a tournament with a draw opens at run
+        sim = Background(DeskTablets(hub.url, tid)).start()
+        try:
+            page.wait_for_selector("#run-champion", timeout=120_000)
+        finally:
+            sim.stop()
+        tour = hub.get(f"/api/tournaments/{tid}")
+        champion = next(p["name"] for p in tour["players"] if p["id"] == tour["draw"]["champion"])
+        assert champion in page.inner_text("#run-champion") and "冠军" in page.inner_text("#run-champion")
+        assert page.locator("[data-badge=run]").inner_text() == "🏆"
+        shot(page, "desk-flow-champion-tablet-zh")
+        assert page.locator("#step-run img").count() == 0
+        assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
+    finally:
+        ctx.close()
