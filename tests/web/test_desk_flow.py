@@ -569,7 +569,8 @@ def test_a_draw_played_to_its_champion_is_said_on_the_desk(flow_hub: ServedHub, 
         tour = hub.get(f"/api/tournaments/{tid}")
         champion = next(p["name"] for p in tour["players"] if p["id"] == tour["draw"]["champion"])
         assert champion in page.inner_text("#run-champion") and "冠军" in page.inner_text("#run-champion")
-        assert page.locator("[data-badge=run]").inner_text() == "🏆"
+        assert page.locator("[data-badge=run]").inner_text() == "★"
+        assert "决赛" in page.inner_text("#run-rounds")
         shot(page, "desk-flow-champion-tablet-zh")
         assert page.locator("#step-run img").count() == 0
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)

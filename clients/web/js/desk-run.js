@@ -234,6 +234,10 @@ export function runView(ctx) {
   function roundName(round, m) {
     const n = String(round).replace(/^[A-Z]+/, "");
     if (m.bracket === "final") return t(round === "GF2" ? "dk_r_final_reset" : "dk_r_final");
+    if (m.bracket === "winners" && draw().type === "single_elimination") {
+      const last = Math.max(...entries().map((x) => Number(String(x.round).replace(/^[A-Z]+/, "")) || 0));
+      return Number(n) === last ? t("dk_r_se_final") : t("dk_r_round", { n });
+    }
     if (m.bracket === "winners") return t("dk_r_winners", { n });
     if (m.bracket === "losers") return t("dk_r_losers", { n });
     if (m.group) return t("dk_r_group", { g: m.group, n });

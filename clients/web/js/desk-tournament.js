@@ -91,7 +91,7 @@ export function tournamentView({ navigate, tid }) {
     if (key === "players") return (tour.players || []).length ? String((tour.players || []).filter((p) => p.status !== "withdrawn").length) : "";
     if (key === "tables") return (tour.tables || []).length ? String(tour.tables.length) : "";
     if (key === "draw") return tour.draw ? "✓" : "";
-    if (key === "run") return tour.draw && tour.draw.status === "finished" ? "🏆" : "";
+    if (key === "run") return tour.draw && tour.draw.status === "finished" ? "★" : "";
     return "";
   }
 
