@@ -133,11 +133,13 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
         # A tournament whose name is markup: shown as text, never run.
         desk.fill("#tournament-name", f"{XSS_NAME} Open")
         desk.click("#create-tournament")
-        desk.wait_for_selector("#step-tables")
+        desk.wait_for_selector("#step-format")  # a new event starts at its first step, the format
         assert desk.inner_text("#tour-title") == f"{XSS_NAME} Open"
         assert desk.locator("#desk-head img").count() == 0
         tid = desk.url.rstrip("/").split("/")[-2]
-        assert desk.url.endswith(f"/desk/{tid}/tables")
+        assert desk.url.endswith(f"/desk/{tid}/format")
+        desk.click("[data-step=tables]")
+        desk.wait_for_selector("#step-tables")
 
         # Four tables at once, then one renamed to markup.
         desk.fill("#table-count", "4")
@@ -386,7 +388,7 @@ def test_pages_for_ids_that_do_not_exist(desk_hub: ServedHub, browser: Any) -> N
         assert "全部赛事" in page.locator("#desk-nav").text_content()
         page.click("#lang-switch")
         page.locator("#step-tables h2").filter(has_text="Tables").wait_for()
-        # A step of the next round: a placeholder that says what it will hold.
+        # The players step takes a pasted list or a CSV file (tests/web/test_desk_flow.py).
         page.goto(f"{hub.url}/desk/{tid}/players")
         page.wait_for_selector("#step-players")
         assert "CSV" in page.inner_text("#step-players")
@@ -421,6 +423,8 @@ def test_desk_and_pair_screenshots(desk_hub: ServedHub, browser: Any) -> None:
                 shot(page, f"desk-tournaments-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "tournaments")
                 page.click(f"#tournament-list [data-tournament='{tid}'] .tour-name")
+                page.wait_for_selector("#step-format")  # no players yet: the event's first step
+                page.click("[data-step=tables]")
                 page.wait_for_selector(".table-row >> nth=3")
                 page.click(".table-row >> nth=0 >> [data-action=code]")
                 page.wait_for_selector(".t-code")
@@ -436,7 +440,7 @@ def test_desk_and_pair_screenshots(desk_hub: ServedHub, browser: Any) -> None:
                 assert no_sideways_scroll(page), (size, lang, "cards")
                 page.click("[data-step=draw]")
                 page.wait_for_selector("#step-draw")
-                shot(page, f"desk-draw-placeholder-{size}-{lang}")
+                shot(page, f"desk-draw-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "draw")
                 pair = guard.attach(ctx.new_page())
                 pair.goto(f"{hub.url}/pair")

@@ -62,4 +62,42 @@ export const hub = {
   renameTable: (id, name) => api("PATCH", `/api/tables/${enc(id)}`, { name }),
   rotateToken: (id) => api("POST", `/api/tables/${enc(id)}/token`),
   pairingCode: (id) => api("POST", `/api/tables/${enc(id)}/pairing`),
+  // section 7: players, the draw, the queue, tables, matches
+  addPlayers: (tid, players) => api("POST", `/api/tournaments/${enc(tid)}/players`, { players }),
+  updatePlayer: (tid, pid, changes) => api("PATCH", `/api/tournaments/${enc(tid)}/players/${enc(pid)}`, changes),
+  withdrawPlayer: (tid, pid) => api("POST", `/api/tournaments/${enc(tid)}/players/${enc(pid)}/withdraw`),
+  makeDraw: (tid, body) => api("POST", `/api/tournaments/${enc(tid)}/draw`, body),
+  walkover: (tid, key, winner) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/walkover`, { winner }),
+  callNow: (tid, key, tableId) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/call`, tableId ? { table_id: tableId } : {}),
+  requeue: (tid, key) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/requeue`),
+  orderQueue: (tid, keys) => api("POST", `/api/tournaments/${enc(tid)}/queue`, { keys }),
+  pauseTable: (id) => api("POST", `/api/tables/${enc(id)}/pause`),
+  resumeTable: (id) => api("POST", `/api/tables/${enc(id)}/resume`),
+  moveMatch: (mid, tableId) => api("PATCH", `/api/matches/${enc(mid)}`, { table_id: tableId }),
+  cancelMatch: (mid) => api("DELETE", `/api/matches/${enc(mid)}`),
+  match: (mid) => api("GET", `/api/matches/${enc(mid)}`),
+  pair: (code) => api("POST", "/api/pair", { code }),
+  command: (mid, token, envelope) => commandCall(mid, token, envelope),
 };
+
+/** A command sent as one of the table's tablets (the desk pairs itself to the table for that:
+ * a token of its own, in memory only). A reject answers like an error. */
+async function commandCall(mid, token, envelope) {
+  let r;
+  try {
+    r = await fetch(`/api/matches/${enc(mid)}/commands`, {
+      method: "POST", credentials: "omit", cache: "no-store",
+      headers: { Accept: "application/json", "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify(envelope),
+    });
+  } catch (_) {
+    throw new ApiError(0, "network", "");
+  }
+  let data = null;
+  try { data = await r.json(); } catch (_) { data = null; }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(r.status, err.code, err.message);
+  }
+  return data;
+}

@@ -1,40 +1,28 @@
 // The steps of an event, in the order an organiser takes them (issue 14): the format of the
-// matches, the players, the tables, the draw, running it, and the table cards. A step whose
-// `view` is null is shown as a placeholder saying what it will hold: those are the screens of
-// the draw engine (PROTOCOL.md section 7), filled in by the next round.
-import { t } from "./i18n.js";
-import { el } from "./ui.js";
+// matches, the players, the tables, the draw, running it, and the table cards. Each step is a view
+// {mount(node), update() (the tournament changed), paint() (the language changed), unmount()}.
 import { tablesView } from "./desk-tables.js";
 import { cardsView } from "./desk-cards.js";
+import { formatView } from "./desk-format.js";
+import { playersView } from "./desk-players.js";
+import { drawView } from "./desk-draw.js";
+import { runView } from "./desk-run.js";
 
 export const STEPS = [
-  { key: "format", title: "step_format", about: "step_format_about", numbered: true, view: null },
-  { key: "players", title: "step_players", about: "step_players_about", numbered: true, view: null },
+  { key: "format", title: "step_format", numbered: true, view: formatView },
+  { key: "players", title: "step_players", numbered: true, view: playersView },
   { key: "tables", title: "step_tables", numbered: true, view: tablesView },
-  { key: "draw", title: "step_draw", about: "step_draw_about", numbered: true, view: null },
-  { key: "run", title: "step_run", about: "step_run_about", numbered: true, view: null },
+  { key: "draw", title: "step_draw", numbered: true, view: drawView },
+  { key: "run", title: "step_run", numbered: true, view: runView },
   { key: "cards", title: "step_cards", numbered: false, view: cardsView },
 ];
 
-/** Where a new or opened tournament starts. */
-export const FIRST_STEP = "tables";
+/** Where a new tournament starts. */
+export const FIRST_STEP = "format";
 
-export function placeholderView(step) {
-  let root = null;
-  const paint = () => {
-    if (!root) return;
-    root.replaceChildren(
-      el("h2", { text: t(step.title) }),
-      el("p", { text: t(step.about) }),
-      el("p", { class: "muted", text: t("step_soon") }));
-  };
-  return {
-    mount(node) {
-      root = el("section", { class: "card placeholder", id: `step-${step.key}`, dataset: { placeholder: step.key } });
-      node.append(root);
-      paint();
-    },
-    paint,
-    unmount() { root = null; },
-  };
+/** Where an opened tournament starts: running it once it has a draw, else the first step. */
+export function startStep(tour) {
+  if (tour && tour.draw) return "run";
+  if (tour && (tour.players || []).length) return "draw";
+  return FIRST_STEP;
 }

@@ -4,7 +4,7 @@ import { t } from "./i18n.js";
 import { el, fill, confirmDialog } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { makeCode, lastCode, forgetCodes } from "./desk-codes.js";
-import { errorText, field, minSec, spacedCode, say, noticeLine, isLoopback } from "./desk-ui.js";
+import { errorText, field, minSec, spacedCode, say, noticeLine, isLoopback, nextStep } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
 const MAX_AT_ONCE = 64;
@@ -174,7 +174,8 @@ export function tablesView(ctx) {
       el("div", { class: "add-forms" },
         el("form", { class: "row", id: "add-table-form", onsubmit: addTable }, field("desk_new_table", nameInput), addOne),
         el("form", { class: "row", id: "add-tables-form", onsubmit: addTables }, field("desk_how_many", countInput), addMany)),
-      message, warning, list);
+      message, warning, list,
+      ctx.tournament() && ctx.tournament().draw ? nextStep(ctx.tid, "run", "step_run") : nextStep(ctx.tid, "draw", "step_draw"));
     paintList();
   }
 

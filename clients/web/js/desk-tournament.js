@@ -1,9 +1,10 @@
 // /desk/{tid}/{step}: one tournament: the steps of the event on the side (or on top on a narrow
 // screen), the current step's view beside them. The steps are listed in desk-steps.js.
 import { t } from "./i18n.js";
-import { el, fill } from "./ui.js";
+import { el, fill, setConn } from "./ui.js";
+import { Watch } from "./live.js";
 import { hub } from "./desk-api.js";
-import { STEPS, FIRST_STEP, placeholderView } from "./desk-steps.js";
+import { STEPS, startStep } from "./desk-steps.js";
 import { errorText, say, noticeLine } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
@@ -15,6 +16,8 @@ export function tournamentView({ navigate, tid }) {
   let stepKey = null;
   let routeKey = null; // the step and the query (cards?table=...)
   let stepView = null;
+  let watch = null; // the tournament: channel: every change, whoever made it, reaches the steps
+  let pendingStart = false; // /desk/{tid}: the step is chosen once the tournament is known
   const nav = el("nav", { class: "desk-nav", id: "desk-nav" });
   const head = el("div", { class: "desk-head", id: "desk-head" });
   const pane = el("div", { class: "desk-pane", id: "desk-pane" });
@@ -31,16 +34,40 @@ export function tournamentView({ navigate, tid }) {
 
   async function load() {
     try {
-      tour = await hub.tournament(tid);
+      const fresh = await hub.tournament(tid);
+      // The channel may have brought a newer projection while this answer was on its way.
+      if (!tour || typeof fresh.version !== "number" || typeof tour.version !== "number" || fresh.version >= tour.version) tour = fresh;
       missing = false;
       failure = null;
     } catch (e) {
       if (e.status === 404) missing = true;
       else failure = e;
     }
+    arrived();
+  }
+
+  function arrived() {
     paintFrame();
+    if (pendingStart && tour) {
+      pendingStart = false;
+      navigate(`/desk/${enc(tid)}/${startStep(tour)}`, { replace: true });
+      return;
+    }
     if (stepView) stepView.update?.();
     else openStep();
+  }
+
+  function follow() {
+    const conn = document.getElementById("conn");
+    conn?.classList.remove("hidden");
+    watch = new Watch({ onStatus: (s) => { setConn(s); document.body.dataset.conn = s; } });
+    watch.subscribe(`tournament:${tid}`, (data) => {
+      if (!data || (tour && typeof data.version === "number" && typeof tour.version === "number" && data.version < tour.version)) return;
+      tour = data;
+      missing = false;
+      failure = null;
+      arrived();
+    }, { onError: (code) => { if (code === "unknown_channel") { missing = true; paintFrame(); } } });
   }
 
   function openStep() {
@@ -54,8 +81,18 @@ export function tournamentView({ navigate, tid }) {
         el("p", { class: "notice err", id: "not-found", text: t("desk_not_found_step", { step: stepKey }) })));
       return;
     }
-    stepView = step.view ? step.view(ctx) : placeholderView(step);
+    stepView = step.view(ctx);
     stepView.mount(pane);
+  }
+
+  /** What a step holds so far, beside its name: players and tables counted, the draw made. */
+  function stepBadge(key) {
+    if (!tour) return "";
+    if (key === "players") return (tour.players || []).length ? String((tour.players || []).filter((p) => p.status !== "withdrawn").length) : "";
+    if (key === "tables") return (tour.tables || []).length ? String(tour.tables.length) : "";
+    if (key === "draw") return tour.draw ? "✓" : "";
+    if (key === "run") return tour.draw && tour.draw.status === "finished" ? "★" : "";
+    return "";
   }
 
   function paintFrame() {
@@ -73,12 +110,13 @@ export function tournamentView({ navigate, tid }) {
         el("span", { "aria-hidden": "true", text: "←" }), el("span", { class: "nav-back-label", text: t("desk_back") })),
       el("ol", { class: "steps", "aria-label": t("desk_nav") }, STEPS.map((s, i) => el("li", {},
         el("a", {
-          class: `step${s.key === stepKey ? " current" : ""}${s.view ? "" : " soon"}`,
+          class: `step${s.key === stepKey ? " current" : ""}`,
           href: `/desk/${enc(tid)}/${s.key}`, "data-nav": true, dataset: { step: s.key },
           "aria-current": s.key === stepKey ? "page" : null,
         },
         el("span", { class: "step-n", text: s.numbered ? String(i + 1) : "▦" }),
-        el("span", { class: "step-name", text: t(s.title) }))))));
+        el("span", { class: "step-name", text: t(s.title) }),
+        stepBadge(s.key) ? el("span", { class: "step-badge", dataset: { badge: s.key }, text: stepBadge(s.key) }) : null)))));
     fill(head, failure ? el("p", { class: "notice err", text: errorText(failure) }) : null,
       tour ? el("h1", { class: "tour-title", id: "tour-title", text: tour.name }) : el("p", { class: "muted", text: t("loading") }),
       tour ? el("a", { class: "muted small", href: `/board/${enc(tid)}`, text: t("scoreboard") }) : null);
@@ -89,9 +127,14 @@ export function tournamentView({ navigate, tid }) {
       node.append(frame);
       paintFrame();
       load();
+      follow();
     },
     route(r) {
-      if (!r.step) { navigate(`/desk/${enc(tid)}/${FIRST_STEP}`, { replace: true }); return; }
+      if (!r.step) {
+        if (tour) navigate(`/desk/${enc(tid)}/${startStep(tour)}`, { replace: true });
+        else pendingStart = true;
+        return;
+      }
       const key = (r.extra ? `${r.step}/…` : r.step) + location.search;
       if (key === routeKey) return;
       routeKey = key;
@@ -105,6 +148,12 @@ export function tournamentView({ navigate, tid }) {
       stepView?.paint?.();
     },
     say: ctx.say,
-    unmount() { stepView?.unmount?.(); stepView = null; },
+    unmount() {
+      stepView?.unmount?.();
+      stepView = null;
+      watch?.close();
+      watch = null;
+      document.getElementById("conn")?.classList.add("hidden");
+    },
   };
 }

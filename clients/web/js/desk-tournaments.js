@@ -52,7 +52,7 @@ export function tournamentsView({ navigate }) {
         : list === null ? el("p", { class: "muted", text: t("loading") })
           : !list.length ? el("p", { class: "muted", id: "no-tournaments", text: t("desk_no_tournaments") })
             : el("ul", { class: "tour-list", id: "tournament-list" }, list.map((tr) => el("li", { dataset: { tournament: tr.id } },
-              el("a", { class: "tour-name", href: `/desk/${enc(tr.id)}/${FIRST_STEP}`, "data-nav": true, text: tr.name }),
+              el("a", { class: "tour-name", href: `/desk/${enc(tr.id)}`, "data-nav": true, text: tr.name }),
               el("a", { class: "muted small", href: `/board/${enc(tr.id)}`, text: t("scoreboard") })))));
   }
 

@@ -7,7 +7,8 @@ export function errorText(e) {
   if (!e || e.status === 0) return t("desk_network");
   if (e.status === 429) return t("desk_too_many", { s: e.retryAfter || 1 });
   if (e.status === 401) return t("desk_session_ended");
-  return t("desk_error", { msg: e.message || e.code || String(e.status) });
+  const msg = e.message && e.code && e.message !== e.code ? `${e.message} (${e.code})` : e.message || e.code || String(e.status);
+  return t("desk_error", { msg });
 }
 
 /** "123456" -> "123 456" (easier to read out and to type). */
@@ -44,4 +45,33 @@ export function field(labelKey, input) {
 export function isLoopback(host) {
   const h = String(host || "").replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || h.startsWith("127.") || h.endsWith(".localhost");
+}
+
+/** The wizard's way on: a big link to the next step ("Next: Players →"). */
+export function nextStep(tid, step, titleKey, { id = "next-step", primary = true } = {}) {
+  return el("div", { class: "next-row" },
+    el("a", {
+      class: `btn big${primary ? " primary" : ""}`, id, href: `/desk/${encodeURIComponent(tid)}/${step}`, "data-nav": true,
+      dataset: { next: step }, text: t("dk_next", { step: t(titleKey) }),
+    }));
+}
+
+/** A player's name from the tournament projection (an id the desk does not know shows as is). */
+export function nameOf(tour, pid) {
+  if (pid === null || pid === undefined) return t("dk_tbd");
+  const p = ((tour && tour.players) || []).find((x) => x.id === pid);
+  return p ? p.name : String(pid);
+}
+
+/** Run `work` with `button` disabled; a failure is said on `node` in plain words. */
+export async function busy(button, node, work) {
+  if (button) button.disabled = true;
+  try {
+    return await work();
+  } catch (e) {
+    if (node) say(node, errorText(e), "err");
+    return undefined;
+  } finally {
+    if (button) button.disabled = false;
+  }
 }

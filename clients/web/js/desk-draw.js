@@ -1,0 +1,140 @@
+// Step "draw": the draw type (single or double elimination, round robin with groups, chase groups)
+// and the seeding (by seed, or random with a seed: the same seed, the same draw), a summary of
+// what will be made, and Start: POST /api/tournaments/{tid}/draw; the hub calls the first
+// matches to the free tables at once and the desk moves on to running the event.
+import { t, tc } from "./i18n.js";
+import { el, fill, confirmDialog } from "./ui.js";
+import { hub } from "./desk-api.js";
+import { loadSetup, matchBody, setupText } from "./desk-setup.js";
+import { field, say, noticeLine, busy } from "./desk-ui.js";
+
+const enc = encodeURIComponent;
+const TYPES = ["single_elimination", "double_elimination", "round_robin", "chase_groups"];
+const KEY = (tid) => `cuehub.desk.draw.${tid}`;
+
+function loadChoice(tid) {
+  try { return { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3, ...JSON.parse(localStorage.getItem(KEY(tid)) || "{}") }; } catch (_) {
+    return { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3 };
+  }
+}
+
+export function drawView(ctx) {
+  let root = null;
+  let choice = loadChoice(ctx.tid);
+  const message = noticeLine("draw-message");
+
+  const save = () => { try { localStorage.setItem(KEY(ctx.tid), JSON.stringify(choice)); } catch (_) { /* page memory is enough */ } };
+  const set = (k, v) => { choice = { ...choice, [k]: v }; save(); };
+
+  function allowed(type, discipline) {
+    return discipline === "chase_nine" ? type === "chase_groups" : type !== "chase_groups";
+  }
+
+  function radio(name, value, checked, label, onPick, disabled = false) {
+    const input = el("input", { type: "radio", name, value, id: `${name}-${value}`, checked, disabled });
+    input.addEventListener("change", () => { if (input.checked) onPick(value); });
+    return el("label", { class: `choice${checked ? " on" : ""}${disabled ? " off" : ""}`, for: `${name}-${value}` }, input, el("span", { text: label }));
+  }
+
+  function body(setup) {
+    const b = { type: choice.type, seeding: choice.seeding, match: matchBody(setup) };
+    if (String(choice.seed).trim() !== "") b.seed = Math.floor(Number(choice.seed));
+    if (choice.type === "round_robin" && Number(choice.groups) > 1) b.groups = Math.floor(Number(choice.groups));
+    if (choice.type === "chase_groups") b.rounds = Math.floor(Number(choice.rounds)) || 3;
+    return b;
+  }
+
+  async function start(button, redraw) {
+    const tour = ctx.tournament();
+    const setup = loadSetup(ctx.tid);
+    if (redraw && !(await confirmDialog(t("dk_redraw_confirm")))) return;
+    await busy(button, message, async () => {
+      await hub.makeDraw(ctx.tid, { ...body(setup), ...(redraw ? { redraw: true } : {}) });
+      await ctx.reload();
+      ctx.navigate(`/desk/${enc(ctx.tid)}/run`);
+      ctx.say(t("dk_started", { name: tour ? tour.name : "" }), "ok");
+    });
+  }
+
+  function numInput(key, id, min, max) {
+    const input = el("input", { type: "number", id, min, max, value: String(choice[key]), inputmode: "numeric" });
+    input.addEventListener("input", () => set(key, input.value));
+    return input;
+  }
+
+  let shown = "";
+  function signature() {
+    const tour = ctx.tournament() || {};
+    const d = tour.draw;
+    const started = d ? d.matches.filter((m) => m.status === "finished" || (m.status === "called" && isLive(tour, m))).length : -1;
+    return JSON.stringify([(tour.players || []).filter((p) => p.status === "active").length, (tour.tables || []).length,
+      d ? [d.type, d.seed, d.seeding, started > 0] : null]);
+  }
+
+  function paint() {
+    if (!root) return;
+    shown = signature();
+    const tour = ctx.tournament() || {};
+    const setup = loadSetup(ctx.tid);
+    const d = setup.discipline;
+    if (!allowed(choice.type, d)) choice = { ...choice, type: d === "chase_nine" ? "chase_groups" : "double_elimination" };
+    const active = (tour.players || []).filter((p) => p.status === "active").length;
+    const tables = (tour.tables || []).length;
+    const made = tour.draw;
+    const startButton = el("button", { class: "btn primary big", id: "start-draw", type: "button", text: t(made ? "dk_redraw" : "dk_start") });
+    startButton.addEventListener("click", () => start(startButton, Boolean(made)));
+    const need = d === "chase_nine" ? 3 : 2;
+    const problems = [];
+    if (active < need) problems.push(t("dk_need_players", { n: need }));
+    if (!tables) problems.push(t("dk_need_tables"));
+    startButton.disabled = problems.length > 0;
+    const seedInput = el("input", { type: "number", id: "draw-seed", min: 0, value: String(choice.seed), placeholder: t("dk_seed_auto"), inputmode: "numeric" });
+    seedInput.addEventListener("input", () => set("seed", seedInput.value));
+    const started = made && made.matches.some((m) => m.status === "finished" || (m.status === "called" && isLive(tour, m)));
+    fill(root,
+      el("h2", { text: t("step_draw") }),
+      made ? el("div", { class: "notice info", id: "draw-made" },
+        el("p", { text: t("dk_draw_made", { type: tc("dt", made.type), seeding: t(`dk_seeding_${made.seeding}`), seed: made.seed }) }),
+        el("p", { text: setupText(made.match) }),
+        el("a", { class: "btn primary", href: `/desk/${enc(ctx.tid)}/run`, "data-nav": true, id: "go-run", text: t("dk_go_run") })) : null,
+      el("fieldset", { class: "choices types" }, el("legend", { text: t("dk_draw_type") }),
+        TYPES.map((x) => radio("draw-type", x, choice.type === x, tc("dt", x), (v) => { set("type", v); paint(); }, !allowed(x, d)))),
+      el("p", { class: "muted small", text: t(`dk_about_${choice.type}`) }),
+      choice.type === "round_robin" ? el("div", { class: "row" }, field("dk_groups", numInput("groups", "draw-groups", 1, 26))) : null,
+      choice.type === "chase_groups" ? el("div", { class: "row" }, field("dk_rounds", numInput("rounds", "draw-rounds", 1, 50))) : null,
+      el("fieldset", { class: "choices" }, el("legend", { text: t("dk_seeding") }),
+        radio("seeding", "random", choice.seeding === "random", t("dk_seeding_random"), (v) => { set("seeding", v); paint(); }),
+        radio("seeding", "seeded", choice.seeding === "seeded", t("dk_seeding_seeded"), (v) => { set("seeding", v); paint(); })),
+      el("p", { class: "muted small", text: t(choice.seeding === "seeded" ? "dk_seeded_help" : "dk_random_help") }),
+      el("div", { class: "row" }, field("dk_seed", seedInput)),
+      el("div", { class: "summary-box", id: "draw-summary" },
+        el("p", {}, el("strong", { text: t("dk_summary") })),
+        el("ul", {},
+          el("li", {}, el("span", { text: `${t("step_format")}: ${setupText(matchBody(setup))} ` }),
+            el("a", { href: `/desk/${enc(ctx.tid)}/format`, "data-nav": true, text: t("dk_change") })),
+          el("li", {}, el("span", { text: `${t("dk_active_players", { n: active })} ` }),
+            el("a", { href: `/desk/${enc(ctx.tid)}/players`, "data-nav": true, text: t("dk_change") })),
+          el("li", {}, el("span", { text: `${t("dk_n_tables", { n: tables })} ` }),
+            el("a", { href: `/desk/${enc(ctx.tid)}/tables`, "data-nav": true, text: t("dk_change") }))),
+        problems.map((p) => el("p", { class: "notice err need", text: p }))),
+      started ? el("p", { class: "notice info", text: t("dk_no_redraw") }) : el("div", { class: "next-row" }, startButton),
+      message);
+  }
+
+  function isLive(tour, m) {
+    const table = (tour.tables || []).find((x) => x.id === m.table_id);
+    return table && table.match && table.match.id === m.match_id && table.match.status !== "scheduled";
+  }
+
+  return {
+    mount(node) {
+      root = el("section", { class: "card wizard", id: "step-draw" });
+      node.append(root);
+      paint();
+    },
+    update() { if (signature() !== shown) paint(); }, // not on every stroke: only what this step shows
+    paint,
+    unmount() { root = null; },
+    say: (text, kind) => say(message, text, kind),
+  };
+}

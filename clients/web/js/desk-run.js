@@ -1,0 +1,319 @@
+// Step "run": running the event, live (the tournament: channel, desk-tournament.js): every table
+// with its match and what comes next, the queue, every match of the draw by round. What the
+// organiser can do here: call a ready match now, put it first in the queue, move a called match
+// to a free table, send it back to the queue, give a walkover, cancel a match made by hand, pause
+// and resume a table, give a table a new token, and correct a result: the desk pairs itself to the
+// match's table (a token of its own, in memory only) and undoes the entry that ended the match,
+// which the hub allows while nothing fed by that result has started (docs/tournaments.md).
+import { t, tc } from "./i18n.js";
+import { el, fill, confirmDialog } from "./ui.js";
+import { newCommandId } from "./live.js";
+import { hub } from "./desk-api.js";
+import { forgetCodes } from "./desk-codes.js";
+import { setupText } from "./desk-setup.js";
+import { say, noticeLine, nameOf, busy } from "./desk-ui.js";
+
+const enc = encodeURIComponent;
+const deskTokens = new Map(); // table id -> this desk's own tablet token (for corrections)
+
+export function runView(ctx) {
+  let root = null;
+  let open = null; // {kind: "walkover" | "move" | "call", key} of the chooser being shown
+  const rotated = new Map(); // table id -> a new table token, shown on request
+  const message = noticeLine("run-message");
+  const head = el("div", { class: "run-head", id: "run-head" });
+  const tablesBox = el("section", { class: "run-tables", id: "run-tables" });
+  const queueBox = el("section", { class: "card run-queue", id: "run-queue" });
+  const roundsBox = el("section", { class: "card run-rounds", id: "run-rounds" });
+
+  let pending = false;
+  let pressed = false;
+  let frame = null;
+  const release = () => { pressed = false; if (pending && !frame) frame = setTimeout(flush, 50); };
+  const flush = () => { frame = null; if (pending && !pressed && root) { pending = false; paint(); } };
+  const tour = () => ctx.tournament() || {};
+  const draw = () => tour().draw;
+  const entries = () => (draw() && draw().matches) || [];
+  const entry = (key) => entries().find((m) => m.key === key);
+  const tables = () => tour().tables || [];
+  const freeTables = () => tables().filter((x) => x.status === "free" && !x.match);
+  const name = (pid) => nameOf(tour(), pid);
+  const vs = (m) => (m.players || []).map(name).join(" – ");
+
+  function act(button, work, okText) {
+    return busy(button, message, async () => {
+      await work();
+      open = null;
+      if (okText) say(message, okText, "ok");
+      await ctx.reload();
+    });
+  }
+
+  function button(label, onClick, { cls = "", action, id } = {}) {
+    const b = el("button", { class: `btn small ${cls}`.trim(), type: "button", id, dataset: action ? { action } : undefined, text: label });
+    b.addEventListener("click", () => onClick(b));
+    return b;
+  }
+
+  // --- choosers -------------------------------------------------------------------------------
+  function walkoverChooser(m) {
+    return el("div", { class: "chooser", dataset: { chooser: "walkover" } },
+      el("span", { class: "muted small", text: t("dk_wo_pick") }),
+      (m.players || []).filter((p) => p !== null).map((pid) => button(t("dk_wo_to", { name: name(pid) }), async (b) => {
+        if (!(await confirmDialog(t("dk_wo_confirm", { key: m.key, name: name(pid) })))) return;
+        act(b, () => hub.walkover(ctx.tid, m.key, pid), t("dk_wo_done", { key: m.key, name: name(pid) }));
+      }, { cls: "danger", action: "walkover-to" })),
+      button(t("cancel"), () => { open = null; paint(); }));
+  }
+
+  function tableChooser(kind, onPick) {
+    const free = freeTables();
+    if (!free.length) return el("div", { class: "chooser" }, el("span", { class: "muted small", text: t("dk_no_free_table") }),
+      button(t("cancel"), () => { open = null; paint(); }));
+    const select = el("select", { class: "table-select", dataset: { select: kind } }, free.map((x) => el("option", { value: x.id, text: x.name })));
+    // Live repaints keep what was chosen.
+    if (open && open.value && free.some((x) => x.id === open.value)) select.value = open.value;
+    select.addEventListener("change", () => { if (open) open.value = select.value; });
+    return el("div", { class: "chooser", dataset: { chooser: kind } }, select,
+      button(t(kind === "move" ? "dk_move_here" : "dk_call_here"), (b) => onPick(select.value, b), { cls: "primary", action: `${kind}-go` }),
+      button(t("cancel"), () => { open = null; paint(); }));
+  }
+
+  const isOpen = (kind, key) => open && open.kind === kind && open.key === key;
+  const toggle = (kind, key) => { open = isOpen(kind, key) ? null : { kind, key }; paint(); };
+
+  // --- tables ---------------------------------------------------------------------------------
+  function tableCard(tb, queue) {
+    const m = tb.match;
+    const e = m && m.draw ? entry(m.draw.key) : null;
+    const key = m && m.draw ? m.draw.key : m ? m.id : null;
+    const scheduled = m && m.status === "scheduled";
+    const acts = [];
+    if (m && scheduled) {
+      acts.push(button(t("dk_move"), () => toggle("move", key), { action: "move" }));
+      if (e) {
+        acts.push(button(t("dk_requeue"), (b) => act(b, () => hub.requeue(ctx.tid, e.key), t("dk_requeued", { key: e.key })), { action: "requeue" }));
+        acts.push(button(t("dk_walkover"), () => toggle("walkover", key), { action: "walkover", cls: "danger" }));
+      } else {
+        acts.push(button(t("dk_cancel_match"), async (b) => {
+          if (!(await confirmDialog(t("dk_cancel_confirm", { names: vs({ players: m.players.map((p) => p.id) }) })))) return;
+          act(b, () => hub.cancelMatch(m.id), t("dk_cancelled"));
+        }, { action: "cancel", cls: "danger" }));
+      }
+    }
+    const paused = tb.status === "paused";
+    const tableActs = [];
+    tableActs.push(button(t(paused ? "dk_resume" : "dk_pause"), (b) => act(b, () => (paused ? hub.resumeTable(tb.id) : hub.pauseTable(tb.id)),
+      t(paused ? "dk_resumed" : "dk_paused", { name: tb.name })), { action: paused ? "resume" : "pause" }));
+    tableActs.push(button(t("desk_rotate"), async (b) => {
+      if (!(await confirmDialog(t("desk_rotate_confirm", { name: tb.name })))) return;
+      busy(b, message, async () => {
+        const out = await hub.rotateToken(tb.id);
+        forgetCodes(tb.id);
+        deskTokens.delete(tb.id);
+        rotated.set(tb.id, out.token);
+        say(message, t("desk_rotated", { name: tb.name, n: out.closed_sockets ?? 0 }), "ok");
+        paint();
+      });
+    }, { action: "rotate" }));
+    const token = rotated.get(tb.id);
+    const nextKey = !paused ? nextReady(queue) : null;
+    const next = nextKey ? entry(nextKey) : null;
+    return el("article", { class: `run-table card st-${tb.status}`, dataset: { table: tb.id, status: tb.status } },
+      el("div", { class: "rt-head" },
+        el("h3", { class: "rt-name", text: tb.name }),
+        el("span", { class: `pill st-${tb.status}`, text: t(`dk_ts_${tb.status}`) })),
+      m ? el("div", { class: `rt-match ms-${m.status}`, dataset: { match: m.id, key: key || "" } },
+        el("div", { class: "rt-meta muted small" },
+          m.draw ? el("span", { class: "rt-key", text: `${m.draw.key}` }) : el("span", { text: t("dk_by_hand") }),
+          el("span", { text: ` · ${m.status === "live" && m.rack ? t("rack_n", { n: m.rack.number }) : tc("s", m.status)}` })),
+        el("ul", { class: "rt-players" }, (m.players || []).map((p) => el("li", { class: m.winner === p.id ? "won" : "" },
+          el("span", { class: "rt-pname", text: p.name }), el("span", { class: "rt-score", text: String(p.score ?? 0) })))),
+        m.status !== "scheduled" ? el("a", { class: "small", href: `/watch/${enc(m.id)}`, target: "_blank", rel: "noopener", text: t("dk_watch") }) : null)
+        : el("p", { class: "muted rt-empty", text: paused ? t("dk_table_paused_help") : t("dk_table_waiting") }),
+      next ? el("p", { class: "rt-next small" }, el("span", { class: "muted", text: t("dk_next_here") }), " ",
+        el("strong", { text: next.key }), " ", el("span", { text: vs(next) })) : null,
+      isOpen("walkover", key) && e ? walkoverChooser(e) : null,
+      isOpen("move", key) ? tableChooser("move", (tableId, b) => act(b, () => hub.moveMatch(m.id, tableId), t("dk_moved"))) : null,
+      acts.length ? el("div", { class: "rt-actions" }, acts) : null,
+      el("div", { class: "rt-actions table-acts" }, tableActs),
+      token ? el("details", { class: "new-token" }, el("summary", { text: t("desk_show_token") }), el("code", { class: "token-text", text: token })) : null);
+  }
+
+  /** The queue's first match whose players are all free: the hub passes over a player still at
+   * another table, so that one is what the next table to free up takes. */
+  function nextReady(queue) {
+    const busyPlayers = new Set(entries().filter((m) => m.status === "called").flatMap((m) => m.players || []));
+    return queue.find((k) => !((entry(k) || {}).players || []).some((p) => busyPlayers.has(p))) || null;
+  }
+
+  // --- the queue ------------------------------------------------------------------------------
+  function queueItem(key, i, queue) {
+    const m = entry(key);
+    if (!m) return null;
+    return el("li", { class: "q-item", dataset: { key } },
+      el("div", { class: "q-main" }, el("span", { class: "q-pos", text: String(i + 1) }), el("strong", { class: "q-key", text: key }),
+        el("span", { class: "q-names", text: vs(m) }), el("span", { class: "muted small", text: m.round })),
+      el("div", { class: "q-actions" },
+        i > 0 ? button(t("dk_first"), (b) => act(b, () => hub.orderQueue(ctx.tid, [key, ...queue.filter((k) => k !== key)]), t("dk_made_first", { key })), { action: "first" }) : null,
+        button(t("dk_call"), () => toggle("call", key), { action: "call" }),
+        button(t("dk_walkover"), () => toggle("walkover", key), { action: "walkover", cls: "danger" })),
+      isOpen("call", key) ? tableChooser("call", (tableId, b) => act(b, () => hub.callNow(ctx.tid, key, tableId), t("dk_called", { key }))) : null,
+      isOpen("walkover", key) ? walkoverChooser(m) : null);
+  }
+
+  // --- every match by round -------------------------------------------------------------------
+  async function reopen(m, b) {
+    if (!(await confirmDialog(t("dk_reopen_confirm", { key: m.key, names: vs(m) })))) return;
+    await busy(b, message, async () => {
+      const full = await hub.match(m.match_id);
+      const env = { id: newCommandId(), match_id: full.id, expected_version: full.version, command: { kind: "undo" } };
+      const tokenFor = async (tableId) => {
+        if (!deskTokens.has(tableId)) {
+          const code = await hub.pairingCode(tableId);
+          deskTokens.set(tableId, (await hub.pair(code.code)).token);
+        }
+        return deskTokens.get(tableId);
+      };
+      try {
+        await hub.command(full.id, await tokenFor(full.table_id), env);
+      } catch (e) {
+        if (e.status !== 401 && e.status !== 403) throw e;
+        deskTokens.delete(full.table_id); // the table's token was rotated since: pair again, same command id
+        await hub.command(full.id, await tokenFor(full.table_id), env);
+      }
+      say(message, t("dk_reopened", { key: m.key }), "ok");
+      await ctx.reload();
+    });
+  }
+
+  /** A finished match whose result nothing has used yet (the hub has the last word). */
+  function undoable(m) {
+    if (m.status !== "finished" || !m.match_id) return false;
+    return [m.winner_to, m.loser_to].filter(Boolean).every((k) => {
+      const fed = entry(k);
+      if (!fed) return true;
+      if (fed.status === "finished" || fed.status === "walkover") return false;
+      if (fed.status !== "called") return true;
+      const tb = tables().find((x) => x.id === fed.table_id);
+      return !(tb && tb.match && tb.match.id === fed.match_id && tb.match.status !== "scheduled");
+    });
+  }
+
+  function resultOf(m) {
+    if (m.status === "bye") return t("dk_es_bye");
+    if (m.status === "walkover") return m.winner ? t("dk_wo_result", { name: name(m.winner) }) : t("dk_es_walkover");
+    if (m.status === "finished") {
+      const sc = m.scores ? (m.players || []).map((p) => (p in m.scores ? m.scores[p] : "")).join(" : ") : "";
+      return `${m.winner ? t("dk_won_by", { name: name(m.winner) }) : t("draw")}${sc ? ` (${sc})` : ""}`;
+    }
+    if (m.status === "called") {
+      const tb = tables().find((x) => x.id === m.table_id);
+      return t("dk_on_table", { name: tb ? tb.name : m.table_id || "" });
+    }
+    return t(`dk_es_${m.status}`);
+  }
+
+  function roundsList() {
+    const byRound = new Map();
+    for (const m of entries()) {
+      const k = m.group ? `${m.group}|${m.round}` : m.round; // a round robin: group by group
+      if (!byRound.has(k)) byRound.set(k, []);
+      byRound.get(k).push(m);
+    }
+    return [...byRound].sort((a, b) => (a[1][0].group || "").localeCompare(b[1][0].group || "")).map(([, ms]) => ms).map((ms) => [ms[0].round, ms]).map(([round, ms]) => el("div", { class: "round", dataset: { round } },
+      el("h4", { text: roundName(round, ms[0]) }),
+      el("ul", { class: "round-list" }, ms.map((m) => el("li", { class: `entry es-${m.status}`, dataset: { key: m.key, status: m.status } },
+        el("span", { class: "e-key", text: m.key }),
+        el("span", { class: "e-names" }, (m.players || []).filter((p) => p !== null || m.status !== "bye").map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
+          el("span", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
+        el("span", { class: "e-result muted small", text: resultOf(m) }),
+        undoable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null)))));
+  }
+
+  function roundName(round, m) {
+    const n = String(round).replace(/^[A-Z]+/, "");
+    if (m.bracket === "final") return t(round === "GF2" ? "dk_r_final_reset" : "dk_r_final");
+    if (m.bracket === "winners" && draw().type === "single_elimination") {
+      const last = Math.max(...entries().map((x) => Number(String(x.round).replace(/^[A-Z]+/, "")) || 0));
+      return Number(n) === last ? t("dk_r_se_final") : t("dk_r_round", { n });
+    }
+    if (m.bracket === "winners") return t("dk_r_winners", { n });
+    if (m.bracket === "losers") return t("dk_r_losers", { n });
+    if (m.group) return t("dk_r_group", { g: m.group, n });
+    return t("dk_r_round", { n });
+  }
+
+  function standingsTable() {
+    const st = tour().standings;
+    if (!st || !st.length) return null;
+    return el("table", { class: "grid standings", id: "run-standings" },
+      el("thead", {}, el("tr", {}, ["#", t("dk_p_name"), t("dk_played"), t("dk_won"), t("dk_lost"), t("points")].map((h, i) => el("th", { class: i > 1 ? "num" : "", text: h })))),
+      el("tbody", {}, st.map((s) => el("tr", {},
+        el("td", { text: `${s.group ? `${s.group} ` : ""}${s.rank}` }), el("td", { text: name(s.player) }),
+        el("td", { class: "num", text: String(s.played) }), el("td", { class: "num", text: String(s.won) }),
+        el("td", { class: "num", text: String(s.lost) }), el("td", { class: "num", text: String(s.points) })))));
+  }
+
+  function paint() {
+    if (!root) return;
+    const d = draw();
+    if (!d) { // no draw yet: the tables still show (matches made by hand can be cancelled here)
+      fill(root, el("section", { class: "card" }, el("h2", { text: t("step_run") }),
+        el("p", { class: "muted", id: "run-no-draw", text: t("dk_run_no_draw") }),
+        el("a", { class: "btn primary", href: `/desk/${enc(ctx.tid)}/draw`, "data-nav": true, text: t("step_draw") })),
+      message, tablesBox);
+      fill(tablesBox, tables().map((tb) => tableCard(tb, [])));
+      return;
+    }
+    if (!root.contains(head) || !root.contains(queueBox)) fill(root, head, message, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
+    const all = entries();
+    const decided = all.filter((m) => ["finished", "walkover", "bye"].includes(m.status)).length;
+    const queue = tour().queue || [];
+    fill(head,
+      el("div", { class: "run-title" },
+        el("h2", { text: `${t("step_run")} · ${tc("dt", d.type)}` }),
+        el("span", { class: "muted", text: setupText(d.match) })),
+      el("p", { class: "run-progress", id: "run-progress", dataset: { decided, total: all.length } },
+        d.status === "finished"
+          ? el("strong", { id: "run-champion", text: d.champion ? t("dk_champion", { name: name(d.champion) }) : t("dk_finished") })
+          : el("span", { text: t("dk_progress", { n: decided, total: all.length }) }),
+        " · ", el("a", { href: `/board/${enc(ctx.tid)}`, target: "_blank", rel: "noopener", text: t("scoreboard") }),
+        " · ", el("a", { href: `/bracket/${enc(ctx.tid)}`, target: "_blank", rel: "noopener", text: t("dk_bracket") }),
+        " · ", el("a", { href: `/api/tournaments/${enc(ctx.tid)}/results.csv`, text: "CSV" }),
+        " · ", el("a", { href: `/api/tournaments/${enc(ctx.tid)}/results.json`, text: "JSON" })));
+    fill(tablesBox, tables().map((tb) => tableCard(tb, queue)));
+    fill(queueBox, el("h3", { text: t("dk_queue", { n: queue.length }) }),
+      queue.length ? el("ol", { class: "queue", id: "queue" }, queue.map((k, i) => queueItem(k, i, queue)))
+        : el("p", { class: "muted", id: "queue-empty", text: t("dk_queue_empty") }),
+      el("p", { class: "muted small", text: t("dk_queue_help") }));
+    fill(roundsBox, el("h3", { text: t("dk_matches") }), standingsTable(), roundsList());
+  }
+
+  return {
+    mount(node) {
+      root = el("div", { class: "run", id: "step-run" });
+      root.addEventListener("pointerdown", () => { pressed = true; });
+      window.addEventListener("pointerup", release);
+      window.addEventListener("pointercancel", release);
+      node.append(root);
+      paint();
+    },
+    // Live changes (every stroke changes a score) repaint at most once a frame, and never under a
+    // finger or a mouse button that is down: a click must land on the button it started on.
+    update() {
+      pending = true;
+      if (!pressed && !frame) frame = requestAnimationFrame(flush);
+    },
+    paint,
+    unmount() {
+      root = null;
+      if (frame) { cancelAnimationFrame(frame); clearTimeout(frame); }
+      frame = null;
+      window.removeEventListener("pointerup", release);
+      window.removeEventListener("pointercancel", release);
+    },
+    say: (text, kind) => say(message, text, kind),
+  };
+}
+

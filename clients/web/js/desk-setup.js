@@ -1,0 +1,85 @@
+// The match setup every match of the draw is created with (PROTOCOL.md section 1 without the
+// players): chosen on the "format" step, sent with the draw on the "draw" step. Until the draw is
+// made it lives in this browser (localStorage, per tournament: nothing secret); once the draw is
+// made the draw's own `match` is the truth.
+import { t, tc } from "./i18n.js";
+
+export const DISCIPLINES = ["golden_nine", "wpa_nine", "chinese_eight", "chase_nine"];
+const KEY = (tid) => `cuehub.desk.setup.${tid}`;
+
+/** The form's state: plain fields, turned into the hub's body by `matchBody`. */
+export function defaultSetup(discipline = "golden_nine") {
+  return {
+    discipline,
+    kind: discipline === "wpa_nine" || discipline === "chinese_eight" ? "race_to" : "racks",
+    race_to: 7,
+    racks: discipline === "chase_nine" ? 6 : 9,
+    minutes: 40,
+    brk: "winner",
+    shot_clock: false,
+    shot_s: 45,
+    extension_s: 30,
+    break_s: "",
+    extensions_per_rack: discipline === "chase_nine" ? 0 : 1,
+    timeout_every_racks: 10,
+    timeout_s: 300,
+  };
+}
+
+/** Which match lengths a discipline takes. */
+export function kindsOf(discipline) {
+  return discipline === "wpa_nine" || discipline === "chinese_eight" ? ["race_to"] : ["racks", "minutes"];
+}
+
+export function loadSetup(tid) {
+  try {
+    const raw = JSON.parse(localStorage.getItem(KEY(tid)) || "null");
+    if (raw && DISCIPLINES.includes(raw.discipline)) {
+      const s = { ...defaultSetup(raw.discipline), ...raw };
+      if (!kindsOf(s.discipline).includes(s.kind)) s.kind = kindsOf(s.discipline)[0];
+      return s;
+    }
+  } catch (_) { /* storage blocked or garbage: the defaults */ }
+  return defaultSetup();
+}
+
+export function saveSetup(tid, setup) {
+  try { localStorage.setItem(KEY(tid), JSON.stringify(setup)); } catch (_) { /* the page still has it */ }
+}
+
+export function hasSavedSetup(tid) {
+  try { return localStorage.getItem(KEY(tid)) !== null; } catch (_) { return false; }
+}
+
+const int = (v) => Math.floor(Number(v));
+
+/** The draw's `match`: {discipline, format, options}. */
+export function matchBody(s) {
+  const format = {};
+  if (s.kind === "race_to") format.race_to = int(s.race_to);
+  else if (s.kind === "racks") format.racks = int(s.racks);
+  else format.minutes = int(s.minutes);
+  if (s.brk === "alternate") format.break = "alternate";
+  const options = {};
+  if (s.shot_clock) {
+    const clock = { shot_s: int(s.shot_s), extension_s: int(s.extension_s), extensions_per_rack: int(s.extensions_per_rack) };
+    if (String(s.break_s).trim() !== "") clock.break_s = int(s.break_s);
+    options.shot_clock = clock;
+  }
+  if (s.kind === "minutes") options.match_clock = { timeout_every_racks: int(s.timeout_every_racks), timeout_s: int(s.timeout_s) };
+  return { discipline: s.discipline, format, options };
+}
+
+/** "Chinese nine-ball · 9 racks · shot clock 45 s" for a draw's `match` (or matchBody's). */
+export function setupText(match) {
+  if (!match) return "";
+  const f = match.format || {};
+  const parts = [tc("d", match.discipline)];
+  if (f.race_to) parts.push(t("race_to", { n: f.race_to }));
+  if (f.racks) parts.push(t("n_racks", { n: f.racks }));
+  if (f.minutes) parts.push(t("n_minutes", { n: f.minutes }));
+  if (f.break === "alternate") parts.push(t("dk_break_alternate"));
+  const clock = match.options && match.options.shot_clock;
+  parts.push(clock ? t("dk_clock_s", { s: clock.shot_s ?? 45 }) : t("dk_no_clock"));
+  return parts.join(" · ");
+}
