@@ -1,0 +1,203 @@
+"""The fans' pages in a real headless Chromium against the real hub (see conftest.py): the live
+bracket (/bracket/{tid}) of a double elimination, a round robin with groups and a chase night,
+followed over /ws/watch as results come in; the home page's tournaments; the board's "next" and
+its labels; names with markup shown as text; screenshots at phone and TV sizes in both languages
+(test-artifacts/bracket-*.png)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ADMIN_TOKEN, XSS_NAME, Hub, PageWatch, shot
+
+FAST = 1.0  # s: how soon a result must show on the bracket
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+XSS_CLUB = '"><script>window.__pwned=1</script>'
+XSS_TOURNAMENT = "<b onmouseover=alert(2)>Spring</b> Open"
+WPA = {"discipline": "wpa_nine", "format": {"race_to": 2}, "options": {}}
+NAMES = ["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing", "Ko Pin-yi", "Liu Haitao", "Dang Jinhu", "Shi Hantang",
+         "王也 Wang Ye", "Chang Jung-lin", "Li Hewen", "Fu Jianbo", "Han Yu", "Chu Bingjie", "Xu Xiaotong",
+         "Zhou Lei", "Bai Yanhui"]
+
+
+def admin(method: str, hub: Hub, path: str, body: Any = None, expect: int | None = None) -> Any:
+    r = httpx.request(method, f"{hub.url}{path}", json=body, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                      timeout=10)
+    if expect is not None:
+        assert r.status_code == expect, r.text
+    else:
+        assert r.status_code < 300, r.text
+    return r.json()
+
+
+class Event:
+    """A tournament made over REST, its matches won from its tables' tokens (start, concede)."""
+
+    def __init__(self, hub: Hub, players: list[dict[str, Any]], tables: int, name: str = "Open") -> None:
+        self.hub = hub
+        self.tid = hub.tournament(name)
+        self.tokens: dict[str, str] = {}
+        for i in range(tables):
+            tb = hub.table(self.tid, f"Table {i + 1}")
+            self.tokens[tb["id"]] = tb["token"]
+        self.players = admin("POST", hub, f"/api/tournaments/{self.tid}/players", {"players": players})["players"]
+
+    def draw(self, type_: str, match: dict[str, Any] = WPA, **body: Any) -> dict[str, Any]:
+        return admin("POST", self.hub, f"/api/tournaments/{self.tid}/draw", {"type": type_, "match": match, **body})
+
+    def get(self) -> dict[str, Any]:
+        return self.hub.get(f"/api/tournaments/{self.tid}")
+
+    def command(self, mid: str, table_id: str, command: dict[str, Any]) -> None:
+        r = httpx.post(f"{self.hub.url}/api/matches/{mid}/commands",
+                       json={"id": str(uuid.uuid4()), "match_id": mid, "command": command},
+                       headers={"Authorization": f"Bearer {self.tokens[table_id]}"}, timeout=10)
+        assert r.status_code == 200, r.text
+
+    def start(self, entry: dict[str, Any], breaker: str) -> None:
+        self.command(entry["match_id"], entry["table_id"], {"kind": "start", "breaker": breaker})
+
+    def win(self, entry: dict[str, Any], winner: str) -> None:
+        """The called match of `entry` is won by `winner`: the loser concedes it."""
+        loser = next(p for p in entry["players"] if p != winner)
+        mid, table = entry["match_id"], entry["table_id"]
+        match = self.hub.get(f"/api/matches/{mid}")
+        if match["status"] == "scheduled":
+            self.command(mid, table, {"kind": "start", "breaker": loser})
+        self.command(mid, table, {"kind": "concede", "player": loser, "scope": "match"})
+
+    def called(self) -> list[dict[str, Any]]:
+        return [m for m in self.get()["draw"]["matches"] if m["status"] == "called"]
+
+
+def phone_page(browser: Any, guard: PageWatch, url: str, lang: str = "en-US", viewport: dict[str, int] = PHONE) -> Any:
+    ctx = browser.new_context(locale=lang, viewport=viewport)
+    page = guard.attach(ctx.new_page())
+    page.goto(url)
+    return page
+
+
+def wait_live(page: Any) -> None:
+    page.wait_for_selector("body[data-conn='live'][data-draw]")
+
+
+def both_languages(page: Any, name: str) -> None:
+    """Screenshots of the page as it is, in English and in Chinese (the language switch)."""
+    lang = page.evaluate("document.documentElement.lang")
+    shot(page, f"{name}-{'zh' if lang.startswith('zh') else 'en'}")
+    page.click("#lang-switch")
+    shot(page, f"{name}-{'en' if lang.startswith('zh') else 'zh'}")
+    page.click("#lang-switch")
+
+
+def assert_no_markup_ran(page: Any, guard: PageWatch) -> None:
+    assert not guard.dialogs, guard.dialogs
+    assert not guard.errors, guard.errors
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("img[src='x']").count() == 0 and page.locator("main script").count() == 0
+
+
+# ------------------------------------------------------------------------------------ tests
+def test_unknown_tournament_says_not_found(hub: Hub, browser: Any, guard: PageWatch) -> None:
+    page = phone_page(browser, guard, f"{hub.url}/bracket/t-nope")
+    page.wait_for_selector("#not-found", timeout=5000)
+    assert "t-nope" in page.inner_text("#not-found")
+    assert page.get_attribute("#conn", "class") == "conn conn-not-found"
+    assert not guard.errors
+    page.context.close()
+
+
+def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
+    """16 players, 4 tables: every match is won from its table while the bracket is open on a phone
+    and on a TV; each result shows on both within a second; the reset is played; the champion
+    and the exports show at the end."""
+    hub = watch_gateway
+    entries = [{"name": n, "club": "Shanghai" if i % 3 else None, "seed": i + 1} for i, n in enumerate(NAMES)]
+    entries[5] = {"name": XSS_NAME, "club": XSS_CLUB, "seed": 6}
+    ev = Event(hub, entries, tables=4, name=XSS_TOURNAMENT)
+    ev.draw("double_elimination", seeding="seeded")
+    url = f"{hub.url}/bracket/{ev.tid}"
+    phone = phone_page(browser, guard, url)
+    tv = phone_page(browser, guard, url, viewport=TV)
+    for page in (phone, tv):
+        wait_live(page)
+        page.wait_for_selector("#br-winners .bm[data-key='W1-1'][data-status='called']")
+    assert phone.locator(".bm").count() == 8 + 4 + 2 + 1 + 4 + 4 + 2 + 2 + 1 + 1 + 1  # W, L, GF
+    assert phone.inner_text("#br-name") == XSS_TOURNAMENT
+    # A called match links to its watch page and says where it is.
+    first = next(m for m in ev.get()["draw"]["matches"] if m["key"] == "W1-1")
+    assert phone.get_attribute(".bm[data-key='W1-1']", "href") == f"/watch/{first['match_id']}"
+    assert "Table" in phone.inner_text(".bm[data-key='W1-1'] .bm-state")
+    # Waiting matches say where their players come from.
+    assert "Winner of W1-1" in phone.inner_text(".bm[data-key='W2-1']")
+    assert "Loser of W1-1" in phone.inner_text("#br-losers")
+    # The names with markup are text.
+    assert XSS_NAME in phone.inner_text("#br-winners") and XSS_CLUB in phone.inner_text("#br-winners")
+    assert_no_markup_ran(phone, guard)
+
+    # One match live: its score shows as it is played.
+    ev.start(first, first["players"][1])  # the player who will concede it breaks
+    for page in (phone, tv):
+        page.wait_for_selector(".bm[data-key='W1-1'].st-live", timeout=FAST * 1000)
+    shot(phone, "bracket-de-start-phone-en")
+
+    played: list[float] = []
+    reset_seen = False
+    shots_done = False
+    while True:
+        t = ev.get()
+        draw = t["draw"]
+        if draw["status"] == "finished":
+            break
+        called = [m for m in draw["matches"] if m["status"] == "called"]
+        assert called, draw["matches"]
+        for entry in called:
+            # The top slot wins, except in the grand final: the losers-bracket player takes it to the reset.
+            winner = entry["players"][1] if entry["key"] == "GF" else entry["players"][0]
+            t0 = time.monotonic()
+            ev.win(entry, winner)
+            sel = f".bm[data-key='{entry['key']}'][data-status='finished'][data-winner='{winner}']"
+            for page in (phone, tv):
+                page.wait_for_selector(sel, timeout=5000)
+            played.append(time.monotonic() - t0)
+            reset_seen = reset_seen or entry["key"] == "GF"
+        if not shots_done and sum(1 for m in draw["matches"] if m["status"] == "finished") >= 14:
+            shots_done = True
+            both_languages(phone, "bracket-de-midway-phone")
+            both_languages(tv, "bracket-de-midway-tv")
+    assert reset_seen and any(m["key"] == "GF2" for m in ev.get()["draw"]["matches"])
+    assert len(played) == 31  # 15 + 14 + GF + GF2
+    slow = [round(s, 2) for s in played if s > FAST]
+    assert not slow, f"results took {slow} s to reach the bracket"
+
+    champion = next(p for p in ev.get()["players"] if p["status"] == "champion")
+    for page in (phone, tv):
+        page.wait_for_selector("body[data-draw='finished'] #champion-name")
+        assert page.inner_text("#champion-name") == champion["name"]
+        assert page.locator(".bm[data-key='GF2'] .bm-p.winner").inner_text().startswith(
+            str(champion["seed"])) or champion["name"] in page.inner_text(".bm[data-key='GF2'] .bm-p.winner")
+    both_languages(phone, "bracket-de-final-phone")
+    both_languages(tv, "bracket-de-final-tv")
+    # Walk the bracket: every card agrees with the hub's draw.
+    for m in ev.get()["draw"]["matches"]:
+        card = phone.locator(f".bm[data-key='{m['key']}']")
+        assert card.get_attribute("data-status") == m["status"], m
+    # The exports are linked once the draw is finished and answer as downloads.
+    for sel, name in (("#export-json", "results.json"), ("#export-csv", "matches.csv"), ("#export-placings", "placings.csv")):
+        href = phone.get_attribute(sel, "href")
+        assert phone.get_attribute(sel, "download") is not None
+        r = httpx.get(hub.url + href, timeout=10)
+        assert r.status_code == 200
+        disposition = r.headers["content-disposition"]
+        assert disposition.startswith("attachment; filename=") and disposition.endswith(f'-{name}"'), disposition
+    assert_no_markup_ran(phone, guard)
+    phone.context.close()
+    tv.context.close()
