@@ -201,3 +201,145 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
     assert_no_markup_ran(phone, guard)
     phone.context.close()
     tv.context.close()
+
+
+def test_round_robin_groups_render_standings(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
+    """Six players in two groups: the group tables and standings follow every result; the winner
+    of each group on top; the exports at the end."""
+    hub = watch_gateway
+    entries = [{"name": n, "club": XSS_CLUB if i == 2 else "Beijing", "seed": i + 1} for i, n in enumerate(NAMES[:6])]
+    entries[4]["name"] = XSS_NAME
+    ev = Event(hub, entries, tables=2, name="Round robin night")
+    ev.draw("round_robin", groups=2, seeding="seeded")
+    url = f"{hub.url}/bracket/{ev.tid}"
+    phone = phone_page(browser, guard, url, lang="zh-CN")
+    wait_live(phone)
+    phone.wait_for_selector("#group-A table.standings tr[data-player]")
+    assert phone.locator("#group-A table.standings tbody tr").count() == 3
+    assert phone.locator("#group-B table.standings tbody tr").count() == 3
+    assert phone.locator("#group-A .bm").count() == 3 and phone.locator("#group-B .bm").count() == 3
+    seed = {p["id"]: p["seed"] for p in ev.players}
+    while ev.get()["draw"]["status"] != "finished":
+        for entry in ev.called():
+            winner = min(entry["players"], key=lambda p: seed[p])  # the better seed wins
+            t0 = time.monotonic()
+            ev.win(entry, winner)
+            phone.wait_for_selector(f".bm[data-key='{entry['key']}'][data-status='finished']", timeout=5000)
+            assert time.monotonic() - t0 < FAST
+    t = ev.get()
+    for s in t["standings"]:
+        row = phone.locator(f"#group-{s['group']} tr[data-player='{s['player']}']")
+        assert row.locator("td.rank").inner_text() == str(s["rank"])
+        assert row.locator("td.pts").inner_text() == str(s["points"])
+    # Rank 1 of each group is the top seed there, and the rows are in rank order.
+    for g in ("A", "B"):
+        ranks = phone.locator(f"#group-{g} td.rank").all_inner_texts()
+        assert ranks == ["1", "2", "3"]
+    phone.wait_for_selector("body[data-draw='finished'] #exports")
+    assert XSS_NAME in phone.inner_text("#bracket") and XSS_CLUB in phone.inner_text("#bracket")
+    both_languages(phone, "bracket-rr-phone")
+    tv = phone_page(browser, guard, url, viewport=TV)
+    wait_live(tv)
+    tv.wait_for_selector("#group-B table.standings")
+    both_languages(tv, "bracket-rr-tv")
+    assert_no_markup_ran(phone, guard)
+    phone.context.close()
+    tv.context.close()
+
+
+def _simulate(hub: Hub, plan: Any, seed: int = 3) -> tuple[Any, threading.Thread, list[BaseException]]:
+    """The simulator (hub/simulate.py) setting a draw up and playing it in a thread of its own."""
+    from hub.simulate import DrawSimulator
+
+    sim = DrawSimulator(hub.url, ADMIN_TOKEN, plan, speed=100.0, seed=seed)
+    ready = threading.Event()
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        async def go() -> None:
+            await sim.setup()
+            ready.set()
+            await asyncio.wait_for(sim.run(), 300)
+
+        try:
+            asyncio.run(go())
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            failed.append(exc)
+        finally:
+            ready.set()
+
+    th = threading.Thread(target=run, daemon=True)
+    th.start()
+    assert ready.wait(60) and not failed, failed
+    return sim, th, failed
+
+
+def test_chase_groups_played_by_the_simulator(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
+    from hub.simulate import DrawPlan
+
+    hub = watch_gateway
+    sim, th, failed = _simulate(hub, DrawPlan("chase_groups", players=6, tables=2, discipline="chase_nine",
+                                              length=1, rounds=2, name="Chase night"))
+    tid = sim.tournament["id"]
+    tv = phone_page(browser, guard, f"{hub.url}/bracket/{tid}", viewport=TV)
+    wait_live(tv)
+    tv.wait_for_selector("#group-all table.standings tbody tr")
+    assert tv.locator("#br-rounds .bm").count() == 4  # 2 rounds of two matches of three
+    th.join(300)
+    assert not failed and sim.finished, failed
+    t = hub.get(f"/api/tournaments/{tid}")
+    tv.wait_for_selector("body[data-draw='finished'] #champion-name", timeout=5000)
+    champion = next(p for p in t["players"] if p["status"] == "champion")
+    assert tv.inner_text("#champion-name") == champion["name"]
+    rows = tv.locator("#group-all tbody tr")
+    assert rows.count() == 6
+    for s in t["standings"]:
+        row = tv.locator(f"#group-all tr[data-player='{s['player']}']")
+        assert row.locator("td.rank").inner_text() == str(s["rank"])
+        assert row.locator("td.pts").inner_text() == str(s["points"])
+    assert tv.locator(".bm[data-key='C1-1'] .bm-p").count() == 3
+    both_languages(tv, "bracket-chase-tv")
+    phone = phone_page(browser, guard, f"{hub.url}/bracket/{tid}")
+    wait_live(phone)
+    phone.wait_for_selector("#champion-name")
+    both_languages(phone, "bracket-chase-phone")
+    assert not guard.errors
+    tv.context.close()
+    phone.context.close()
+
+
+def test_double_elimination_played_by_the_simulator(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
+    """The simulated tablets play a 16-player double elimination on 4 tables to its champion while
+    the bracket is open on a TV: it never falls behind the hub by more than a second."""
+    from hub.simulate import DrawPlan
+
+    hub = watch_gateway
+    sim, th, failed = _simulate(hub, DrawPlan("double_elimination", players=16, tables=4, discipline="wpa_nine",
+                                              length=2, seed=7, name="Simulated open"))
+    tid = sim.tournament["id"]
+    tv = phone_page(browser, guard, f"{hub.url}/bracket/{tid}", viewport=TV)
+    wait_live(tv)
+    lags: list[float] = []
+    seen: set[str] = set()
+    deadline = time.monotonic() + 300
+    while th.is_alive() or len(seen) < 30:
+        assert time.monotonic() < deadline and not failed, failed
+        t = hub.get(f"/api/tournaments/{tid}")
+        done = {m["key"] for m in t["draw"]["matches"] if m["status"] == "finished"} - seen
+        for key in done:
+            t0 = time.monotonic()
+            tv.wait_for_selector(f".bm[data-key='{key}'][data-status='finished']", timeout=5000)
+            lags.append(time.monotonic() - t0)
+        seen |= done
+        if not th.is_alive() and t["draw"]["status"] == "finished":
+            break
+        time.sleep(0.1)
+    th.join(10)
+    assert not failed and sim.finished, failed
+    assert lags and max(lags) < FAST, lags
+    tv.wait_for_selector("body[data-draw='finished'] #champion-name", timeout=5000)
+    champion = next(p for p in hub.get(f"/api/tournaments/{tid}")["players"] if p["status"] == "champion")
+    assert champion["id"] == sim.champion and tv.inner_text("#champion-name") == champion["name"]
+    shot(tv, "bracket-sim-de-tv-en")
+    assert not guard.errors
+    tv.context.close()

@@ -171,7 +171,6 @@ function elimination(draw, ctx) {
     bracketSection("winners", double ? "br_winners" : null, ms.filter((m) => m.bracket === "winners"), ctx),
     double ? bracketSection("losers", "br_losers", ms.filter((m) => m.bracket === "losers"), ctx) : null,
     finals.length ? el("section", { class: "card br-section br-final", id: "br-final" },
-      el("h2", { class: "section-title", text: t("br_grand_final") }),
       el("div", { class: "finals" }, finals.map((m) => el("div", { class: "round" },
         el("h3", { class: "round-title", text: roundTitle(draw.type, "final", m.round, 0) }), card(m, ctx))))) : null,
   ];
@@ -262,7 +261,7 @@ function summary(draw, ctx) {
         el("span", { class: "muted", text: t("br_played_of", { done, total: ms.length }) }),
         !finished && playing ? el("span", { class: "muted", text: t("br_playing_now", { n: playing }) }) : null),
     champ ? el("div", { class: "champion-banner", id: "champion" },
-      el("span", { class: "trophy", text: "🏆" }),
+      el("span", { class: "trophy", text: "★" }),
       el("span", { class: "label", text: t("br_champion") }),
       el("span", { class: "name", id: "champion-name", text: champ.name }),
       champ.club ? el("span", { class: "club", text: champ.club }) : null) : null,
