@@ -343,3 +343,85 @@ def test_double_elimination_played_by_the_simulator(watch_gateway: Hub, browser:
     shot(tv, "bracket-sim-de-tv-en")
     assert not guard.errors
     tv.context.close()
+
+
+def test_home_lists_tournaments_live_next_and_finished(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
+    hub = watch_gateway
+    running = Event(hub, [{"name": XSS_NAME, "club": XSS_CLUB}, {"name": "Yang Fan"}, {"name": "Wu Jiaqing"},
+                          {"name": "Ko Pin-yi"}, {"name": "Liu Haitao"}, {"name": "Dang Jinhu"}], tables=1,
+                    name=XSS_TOURNAMENT)
+    running.draw("single_elimination", seeding="random", seed=4)
+    (on_table,) = running.called()
+    running.start(on_table, on_table["players"][0])
+    done = Event(hub, [{"name": "Zheng Yubo"}, {"name": "Shi Hantang"}], tables=1, name="Finished cup")
+    done.draw("single_elimination")
+    (final,) = done.called()
+    done.win(final, final["players"][0])
+    for _ in range(100):
+        if done.get()["draw"]["status"] == "finished":
+            break
+        time.sleep(0.05)
+    fresh = Event(hub, [{"name": "Han Yu"}], tables=0, name="Next week <i>open</i>")
+    page = phone_page(browser, guard, f"{hub.url}/")
+    for ev, status in ((running, "running"), (done, "finished"), (fresh, "setup")):
+        item = page.locator(f"li.tour[data-tournament='{ev.tid}']")
+        item.wait_for(timeout=5000)
+        assert item.get_attribute("data-status") == status
+        assert item.locator("a.tname").get_attribute("href") == f"/bracket/{ev.tid}"
+        assert item.locator("a.t-board").get_attribute("href") == f"/board/{ev.tid}"
+    item = page.locator(f"li.tour[data-tournament='{running.tid}']")
+    assert item.locator("a.tname").inner_text() == XSS_TOURNAMENT
+    live = item.locator(f".t-live li[data-match='{on_table['match_id']}'] a")
+    assert live.get_attribute("href") == f"/watch/{on_table['match_id']}"
+    names = {p["id"]: p["name"] for p in running.players}
+    assert " – ".join(names[p] for p in on_table["players"]) in live.inner_text()
+    queue = running.get()["queue"]
+    assert queue and item.locator(".t-next li").count() == min(len(queue), 4)
+    champion = next(p for p in done.get()["players"] if p["status"] == "champion")
+    assert champion["name"] in page.locator(f"li.tour[data-tournament='{done.tid}'] .t-champion").inner_text()
+    assert page.locator(f"li.tour[data-tournament='{fresh.tid}'] a.tname").inner_text() == "Next week <i>open</i>"
+    # In progress first, finished last.
+    order = page.locator("li.tour").evaluate_all("els => els.map(e => e.dataset.status)")
+    assert order == sorted(order, key=["running", "setup", "finished"].index)
+    both_languages(page, "home-phone")
+    assert_no_markup_ran(page, guard)
+    page.context.close()
+
+
+def test_board_shows_next_and_what_its_numbers_mean(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
+    hub = watch_gateway
+    golden = {"discipline": "golden_nine", "format": {"racks": 5}, "options": {}}
+    ev = Event(hub, [{"name": XSS_NAME, "club": XSS_CLUB}] + [{"name": n} for n in NAMES[:7]], tables=2,
+               name=XSS_TOURNAMENT)
+    ev.draw("double_elimination", match=golden, seeding="random", seed=2)
+    board = phone_page(browser, guard, f"{hub.url}/board/{ev.tid}", viewport=TV)
+    board.wait_for_selector("body[data-conn='live'] .cell .pl-row")
+    called = ev.called()
+    assert len(called) == 2
+    # A match called to a table and not started is what is next there.
+    for entry in called:
+        cell = board.locator(f".cell[data-table='{entry['table_id']}']")
+        cell.locator(".next-tag").wait_for(timeout=5000)
+        assert entry["key"] in cell.locator(".fmt").inner_text()
+    # The numbers are labelled: points, and the racks won in brackets, for Chinese nine-ball.
+    labels = board.locator(".cell .pl-labels").first.text_content()
+    assert "Points" in labels and "(Racks won)" in labels
+    # The draw's queue, in call order, under the tables.
+    queue = ev.get()["queue"]
+    assert queue
+    board.wait_for_selector(f"#up-next .un-item[data-key='{queue[0]}']")
+    ev.start(called[0], called[0]["players"][1])
+    board.wait_for_selector(f".cell[data-table='{called[0]['table_id']}'].live", timeout=FAST * 1000)
+    assert board.locator(f".cell[data-table='{called[0]['table_id']}'] .next-tag").count() == 0
+    assert XSS_NAME in board.inner_text("#board") + board.inner_text("#up-next")
+    both_languages(board, "board-next-tv")
+    assert_no_markup_ran(board, guard)
+    # A wpa_nine table's score is the racks won.
+    ev2 = Event(hub, [{"name": "A"}, {"name": "B"}], tables=1, name="Nine-ball")
+    ev2.draw("single_elimination")
+    board2 = phone_page(browser, guard, f"{hub.url}/board/{ev2.tid}", viewport=PHONE)
+    board2.wait_for_selector(".cell .pl-labels")
+    assert board2.locator(".cell .pl-labels").text_content() == "Racks won"
+    shot(board2, "board-wpa-phone-en")
+    board.context.close()
+    board2.context.close()

@@ -204,9 +204,9 @@ function standingsTable(rows, ctx, chase) {
 }
 
 function matchGrid(matches, ctx) {
-  return byRound(matches).map(([round, ms]) => el("div", { class: "rr-round", dataset: { round } },
+  return el("div", { class: "rr-rounds" }, byRound(matches).map(([round, ms]) => el("div", { class: "rr-round", dataset: { round } },
     el("h3", { class: "round-title", text: t("br_round_n", { n: roundNo(round) }) }),
-    el("div", { class: "rr-matches" }, ms.map((m) => card(m, ctx)))));
+    el("div", { class: "rr-matches" }, ms.map((m) => card(m, ctx))))));
 }
 
 function groups(draw, ctx) {
@@ -265,7 +265,12 @@ function summary(draw, ctx) {
       el("span", { class: "label", text: t("br_champion") }),
       el("span", { class: "name", id: "champion-name", text: champ.name }),
       champ.club ? el("span", { class: "club", text: champ.club }) : null) : null,
-    finished && !champ ? el("div", { class: "champion-banner", id: "champion" }, el("span", { class: "label", text: t("br_final_standings") })) : null,
+    finished && !champ ? el("div", { class: "champion-banner", id: "champion" },
+      el("span", { class: "label", text: t("br_group_winners") }),
+      ((proj && proj.standings) || []).filter((s) => s.rank === 1).sort((a, b) => String(a.group).localeCompare(String(b.group)))
+        .map((s) => el("span", { class: "group-winner", dataset: { group: s.group || "" } },
+          s.group ? el("span", { class: "muted", text: `${t("br_group", { g: s.group })} ` }) : null,
+          el("span", { class: "name", text: (ctx.players.get(s.player) || {}).name || String(s.player) })))) : null,
     finished ? exportLinks() : null,
   ];
 }
