@@ -52,7 +52,8 @@ async def list_tournaments(request: Request) -> dict[str, Any]:
     (hub/tournaments/summary.py: the home page's list)."""
     state = request.app.state
     if getattr(state, "tournament_list", None) is None:
-        state.tournament_list = TournamentList(deps.engine(request), _listings(request), state.tournaments, draws)
+        state.tournament_list = TournamentList(deps.engine(request), _listings(request), state.tournaments, draws,
+                                              writer=deps.writer(request))
     return {"tournaments": await state.tournament_list.get()}
 
 

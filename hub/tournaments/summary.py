@@ -9,7 +9,7 @@ played now, a hand-made match too, `key` null then) and `next` (`[{"key", "match
 "players"}]`: the matches called to a table that have not started, then the first of the queue,
 `table` null for those; at most NEXT_SHOWN).
 
-The whole list is kept for LIST_TTL_S, so every open home page polling it costs the store little.
+The summaries are kept a moment (TournamentList), so every open home page polling it costs the store little.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from hub.tournaments.writer import TournamentWriter
 
 LIST_TTL_S = 1.0
+MIN_REBUILD_S = 0.2
 NEXT_SHOWN = 4
 
 
@@ -73,26 +74,43 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
 
 
 class TournamentList:
-    """`GET /api/tournaments`, newest first, each tournament summarized; kept LIST_TTL_S."""
+    """`GET /api/tournaments`, newest first, each tournament summarized.
+
+    The tournaments' ids and names are read on every call (one query), so a tournament just
+    created is listed at once; the summaries are rebuilt when that list changed, when this
+    process stored a change (at most every MIN_REBUILD_S), or after LIST_TTL_S (a change another
+    process stored)."""
 
     def __init__(self, engine: AsyncEngine, listings: Listings, tournaments: TournamentWriter, draws: ModuleType,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 writer: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
         self._engine = engine
         self._listings = listings
         self._tournaments = tournaments
         self._draws = draws
         self._clock = clock
-        self._cached: tuple[float, list[dict[str, Any]]] | None = None
+        self._cached: tuple[float, list[dict[str, str]], list[dict[str, Any]]] | None = None
+        self._dirty = False
         self._lock = asyncio.Lock()
+        tournaments.subscribe(self._changed)
+        if writer is not None:
+            writer.subscribe(self._changed)
+
+    def _changed(self, _change: Any) -> None:
+        self._dirty = True
 
     async def get(self) -> list[dict[str, Any]]:
         async with self._lock:  # many pages asking at once: one of them builds it
+            heads = await catalog.list_tournaments(self._engine)
             now = self._clock()
-            if self._cached is not None and now - self._cached[0] < LIST_TTL_S:
-                return self._cached[1]
+            if self._cached is not None:
+                built, known, out = self._cached
+                age = now - built
+                if known == heads and age < LIST_TTL_S and (not self._dirty or age < MIN_REBUILD_S):
+                    return out
+            self._dirty = False
             out = []
-            for t in await catalog.list_tournaments(self._engine):
+            for t in heads:
                 proj = await tournament_projection(self._listings, self._tournaments, self._draws, t["id"])
                 out.append(summarize(proj) if proj is not None else t)
-            self._cached = (now, out)
+            self._cached = (now, heads, out)
             return out
