@@ -21,7 +21,31 @@ let proj = null;
 let found = true;
 
 const watch = new Watch({ onStatus: (s) => { if (!found) return; setConn(s); document.body.dataset.conn = s; } });
-watch.subscribe(`tournament:${tid}`, (data) => { proj = data; render(); },
+// Every stroke on any table of the tournament is an update; only what the bracket shows redraws it,
+// at most once a frame.
+let shown = null;
+let queued = false;
+function signature(p) {
+  const d = p.draw || {};
+  return JSON.stringify([p.name, p.players, d.status, d.champion, d.matches, p.queue, p.standings,
+    (p.tables || []).map((tb) => [tb.id, tb.name, tb.status, tb.match && [tb.match.id, tb.match.status,
+      (tb.match.players || []).map((x) => [x.id, x.score])]])]);
+}
+function schedule() {
+  if (queued) return;
+  queued = true;
+  const run = () => { if (!queued) return; queued = false; render(); };
+  requestAnimationFrame(run);
+  setTimeout(run, 250); // a page in the background gets no frames
+}
+watch.subscribe(`tournament:${tid}`, (data) => {
+  proj = data;
+  document.body.dataset.version = String(data.version ?? "");
+  const sig = signature(data);
+  if (sig === shown) return;
+  shown = sig;
+  schedule();
+},
   { onError: (code) => { if (code === "unknown_channel") notFound(); } });
 
 function notFound() {
@@ -281,7 +305,6 @@ function render() {
   const draw = proj.draw;
   document.getElementById("tournament-name").textContent = proj.name || "";
   document.title = `${proj.name || ""} · ${t("bracket_title")} · cuehub`;
-  document.body.dataset.version = String(proj.version ?? "");
   document.body.dataset.draw = draw ? draw.status : "none";
   document.body.dataset.type = draw ? draw.type : "";
   const matches = draw ? draw.matches || [] : [];
