@@ -425,3 +425,39 @@ def test_board_shows_next_and_what_its_numbers_mean(watch_gateway: Hub, browser:
     shot(board2, "board-wpa-phone-en")
     board.context.close()
     board2.context.close()
+
+
+def test_byes_and_walkovers_shown_as_such(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
+    """Five players in a single elimination: three byes in round 1; a walkover given from the desk;
+    a withdrawn player's match going to the opponent."""
+    hub = watch_gateway
+    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES[:5])], tables=1, name="Byes")
+    t = ev.draw("single_elimination", seeding="seeded")
+    page = phone_page(browser, guard, f"{hub.url}/bracket/{ev.tid}")
+    wait_live(page)
+    byes = [m for m in t["draw"]["matches"] if m["status"] == "bye"]
+    assert len(byes) == 3
+    for m in byes:
+        card = page.locator(f".bm[data-key='{m['key']}']")
+        assert card.get_attribute("data-status") == "bye"
+        assert "Bye" in card.inner_text() and "— bye —" in card.inner_text()
+        assert card.locator(".bm-p.winner").count() == 1
+    ready = [m for m in ev.get()["draw"]["matches"] if m["status"] == "ready"]
+    (target,) = [m for m in t["draw"]["matches"] if m["status"] == "called"] or ready[:1]
+    winner = target["players"][0]
+    # The called match leaves its table for the end of the queue, then is walked over.
+    admin("POST", hub, f"/api/tournaments/{ev.tid}/draw/{target['key']}/requeue", {})
+    admin("POST", hub, f"/api/tournaments/{ev.tid}/draw/{target['key']}/walkover", {"winner": winner})
+    card = page.locator(f".bm[data-key='{target['key']}'][data-status='walkover']")
+    card.wait_for(timeout=FAST * 1000)
+    assert "Walkover" in card.inner_text() and "w/o" in card.inner_text()
+    assert card.locator(".bm-p.winner").get_attribute("data-player") == winner
+    # A withdrawn player: the match goes to the opponent as a walkover.
+    nxt = next(m for m in ev.get()["draw"]["matches"] if m["status"] in ("called", "ready"))
+    gone = nxt["players"][1]
+    admin("POST", hub, f"/api/tournaments/{ev.tid}/players/{gone}/withdraw", {})
+    page.wait_for_selector(f".bm[data-key='{nxt['key']}'][data-status='walkover'][data-winner='{nxt['players'][0]}']",
+                           timeout=5000)
+    shot(page, "bracket-byes-phone-en")
+    assert not guard.errors
+    page.context.close()
