@@ -361,7 +361,8 @@ def test_home_lists_tournaments_live_next_and_finished(watch_gateway: Hub, brows
         if done.get()["draw"]["status"] == "finished":
             break
         time.sleep(0.05)
-    fresh = Event(hub, [{"name": "Han Yu"}], tables=0, name="Next week <i>open</i>")
+    fresh = Event(hub, [{"name": "Han Yu", "club": XSS_CLUB, "seed": 2}, {"name": XSS_NAME}], tables=0,
+                  name="Next week <i>open</i>")
     page = phone_page(browser, guard, f"{hub.url}/")
     for ev, status in ((running, "running"), (done, "finished"), (fresh, "setup")):
         item = page.locator(f"li.tour[data-tournament='{ev.tid}']")
@@ -384,6 +385,13 @@ def test_home_lists_tournaments_live_next_and_finished(watch_gateway: Hub, brows
     order = page.locator("li.tour").evaluate_all("els => els.map(e => e.dataset.status)")
     assert order == sorted(order, key=["running", "setup", "finished"].index)
     both_languages(page, "home-phone")
+    assert_no_markup_ran(page, guard)
+    # Before its draw, a tournament's bracket lists who has entered.
+    page.click(f"li.tour[data-tournament='{fresh.tid}'] a.tname")
+    page.wait_for_selector("body[data-draw='none'] #entrants")
+    assert "not been made" in page.inner_text("#no-draw")
+    assert page.locator("#entrants li").all_inner_texts()[0].startswith("2")  # the seeded first
+    assert XSS_NAME in page.inner_text("#entrants") and XSS_CLUB in page.inner_text("#entrants")
     assert_no_markup_ran(page, guard)
     page.context.close()
 

@@ -148,7 +148,9 @@ function card(m, ctx) {
       }
     }
     const sc = pid ? scoreOf(m, pid, ctx.live) : null;
-    return el("div", { class: `bm-p${won ? " winner" : ""}${lost ? " loser" : ""}${placeholder ? " tbd" : ""}`, dataset: pid ? { player: pid } : {} },
+    const gone = p && p.status === "withdrawn";
+    return el("div", { class: `bm-p${won ? " winner" : ""}${lost ? " loser" : ""}${placeholder ? " tbd" : ""}${gone ? " withdrawn" : ""}`,
+      dataset: pid ? { player: pid } : {}, title: gone ? t("br_withdrawn") : null },
       p && p.seed ? el("span", { class: "seed", text: String(p.seed) }) : el("span", { class: "seed" }),
       el("span", { class: "who" },
         el("span", { class: "name", text: label }),
@@ -299,6 +301,18 @@ function summary(draw, ctx) {
   ];
 }
 
+/** Before the draw: who has entered, by seed then in order of entry. */
+function entrants() {
+  const ps = ((proj && proj.players) || []).slice().sort((a, b) => (a.seed ?? 1e9) - (b.seed ?? 1e9));
+  if (!ps.length) return null;
+  return el("section", { class: "card br-section", id: "entrants" },
+    el("h2", { class: "section-title", text: t("br_entrants", { n: ps.length }) }),
+    el("ol", { class: "entrants" }, ps.map((p) => el("li", { dataset: { player: p.id } },
+      p.seed ? el("span", { class: "seed", text: String(p.seed) }) : el("span", { class: "seed" }),
+      el("span", { class: "name", text: p.name }),
+      p.club ? el("span", { class: "club", text: p.club }) : null))));
+}
+
 // ---------------------------------------------------------------- render
 function render() {
   if (!found || !proj) return;
@@ -320,7 +334,7 @@ function render() {
   // Keep each bracket's horizontal scroll (a phone swiping through the rounds) across updates.
   const scrolls = new Map([...body.querySelectorAll("[data-scroll]")].map((n) => [n.dataset.scroll, n.scrollLeft]));
   fill(top, summary(draw, ctx));
-  if (!draw) fill(body);
+  if (!draw) fill(body, entrants());
   else if (draw.type === "single_elimination" || draw.type === "double_elimination") fill(body, elimination(draw, ctx));
   else if (draw.type === "chase_groups") fill(body, chase(draw, ctx));
   else fill(body, groups(draw, ctx));
