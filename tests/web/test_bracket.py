@@ -199,6 +199,13 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
         disposition = r.headers["content-disposition"]
         assert disposition.startswith("attachment; filename=") and disposition.endswith(f'-{name}"'), disposition
     assert_no_markup_ran(phone, guard)
+    # A phone opening the finished bracket starts at its last rounds (they do not fit side by side).
+    late = phone_page(browser, guard, url)
+    late.wait_for_selector("body[data-draw='finished'] #champion-name")
+    for bracket in ("winners", "losers"):
+        assert late.eval_on_selector(f"#br-{bracket} .rounds", "n => n.scrollLeft") > 0, bracket
+    assert not guard.errors
+    late.context.close()
     phone.context.close()
     tv.context.close()
 

@@ -338,7 +338,20 @@ function render() {
   else if (draw.type === "single_elimination" || draw.type === "double_elimination") fill(body, elimination(draw, ctx));
   else if (draw.type === "chase_groups") fill(body, chase(draw, ctx));
   else fill(body, groups(draw, ctx));
-  for (const n of body.querySelectorAll("[data-scroll]")) if (scrolls.has(n.dataset.scroll)) n.scrollLeft = scrolls.get(n.dataset.scroll);
+  for (const n of body.querySelectorAll("[data-scroll]")) {
+    if (scrolls.has(n.dataset.scroll)) n.scrollLeft = scrolls.get(n.dataset.scroll);
+    else toCurrentRound(n);
+  }
+}
+
+/** A bracket seen for the first time on a narrow screen opens at the round being played (the
+ * first with a match not decided yet; the last one once all are). */
+function toCurrentRound(scroller) {
+  if (scroller.scrollWidth <= scroller.clientWidth) return;
+  const rounds = [...scroller.querySelectorAll(".round")];
+  const open = rounds.find((r) => [...r.querySelectorAll(".bm")].some((c) => !["finished", "walkover", "bye"].includes(c.dataset.status)));
+  const target = open || rounds[rounds.length - 1];
+  if (target && target !== rounds[0]) scroller.scrollLeft = target.offsetLeft - rounds[0].offsetLeft;
 }
 
 onLangChange(render);
