@@ -438,6 +438,12 @@ def test_board_shows_next_and_what_its_numbers_mean(watch_gateway: Hub, browser:
     board2.wait_for_selector(".cell .pl-labels")
     assert board2.locator(".cell .pl-labels").text_content() == "Racks won"
     shot(board2, "board-wpa-phone-en")
+    # Once the draw is finished, the board names the champion.
+    (final,) = ev2.called()
+    ev2.win(final, final["players"][0])
+    board2.wait_for_selector(f"#up-next .un-champion[data-player='{final['players'][0]}']", timeout=5000)
+    champion = next(p["name"] for p in ev2.players if p["id"] == final["players"][0])
+    assert board2.inner_text("#up-next .un-champion") == f"★ {champion}"
     board.context.close()
     board2.context.close()
 

@@ -56,7 +56,16 @@ function nameOf(pid) {
 function renderUpNext() {
   const draw = tournament && tournament.draw;
   const keys = (tournament && tournament.queue) || [];
-  if (!draw || draw.status === "finished" || !keys.length) { upNext.classList.add("hidden"); fill(upNext); return; }
+  if (draw && draw.status === "finished") {
+    // The venue's screen ends the night with the winner (or each group's).
+    const firsts = draw.champion ? [draw.champion]
+      : ((tournament.standings || []).filter((s) => s.rank === 1).map((s) => s.player));
+    upNext.classList.toggle("hidden", !firsts.length);
+    fill(upNext, firsts.length ? [el("span", { class: "un-label", text: draw.champion ? t("br_champion") : t("br_group_winners") }),
+      firsts.map((pid) => el("span", { class: "un-item un-champion", dataset: { player: pid } }, el("span", { class: "un-names", text: `★ ${nameOf(pid)}` })))] : []);
+    return;
+  }
+  if (!draw || !keys.length) { upNext.classList.add("hidden"); fill(upNext); return; }
   const byKey = new Map((draw.matches || []).map((m) => [m.key, m]));
   const shown = keys.slice(0, Math.max(2, Math.min(6, ((tournament.tables || []).length || 2))));
   upNext.classList.remove("hidden");
