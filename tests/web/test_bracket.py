@@ -175,6 +175,7 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
             both_languages(tv, "bracket-de-midway-tv")
     assert reset_seen and any(m["key"] == "GF2" for m in ev.get()["draw"]["matches"])
     assert len(played) == 31  # 15 + 14 + GF + GF2
+    print(f"\nresult to bracket (phone and TV): max {max(played):.3f} s, mean {sum(played) / len(played):.3f} s")
     slow = [round(s, 2) for s in played if s > FAST]
     assert not slow, f"results took {slow} s to reach the bracket"
 
@@ -343,6 +344,7 @@ def test_double_elimination_played_by_the_simulator(watch_gateway: Hub, browser:
         time.sleep(0.1)
     th.join(10)
     assert not failed and sim.finished, failed
+    print(f"\nsimulated draw, REST to bracket: max {max(lags or [0]):.3f} s over {len(lags)} results")
     assert lags and max(lags) < FAST, lags
     tv.wait_for_selector("body[data-draw='finished'] #champion-name", timeout=5000)
     champion = next(p for p in hub.get(f"/api/tournaments/{tid}")["players"] if p["status"] == "champion")

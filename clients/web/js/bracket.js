@@ -36,7 +36,7 @@ function schedule() {
   queued = true;
   const run = () => { if (!queued) return; queued = false; render(); };
   requestAnimationFrame(run);
-  setTimeout(run, 250); // a page in the background gets no frames
+  setTimeout(run, 100); // a page in the background gets no frames
 }
 watch.subscribe(`tournament:${tid}`, (data) => {
   proj = data;
