@@ -152,6 +152,7 @@ class TournamentSummary(Tournament):
     status: str | None = Field(None, description='"setup" (no draw yet), "running" or "finished".')
     draw_type: str | None = None
     champion: dict[str, Any] | None = Field(None, description='{"id", "name"} once the draw is finished.')
+    winners: list[dict[str, Any]] | None = Field(None, description='A finished round robin of several groups: {"group", "id", "name"} of each group\'s first.')
     tables: int | None = None
     played: int | None = Field(None, description="Draw matches decided (byes left out).")
     total: int | None = Field(None, description="Draw matches (byes left out).")

@@ -3,7 +3,7 @@ next and whether it is finished (with its champion), from the tournament project
 
 Each entry keeps PROTOCOL.md section 1's `{"id", "name"}` and adds:
 `status` ("setup": no draw yet, "running", "finished"), `draw_type`, `champion` (`{"id", "name"}` or
-null), `tables` (how many), `played` / `total` (draw matches decided / all of them, byes left out),
+null), `winners` (a finished round robin of several groups: `[{"group", "id", "name"}]`, else []), `tables` (how many), `played` / `total` (draw matches decided / all of them, byes left out),
 `live` (`[{"key", "match_id", "table", "players": [names], "scores": [..]}]`: the matches being
 played now, a hand-made match too, `key` null then) and `next` (`[{"key", "match_id", "table",
 "players"}]`: the matches called to a table that have not started, then the first of the queue,
@@ -49,10 +49,15 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
     played = total = 0
     status = "setup"
     champion = None
+    winners: list[dict[str, Any]] = []
     if draw:
         status = draw.get("status") or "running"
         if draw.get("champion"):
             champion = {"id": draw["champion"], "name": names.get(draw["champion"])}
+        elif status == "finished":  # a round robin of several groups: each group's first
+            winners = [{"group": r.get("group"), "id": r["player"], "name": names.get(r["player"])}
+                       for r in sorted(proj.get("standings") or [], key=lambda r: str(r.get("group")))
+                       if r.get("rank") == 1]
         live_ids = {x["match_id"] for x in live}
         by_key = {m["key"]: m for m in draw.get("matches") or []}
         for m in draw.get("matches") or []:
@@ -69,7 +74,7 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
                 nxt.append({"key": key, "match_id": None, "table": None,
                             "players": [names.get(p) if p else None for p in m["players"]]})
     return {"id": proj["id"], "name": proj["name"], "status": status, "draw_type": draw.get("type") if draw else None,
-            "champion": champion, "tables": len(tables), "played": played, "total": total,
+            "champion": champion, "winners": winners, "tables": len(tables), "played": played, "total": total,
             "live": live, "next": nxt[:NEXT_SHOWN]}
 
 

@@ -245,6 +245,15 @@ def test_round_robin_groups_render_standings(watch_gateway: Hub, browser: Any, g
         assert ranks == ["1", "2", "3"]
     phone.wait_for_selector("body[data-draw='finished'] #exports")
     assert XSS_NAME in phone.inner_text("#bracket") and XSS_CLUB in phone.inner_text("#bracket")
+    # The home page names each group's winner.
+    home = phone_page(browser, guard, f"{hub.url}/")
+    winners = home.locator(f"li.tour[data-tournament='{ev.tid}'] .t-winners")
+    winners.wait_for(timeout=5000)
+    names = {p["id"]: p["name"] for p in ev.players}
+    for s in t["standings"]:
+        if s["rank"] == 1:
+            assert f"Group {s['group']} {names[s['player']]}" in winners.inner_text()
+    home.context.close()
     both_languages(phone, "bracket-rr-phone")
     tv = phone_page(browser, guard, url, viewport=TV)
     wait_live(tv)

@@ -16,6 +16,7 @@ class Tournament(TypedDict, total=False):
     status: Literal["setup", "running", "finished"]
     draw_type: str | None
     champion: dict[str, Any] | None
+    winners: list[dict[str, Any]]
     tables: int
     played: int
     total: int

@@ -75,6 +75,8 @@ function tournamentItem(tr) {
       el("a", { class: "t-bracket", href: `/bracket/${id}`, text: t("bracket") }),
       el("a", { class: "t-board", href: `/board/${id}`, text: t("scoreboard") })),
     tr.champion ? el("div", { class: "t-champion", text: t("ix_champion", { name: tr.champion.name || "" }) }) : null,
+    !tr.champion && (tr.winners || []).length ? el("div", { class: "t-champion t-winners",
+      text: `${t("br_group_winners")}: ${tr.winners.map((w) => `${t("br_group", { g: w.group })} ${w.name || ""}`).join(" · ")}` }) : null,
     live.length ? el("div", { class: "t-live" },
       el("span", { class: "t-label", text: t("ix_live") }),
       el("ul", {}, live.map((m) => el("li", { dataset: { match: m.match_id } },
