@@ -75,25 +75,28 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         app.state.engine = engine
         app.state.rules = rules_module
         app.state.admin_hash = admin_hash
-        app.state.writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
-        app.state.listings = Listings(engine, rules_module, app.state.writer)
+        # Locals, not app.state, in the finally: several TestClients may share one app, and each
+        # lifespan must stop what it started (not the next one's services on a closed loop).
+        writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
+        app.state.writer = writer
+        listings = app.state.listings = Listings(engine, rules_module, writer)
         # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/presence.py).
-        app.state.presence = Presence(engine, app.state.writer)
-        await app.state.presence.start()
-        app.state.clocks = ClockService(app.state.writer, engine, presence=app.state.presence,
-                                        grace_s=settings.tablet_grace_s)
-        await app.state.clocks.start()
+        presence = app.state.presence = Presence(engine, writer)
+        await presence.start()
+        clocks = app.state.clocks = ClockService(writer, engine, presence=presence,
+                                                 grace_s=settings.tablet_grace_s)
+        await clocks.start()
         app.state.tournaments = TournamentWriter(engine, draws)
-        app.state.flow = TournamentFlow(engine, app.state.writer, app.state.tournaments, draws)
-        await app.state.flow.start()
+        flow = app.state.flow = TournamentFlow(engine, writer, app.state.tournaments, draws)
+        await flow.start()
         freeze_startup_heap()
         try:
             yield
         finally:
-            await app.state.flow.stop()
-            await app.state.clocks.stop()
-            app.state.listings.close()
-            await app.state.presence.stop()
+            await flow.stop()
+            await clocks.stop()
+            listings.close()
+            await presence.stop()
             await engine.dispose()
 
     app = FastAPI(

@@ -72,7 +72,8 @@ def test_pairing_gives_the_tablet_its_own_token(client):
                     headers=bearer(table["token"]))
     assert r.status_code == 200
     assert client.get(f"/api/tables/{table['table_id']}").json() == {
-        "id": table["table_id"], "name": "Table 1", "tournament_id": table["tid"], "tablets": 1}
+        "id": table["table_id"], "name": "Table 1", "tournament_id": table["tid"], "tablets": 1,
+        "tournament_name": "Open", "match_id": mid}
 
 
 def test_a_tablet_token_opens_no_other_table(client):

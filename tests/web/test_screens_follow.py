@@ -44,7 +44,7 @@ def test_the_api_answers_a_table_by_id(hub: Hub) -> None:
     t = new_match(hub, table_name="Arena 1", tournament="Spring Open")
     info = hub.get(f"/api/tables/{t['table_id']}")
     assert info == {"id": t["table_id"], "name": "Arena 1", "tournament_id": t["tid"], "tournament_name": "Spring Open",
-                    "match_id": t["match_id"]}
+                    "match_id": t["match_id"], "tablets": 0}
     r = httpx.get(f"{hub.url}/api/tables/tb_nope")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
 
