@@ -51,10 +51,12 @@ async def list_tournaments(request: Request) -> dict[str, Any]:
     """Every tournament, newest first, each with what is live, next and whether it is finished
     (hub/tournaments/summary.py: the home page's list)."""
     state = request.app.state
-    if getattr(state, "tournament_list", None) is None:
-        state.tournament_list = TournamentList(deps.engine(request), _listings(request), state.tournaments, draws,
-                                              writer=deps.writer(request))
-    return {"tournaments": await state.tournament_list.get()}
+    listed = getattr(state, "tournament_list", None)
+    # Made on first use, for the services of this lifespan (another TestClient's start replaces them).
+    if listed is None or not listed.serves(deps.engine(request), state.tournaments):
+        listed = state.tournament_list = TournamentList(deps.engine(request), _listings(request), state.tournaments,
+                                                        draws, writer=deps.writer(request))
+    return {"tournaments": await listed.get()}
 
 
 @router.get("/tournaments/{tid}", response_model=None, responses=models.ok(

@@ -100,6 +100,10 @@ class TournamentList:
         if writer is not None:
             writer.subscribe(self._changed)
 
+    def serves(self, engine: Any, tournaments: Any) -> bool:
+        """Made for these services (a new lifespan of the app brings new ones)."""
+        return self._engine is engine and self._tournaments is tournaments
+
     def _changed(self, _change: Any) -> None:
         self._dirty = True
 

@@ -135,3 +135,13 @@ def test_summarize_is_pure_and_keeps_byes_out() -> None:
     e = summarize(proj)
     assert (e["played"], e["total"]) == (1, 2)
     assert e["next"] == [{"key": "W2-1", "match_id": None, "table": None, "players": ["A", "B"]}]
+
+
+def test_a_second_lifespan_lists_from_its_own_store(sqlite_settings: Settings) -> None:
+    app = create_app(sqlite_settings)
+    with TestClient(app) as c1:
+        tid, _ = make(c1, "First", 0, 0)
+        assert [e["id"] for e in c1.get("/api/tournaments").json()["tournaments"]] == [tid]
+    with TestClient(app) as c2:  # the first lifespan's engine is disposed: the list is made again
+        other, _ = make(c2, "Second", 0, 0)
+        assert [e["id"] for e in c2.get("/api/tournaments").json()["tournaments"]] == [other, tid]
