@@ -50,6 +50,8 @@ PAGES = {
     "/board/{tournament_id}": ("board", "board_title", False),
     "/commentator/{match_id}": ("commentator", "commentator_title", False),
     "/watch/{match_id}": ("watch", "watch_title", False),
+    # The live bracket, group tables and standings of a tournament's draw (for fans and the venue).
+    "/bracket/{tournament_id}": ("bracket", "bracket_title", False),
     "/overlay/{table_id}": ("overlay", "app", True),
     # The organiser's desk (clients/web/js/desk*.js): sign-in, tournaments, tables, cards; the
     # step of a tournament is the last path segment (/desk/{tid}/tables, .../cards, ...).

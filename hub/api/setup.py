@@ -13,6 +13,7 @@ from hub.api.errors import ApiError, read_json
 from hub.listings import Listings
 from hub.store import catalog, events as store
 from hub.tournaments.projection import tournament_projection
+from hub.tournaments.summary import TournamentList
 
 # Every call may meet a database outage (503); the admin calls add their own statuses.
 router = APIRouter(prefix="/api", tags=["setup and reads"], responses=models.errors(503))
@@ -47,8 +48,15 @@ async def create_tournament(request: Request) -> JSONResponse:
 
 @router.get("/tournaments", response_model=None, responses=models.ok(models.TournamentList, "Every tournament, newest first."))
 async def list_tournaments(request: Request) -> dict[str, Any]:
-    """Every tournament, newest first."""
-    return {"tournaments": await catalog.list_tournaments(deps.engine(request))}
+    """Every tournament, newest first, each with what is live, next and whether it is finished
+    (hub/tournaments/summary.py: the home page's list)."""
+    state = request.app.state
+    listed = getattr(state, "tournament_list", None)
+    # Made on first use, for the services of this lifespan (another TestClient's start replaces them).
+    if listed is None or not listed.serves(deps.engine(request), state.tournaments):
+        listed = state.tournament_list = TournamentList(deps.engine(request), _listings(request), state.tournaments,
+                                                        draws, writer=deps.writer(request))
+    return {"tournaments": await listed.get()}
 
 
 @router.get("/tournaments/{tid}", response_model=None, responses=models.ok(

@@ -20,6 +20,7 @@ SIZES = {"phone": (390, 844), "tablet": (1280, 800), "tv": (1920, 1080)}
 @pytest.mark.parametrize("path,key", [
     ("/tablet/tb_nope", "table"), ("/board/t_nope", "tournament"), ("/watch/m_nope", "match"),
     ("/watch/table/tb_nope", "table"), ("/commentator/m_nope", "match"), ("/commentator/table/tb_nope", "table"),
+    ("/bracket/t_nope", "tournament"),
 ])
 def test_an_unknown_id_says_not_found(watch_gateway: Hub, context: Any, guard: PageWatch, path: str, key: str) -> None:
     page = guard.attach(context.new_page())

@@ -12,6 +12,16 @@ Phase = Literal["lag", "break", "play", "decision", "over"]
 class Tournament(TypedDict, total=False):
     id: str
     name: str
+    # GET /api/tournaments adds (hub/tournaments/summary.py):
+    status: Literal["setup", "running", "finished"]
+    draw_type: str | None
+    champion: dict[str, Any] | None
+    winners: list[dict[str, Any]]
+    tables: int
+    played: int
+    total: int
+    live: list[dict[str, Any]]
+    next: list[dict[str, Any]]
 
 
 class Table(TypedDict, total=False):

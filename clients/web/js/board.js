@@ -7,7 +7,9 @@ const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
 const app = document.getElementById("app");
 const grid = el("div", { class: "board", id: "board" });
-app.append(grid);
+// What the queue of the tournament's draw calls next, to the first table that is free.
+const upNext = el("div", { class: "upnext hidden", id: "up-next" });
+app.append(grid, upNext);
 
 let tournament = null;
 const full = new Map(); // table id -> full match projection from the table: channel
@@ -19,6 +21,7 @@ const watch = new Watch({ onStatus: (s) => { if (!found) return; setConn(s); doc
 function notFound() {
   found = false;
   watch.close();
+  upNext.classList.add("hidden");
   fill(grid, notFoundCard("no_such_tournament", tid));
 }
 
@@ -44,8 +47,51 @@ function layout(n) {
   return { cols, rows: Math.max(1, Math.ceil(n / cols)) };
 }
 
+function nameOf(pid) {
+  const p = ((tournament && tournament.players) || []).find((x) => x.id === pid);
+  return p ? p.name : t("br_tbd");
+}
+
+/** The strip under the tables: the first of the draw's queue, in the order they will be called. */
+function renderUpNext() {
+  const draw = tournament && tournament.draw;
+  const keys = (tournament && tournament.queue) || [];
+  if (draw && draw.status === "finished") {
+    // The venue's screen ends the night with the winner (or each group's).
+    const firsts = draw.champion ? [draw.champion]
+      : ((tournament.standings || []).filter((s) => s.rank === 1).map((s) => s.player));
+    upNext.classList.toggle("hidden", !firsts.length);
+    fill(upNext, firsts.length ? [el("span", { class: "un-label", text: draw.champion ? t("br_champion") : t("br_group_winners") }),
+      firsts.map((pid) => el("span", { class: "un-item un-champion", dataset: { player: pid } }, el("span", { class: "un-names", text: `★ ${nameOf(pid)}` })))] : []);
+    return;
+  }
+  if (!draw || !keys.length) { upNext.classList.add("hidden"); fill(upNext); return; }
+  const byKey = new Map((draw.matches || []).map((m) => [m.key, m]));
+  const shown = keys.slice(0, Math.max(2, Math.min(6, ((tournament.tables || []).length || 2))));
+  upNext.classList.remove("hidden");
+  fill(upNext,
+    el("span", { class: "un-label", text: t("bd_up_next") }),
+    shown.map((key, i) => {
+      const m = byKey.get(key);
+      return el("span", { class: "un-item", dataset: { key } },
+        el("span", { class: "un-n", text: `${i + 1}.` }),
+        el("span", { class: "un-names", text: ((m && m.players) || []).map(nameOf).join(" – ") }),
+        el("span", { class: "un-key", text: key }));
+    }),
+    keys.length > shown.length ? el("span", { class: "un-more", text: `+${keys.length - shown.length}` }) : null);
+}
+
+/** What the numbers of a cell mean: the racks won (golden nine, chase) and the points, or the racks. */
+function numberLabels(m) {
+  const racksToo = m.discipline === "golden_nine" || m.discipline === "chase_nine";
+  return el("div", { class: "pl-labels" },
+    racksToo ? el("span", { class: "racks-label", text: `(${t("bd_racks_won")})` }) : null,
+    el("span", { class: "score-label", text: racksToo ? t("bd_points") : t("bd_racks_won") }));
+}
+
 function render() {
   if (!found) return;
+  renderUpNext();
   const tables = (tournament && tournament.tables) || [];
   const { cols, rows } = layout(tables.length);
   grid.style.setProperty("--cols", cols);
@@ -89,17 +135,19 @@ function renderCell(tableId) {
   const node = c.node;
   const head = el("div", { class: "cell-head" },
     el("span", { class: "tbl", text: tb.name }),
-    m ? el("span", { class: "fmt", text: [tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number ? t("rack_n", { n: m.rack.number }) : ""].filter(Boolean).join(" · ") }) : null);
-  if (!m) {
+    m ? el("span", { class: "fmt", text: [m.draw && m.draw.key, tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number && m.status === "live" ? t("rack_n", { n: m.rack.number }) : ""].filter(Boolean).join(" · ") }) : null);
+  const paused = tb.status === "paused";
+  if (!m || (paused && m.status !== "live")) {
     c.clock = null;
-    fill(node, head, el("div", { class: "cell-empty", text: t("no_match") }));
-    node.className = "cell idle";
+    fill(node, head, el("div", { class: "cell-empty", text: paused ? t("bd_paused") : t("no_match") }));
+    node.className = `cell idle${paused ? " paused" : ""}`;
     return;
   }
+  if (m.status === "scheduled") head.append(el("span", { class: "next-tag", text: t("bd_next_here") }));
   const r = m.rack || {};
   const active = r.shooter || (r.pending && r.pending.player) || null;
   const showRacks = m.discipline === "golden_nine" || m.discipline === "chase_nine";
-  const players = el("div", { class: `players n${(m.players || []).length}` }, (m.players || []).map((p) => {
+  const players = el("div", { class: `players n${(m.players || []).length}` }, numberLabels(m), (m.players || []).map((p) => {
     const at = m.status === "live" && p.id === active;
     return el("div", { class: `pl-row ${at ? "at-table" : ""} ${m.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
       el("span", { class: "marker", text: at ? "▶" : "" }),
@@ -110,7 +158,10 @@ function renderCell(tableId) {
   }));
   const foot = el("div", { class: "cell-foot" });
   if (m.status === "finished") foot.append(el("span", { class: "status done", text: resultText(m) }));
-  else if (m.status === "scheduled") foot.append(el("span", { class: "status", text: tc("s", "scheduled") }));
+  else if (m.status === "scheduled") {
+    // Called here and not started yet: the next match on this table.
+    foot.append(el("span", { class: "status next-here", text: m.draw ? t("bd_called") : tc("s", "scheduled") }));
+  }
   else {
     if (r.ball_in_hand) foot.append(el("span", { class: "badge bih", text: bihText(r) }));
     if (r.phase === "break") foot.append(el("span", { class: "status", text: t("p_break") }));

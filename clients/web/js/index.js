@@ -1,4 +1,5 @@
-// Index: / — the live matches and the tournaments' scoreboards.
+// Index: / — the live matches, and the tournaments with what is live, next and finished (their
+// brackets and scoreboards).
 import { t, tc, onLangChange } from "./i18n.js";
 import { getJSON } from "./live.js";
 import { el, fill, header, setConn } from "./ui.js";
@@ -42,9 +43,53 @@ function render() {
         })));
   fill(tourBox, el("h2", { text: t("tournaments") }),
     !tournaments || !tournaments.length ? el("p", { class: "muted", text: t("nothing_yet") })
-      : el("ul", { class: "tours" }, tournaments.map((tr) => el("li", {},
-        el("span", { class: "tname", text: tr.name }), " ",
-        el("a", { href: `/board/${encodeURIComponent(tr.id)}`, text: t("scoreboard") })))));
+      : el("ul", { class: "tours", id: "tours" }, orderTournaments(tournaments).map(tournamentItem)));
+}
+
+// In progress first, then those taking entries, then the finished ones (newest first in each).
+const STATUS_ORDER = { running: 0, setup: 1, finished: 2 };
+function orderTournaments(list) {
+  return list.map((tr, i) => [tr, i])
+    .sort((a, b) => (STATUS_ORDER[a[0].status] ?? 1) - (STATUS_ORDER[b[0].status] ?? 1) || a[1] - b[1])
+    .map(([tr]) => tr);
+}
+
+function vsText(names) {
+  return (names || []).map((n) => (n === null || n === undefined ? t("br_tbd") : n)).join(" – ");
+}
+
+/** One tournament: its state, what is live, what is next, its champion; links to its bracket and board. */
+function tournamentItem(tr) {
+  const id = encodeURIComponent(tr.id);
+  const status = tr.status || "setup";
+  const live = tr.live || [];
+  const next = tr.next || [];
+  return el("li", { class: `tour st-${status}`, dataset: { tournament: tr.id, status } },
+    el("div", { class: "t-head" },
+      el("a", { class: "tname", href: `/bracket/${id}`, text: tr.name }),
+      el("span", { class: `badge t-status ${status === "finished" ? "status-finished" : status === "running" ? "status-live" : ""}`,
+        text: t(`ix_${status}`) })),
+    el("div", { class: "t-sub muted" },
+      tr.draw_type ? el("span", { text: tc("br_type", tr.draw_type) }) : null,
+      tr.total ? el("span", { text: t("ix_progress", { done: tr.played ?? 0, total: tr.total }) }) : null,
+      el("a", { class: "t-bracket", href: `/bracket/${id}`, text: t("bracket") }),
+      el("a", { class: "t-board", href: `/board/${id}`, text: t("scoreboard") })),
+    tr.champion ? el("div", { class: "t-champion", text: t("ix_champion", { name: tr.champion.name || "" }) }) : null,
+    !tr.champion && (tr.winners || []).length ? el("div", { class: "t-champion t-winners",
+      text: `${t("br_group_winners")}: ${tr.winners.map((w) => `${t("br_group", { g: w.group })} ${w.name || ""}`).join(" · ")}` }) : null,
+    live.length ? el("div", { class: "t-live" },
+      el("span", { class: "t-label", text: t("ix_live") }),
+      el("ul", {}, live.map((m) => el("li", { dataset: { match: m.match_id } },
+        el("a", { href: `/watch/${encodeURIComponent(m.match_id)}` },
+          el("span", { class: "t-table muted", text: m.table || "" }),
+          el("span", { class: "names", text: vsText(m.players) }),
+          el("span", { class: "score", text: (m.scores || []).map((x) => x ?? 0).join(" : ") })))))) : null,
+    next.length && status === "running" ? el("div", { class: "t-next" },
+      el("span", { class: "t-label", text: t("ix_next") }),
+      el("ul", {}, next.map((m) => el("li", { dataset: { key: m.key } },
+        m.match_id ? el("a", { href: `/watch/${encodeURIComponent(m.match_id)}` },
+          el("span", { class: "t-table muted", text: m.table || "" }), el("span", { class: "names", text: vsText(m.players) }))
+          : el("span", {}, el("span", { class: "t-table muted", text: t("ix_queued") }), el("span", { class: "names", text: vsText(m.players) })))))) : null);
 }
 
 load();
