@@ -91,7 +91,10 @@ class Gateway:
     # --- lifecycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
+        if hasattr(self.bus, "on_event"):
+            self.bus.on_event = self._on_bus_event  # type: ignore[attr-defined]
         await self.bus.start(self.on_bus)
+        self._bus_state()
         if self.writer is not None:
             self._pump = asyncio.create_task(self._pump_changes(), name="watch-pump")
             self._unsubscribe = [self.writer.subscribe(self.on_change), self.writer.subscribe_tables(self.on_change)]
@@ -146,8 +149,19 @@ class Gateway:
 
     # --- bus -> feeds ------------------------------------------------------------------------
 
+    def _on_bus_event(self, name: str) -> None:
+        self._bus_state()
+
+    def _bus_state(self) -> None:
+        health = getattr(self.bus, "health", None)
+        if callable(health):  # read at every scrape: a silence shows before it is noticed
+            self.metrics.bus_up.set_function(lambda: 1.0 if health() is None else 0.0)
+
     def on_bus(self, payload: bytes | None) -> None:
         if payload is None:
+            cause = getattr(self.bus, "resync_cause", "reconnect")
+            self.metrics.bus_resyncs.inc(cause=cause if cause in ("silence", "reconnect") else "reconnect")
+            self._bus_state()
             self._spawn(self.resync_all())
             return
         try:

@@ -109,6 +109,7 @@ class MatchFeeds:
         if v > feed.version + 1 and feed.version >= 0:
             feed.loading = True
             feed.pending.append((head, data, event))
+            self.metrics.bus_resyncs.inc(cause="gap")
             self.spawn(self._resync(feed))
             return
         self._set(feed, head, data, event, fan_out=True)

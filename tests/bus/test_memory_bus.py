@@ -24,6 +24,13 @@ async def test_memory_bus_delivers_in_order() -> None:
 
 def test_bus_url_choice() -> None:
     bus = make_bus("redis://127.0.0.1:6379/0?channel=x")
-    assert isinstance(bus, RedisBus) and bus.channel == "x" and bus.url == "redis://127.0.0.1:6379/0"
+    # The channel carries the deployment (issue 17): Redis pub/sub ignores database numbers.
+    assert isinstance(bus, RedisBus) and bus.channel == "cuehub:db0:x" and bus.url == "redis://127.0.0.1:6379/0"
+    assert make_bus("redis://h:6379/8").channel == "cuehub:db8:changes"  # type: ignore[attr-defined]
+    assert make_bus("redis://h:6379/9").channel == "cuehub:db9:changes"  # type: ignore[attr-defined]
+    assert make_bus("redis://h:6379").channel == "cuehub:db0:changes"  # type: ignore[attr-defined]
+    named = make_bus("redis://h:6379/8?channel=y", deployment="league")
+    assert named.channel == "cuehub:league:y" and named.url == "redis://h:6379/8"  # type: ignore[attr-defined]
+    assert make_bus("unix:///tmp/r.sock?db=3").channel == "cuehub:db3:changes"  # type: ignore[attr-defined]
     with pytest.raises(ValueError):
         make_bus("kafka://nope")
