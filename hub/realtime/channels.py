@@ -197,6 +197,30 @@ class Gateway:
         self.table_feeds.resync_all()
         self.tournament_feeds.resync_all()
 
+    # --- tablets ----------------------------------------------------------------------------
+
+    async def follow_table(self, table_id: str, tablet: Any) -> Callable[[], None]:
+        """`tablet.changed(match_id, version, projection_json)` for every version of the table's
+        match (each once, in order, gaps filled from the store, whichever process stored it) and
+        `tablet.switched(match_id | None)` when the table's match changes; returns the unfollow."""
+        tablets = self.table_feeds.tablets
+        tablets.setdefault(table_id, set()).add(tablet)
+
+        def unfollow() -> None:
+            held = tablets.get(table_id)
+            if held is not None:
+                held.discard(tablet)
+                if not held:
+                    del tablets[table_id]
+                    self.table_feeds.forget_unwatched(table_id)
+
+        try:
+            await self.table_feeds.load(table_id)  # keeps its match loaded, resynced with the rest
+        except BaseException:
+            unfollow()
+            raise
+        return unfollow
+
     # --- snapshots ---------------------------------------------------------------------------
 
     def snapshot(self, channel: str) -> tuple[str | None, int, str] | None:

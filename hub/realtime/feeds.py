@@ -5,7 +5,9 @@ Versions are checked on arrival: a duplicate is dropped, a gap makes the feed re
 events from the store before it goes on, so each process delivers every version once, in order.
 
 Per table (`TableFeed`) the match it holds now: a `table:` channel follows it to the next match,
-and its watchers get the updates of whatever match that is.
+and its watchers get the updates of whatever match that is. Tablet sockets of this process follow
+their table the same way (`TableFeeds.tablets`, `Gateway.follow_table`): they hear every version of
+its match once, in order, whichever process stored it (issue 17).
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ class MatchFeeds:
             self._evict()
             self._set(feed, head, data, event, fan_out=False)
             feed.ready.set()
+            tablets = None if self.tables is None else self.tables.tablets.get(feed.table_id)
+            for tablet in list(tablets or ()):  # a tablet gets every state, the first one seen too
+                tablet.changed(mid, feed.version, data)
         elif feed.loading:
             feed.pending.append((head, data, event))
         else:
@@ -139,6 +144,10 @@ class MatchFeeds:
             for conn in table.watchers:
                 conn.push(item)
             handed = True
+        tablets = None if self.tables is None else self.tables.tablets.get(feed.table_id)
+        if tablets:
+            for tablet in list(tablets):
+                tablet.changed(feed.mid, v, data)
         if handed and isinstance(at, int):
             # Once per change (not per watcher): stored -> handed to the last of its watchers.
             self.metrics.fanout_since(at)
@@ -238,6 +247,9 @@ class TableFeeds:
         self.matches = matches
         self.spawn = spawn
         self.feeds: dict[str, TableFeed] = {}
+        # Tablet sockets following a table (hub/realtime/table.py), whichever process stored the
+        # change: objects with changed(match_id, version, projection_json) and switched(match_id).
+        self.tablets: dict[str, set[Any]] = {}
 
     def get(self, table_id: str) -> TableFeed | None:
         return self.feeds.get(table_id)
@@ -290,6 +302,8 @@ class TableFeeds:
         table.current = mid
         for conn in table.watchers:
             conn.push(Item(SNAP, "table:" + table.table_id))
+        for tablet in list(self.tablets.get(table.table_id, ())):
+            tablet.switched(mid)
 
     def resync_all(self) -> None:
         for table in list(self.feeds.values()):
@@ -307,5 +321,5 @@ class TableFeeds:
 
     def forget_unwatched(self, table_id: str) -> None:
         table = self.feeds.get(table_id)
-        if table is not None and not table.watchers:
+        if table is not None and not table.watchers and table_id not in self.tablets:
             self.feeds.pop(table_id, None)
