@@ -209,6 +209,7 @@ class RedisBus:
         while not self._closed:
             client = self._client("sub")
             pubsub = client.pubsub()
+            attempt = time.monotonic()
             try:
                 # Bounded: through a silent network even the handshake never answers.
                 await asyncio.wait_for(pubsub.subscribe(self.channel), self.stale_after)
@@ -243,7 +244,8 @@ class RedisBus:
                     self.resync_cause = "silence"
                     self._event("silence")
                     self._deliver(None)
-                await asyncio.sleep(delay)
+                # An attempt that itself waited (a silent handshake) has backed off already.
+                await asyncio.sleep(max(0.0, delay - (time.monotonic() - attempt)))
             finally:
                 self.pubsub = None
                 with contextlib.suppress(Exception, asyncio.TimeoutError):
@@ -265,7 +267,7 @@ class RedisBus:
                     if data[:8] != self.origin:  # ours was delivered locally already
                         self._deliver(bytes(data[8:]))
             if now - self.heard > self.stale_after:
-                raise Silent(f"nothing heard for {now - self.heard:.1f}s (heartbeat {beat:g}s)")
+                raise Silent(f"silent: nothing heard for {now - self.heard:.1f}s (heartbeat {beat:g}s)")
             if now - pinged >= beat:
                 pinged = now
                 # In subscribed mode PING is answered ["pong", ""] on this same connection.

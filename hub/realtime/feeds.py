@@ -27,6 +27,7 @@ from hub.store import catalog
 
 HISTORY = 256  # recent updates kept per match for `since`
 IDLE_FEEDS = 1024  # matches tracked without watchers before the oldest are forgotten
+RESYNC_REPLAY = 2000  # versions a resync replays to watchers as updates; beyond, a fresh snapshot
 
 Spawn = Callable[[Awaitable[Any]], None]
 
@@ -119,7 +120,8 @@ class MatchFeeds:
             return
         self._set(feed, head, data, event, fan_out=True)
 
-    def _set(self, feed: MatchFeed, head: dict[str, Any], data: str, event: str, fan_out: bool) -> None:
+    def _set(self, feed: MatchFeed, head: dict[str, Any], data: str, event: str, fan_out: bool,
+             forced: bool = False) -> None:
         v = head["v"]
         feed.table_id = head["tb"]
         feed.version, feed.data, feed.short = v, data, head.get("short")
@@ -127,20 +129,21 @@ class MatchFeeds:
         if event != "null":
             feed.ring.append(Step(v, data, event, bool(head.get("undo"))))
         if fan_out:
-            self._fan_out(feed, v, data, event, head.get("at"))
+            self._fan_out(feed, v, data, event, head.get("at"), forced)
 
-    def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str, at: int | None = None) -> None:
+    def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str, at: int | None = None,
+                 forced: bool = False) -> None:
         handed = False
         if feed.watchers:
             ch = "match:" + feed.mid
-            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event))
+            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event), forced=forced)
             for conn in feed.watchers:
                 conn.push(item)
             handed = True
         table = None if self.tables is None else self.tables.get(feed.table_id)
         if table is not None and table.current == feed.mid and table.watchers:
             ch = "table:" + table.table_id
-            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event))
+            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event), forced=forced)
             for conn in table.watchers:
                 conn.push(item)
             handed = True
@@ -151,6 +154,17 @@ class MatchFeeds:
         if handed and isinstance(at, int):
             # Once per change (not per watcher): stored -> handed to the last of its watchers.
             self.metrics.fanout_since(at)
+
+    def _snapshot_all(self, feed: MatchFeed) -> None:
+        """Every watcher of the match (and of its table) to its latest snapshot, tablets to its state."""
+        for conn in feed.watchers:
+            conn.push(Item(SNAP, "match:" + feed.mid, forced=True))
+        table = None if self.tables is None else self.tables.get(feed.table_id)
+        if table is not None and table.current == feed.mid:
+            for conn in table.watchers:
+                conn.push(Item(SNAP, "table:" + table.table_id, forced=True))
+        for tablet in list((self.tables.tablets.get(feed.table_id) if self.tables is not None else None) or ()):
+            tablet.changed(feed.mid, feed.version, feed.data)
 
     def _held(self) -> set[str | None]:
         return set() if self.tables is None else self.tables.held()
@@ -173,11 +187,18 @@ class MatchFeeds:
             while True:
                 r = await replay(self.engine, self.rules, feed.mid, max(feed.version, 0))
                 if r is not None:
-                    for step in r.steps:
-                        if step.version > feed.version:
-                            head = {"m": feed.mid, "t": r.row.tournament_id, "tb": r.row.table_id, "v": step.version,
-                                    "undo": step.undo, "short": None}
-                            self._set(feed, head, step.data, step.event, fan_out=True)
+                    # What was missed goes to the watchers as updates, each version once and in
+                    # order, as a `since` replay does (forced: not counted against a watcher's live
+                    # limit, so a resync never looks like a slow watcher); beyond RESYNC_REPLAY
+                    # versions they get the latest snapshot instead.
+                    steps = [step for step in r.steps if step.version > feed.version]
+                    replayed = len(steps) <= RESYNC_REPLAY
+                    for step in steps:
+                        head = {"m": feed.mid, "t": r.row.tournament_id, "tb": r.row.table_id, "v": step.version,
+                                "undo": step.undo, "short": None}
+                        self._set(feed, head, step.data, step.event, fan_out=replayed, forced=True)
+                    if steps and not replayed:
+                        self._snapshot_all(feed)
                     feed.short = short_form(r.projection) if r.version == feed.version else feed.short
                 pending, feed.pending = feed.pending, []
                 gap = False
