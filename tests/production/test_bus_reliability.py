@@ -275,3 +275,128 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
     assert figures["gateway_resyncs"]["silence"] >= 1 and figures["gateway_resyncs"]["reconnect"] >= 1, figures
     assert figures["a_bus_up"] == 1.0
     assert "a_200_after_resume_s" in figures and "gateway_200_after_resume_s" in figures, figures
+
+
+# --- deployments sharing one Redis (item 3) --------------------------------------------------------
+
+
+@pytest.mark.parametrize("apart_by", ["database number", "HUB_DEPLOYMENT"])
+def test_two_deployments_on_one_redis_see_nothing_of_each_other(
+        apart_by: str, pg_schema: str, tmp_path: Path, procs: list[Any]) -> None:
+    """Each deployment has its own PostgreSQL schema; both talk to one Redis with the same
+    `?channel=`. Apart by the URL's database number (/8, /9: the default deployment `db<N>`) or by
+    HUB_DEPLOYMENT on the same database number. A match of one is never served to watchers of the
+    other, before or after its changes went over Redis."""
+    require_redis()
+    from tests.services import pg_execute
+
+    other = "t_" + uuid.uuid4().hex[:12]
+    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
+    pg_execute(dsn, f'CREATE SCHEMA "{other}"')
+    try:
+        channel = "dep-" + uuid.uuid4().hex[:10]
+        if apart_by == "database number":
+            envs = [_env(pg_schema, _redis(db=8, channel=channel)), _env(other, _redis(db=9, channel=channel))]
+        else:
+            envs = [_env(pg_schema, _redis(channel=channel), HUB_DEPLOYMENT=f"{channel}-one"),
+                    _env(other, _redis(channel=channel), HUB_DEPLOYMENT=f"{channel}-two")]
+        for env in envs:
+            _migrate(env)
+        hubs = [_start(procs, Hub(f"d{i}", env, tmp_path)) for i, env in enumerate(envs)]
+        clients = [httpx.Client(base_url=h.url, timeout=10) for h in hubs]
+        tables = [make_table(c) for c in clients]  # type: ignore[arg-type]
+        mids = [make_match(c, t)["id"] for c, t in zip(clients, tables)]  # type: ignore[arg-type]
+        plays = [Play(c, t, m) for c, t, m in zip(clients, tables, mids)]
+        for i in (0, 1):  # each hub's REST knows only its own
+            assert clients[i].get(f"/api/matches/{mids[1 - i]}").status_code == 404
+
+        async def answer(hub: Hub, channel_name: str) -> dict[str, Any]:
+            async with connect(hub.url.replace("http", "ws") + "/ws/watch", open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "subscribe", "channel": channel_name}))
+                return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+        async def run() -> list[Watcher]:
+            own = [Watcher(h.url.replace("http", "ws") + "/ws/watch", f"match:{m}") for h, m in zip(hubs, mids)]
+            for w in own:
+                await w.start()
+            for i in (0, 1):
+                assert (await answer(hubs[i], f"match:{mids[1 - i]}"))["error"]["code"] == "unknown_channel"
+            for _ in range(10):  # both deployments' changes go over the one Redis
+                for p in plays:
+                    await asyncio.to_thread(p.start if p.projection()["status"] == "scheduled" else p.shot)
+            for w in own:
+                await w.reach(10, 10)
+            await asyncio.sleep(0.5)
+            for i in (0, 1):  # still nothing of the other's, now that its messages went by
+                for ch in (f"match:{mids[1 - i]}", f"table:{tables[1 - i]['table_id']}"):
+                    got = await answer(hubs[i], ch)
+                    assert got["type"] == "error" and got["error"]["code"] == "unknown_channel", (ch, got)
+            for w in own:
+                await w.close()
+            return own
+
+        own = asyncio.run(run())
+        for w, m in zip(own, mids):
+            assert {msg["channel"] for _, msg in w.msgs} == {f"match:{m}"}
+            assert [msg["version"] for _, msg in w.msgs] == list(range(0, 11))
+        print(f"\n[deployments] apart by {apart_by}: each watcher saw only its own match, v0..v10; "
+              "the other's match and table: unknown_channel on both")
+        for c in clients:
+            c.close()
+    finally:
+        for p in procs:
+            p.stop()
+        pg_execute(dsn, f'DROP SCHEMA "{other}" CASCADE')
+
+
+# --- a tablet on one process, strokes through another (item 4) ------------------------------------
+
+
+def test_a_tablet_on_process_b_gets_state_for_every_stroke_sent_to_process_a(
+        pg_schema: str, tmp_path: Path, procs: list[Any]) -> None:
+    require_redis()
+    env = _env(pg_schema, _redis(channel="tab-" + uuid.uuid4().hex[:10]))
+    _migrate(env)
+    a = _start(procs, Hub("a", env, tmp_path))
+    b = _start(procs, Hub("b", env, tmp_path))
+    assert httpx.get(b.url + "/readyz").status_code == 200  # item 2: ?channel= on HUB_BUS_URL
+    http_a = httpx.Client(base_url=a.url, timeout=10)
+    table = make_table(http_a)  # type: ignore[arg-type]
+    mid = make_match(http_a, table)["id"]  # type: ignore[arg-type]
+    play = Play(http_a, table, mid)
+    strokes = 60
+
+    async def tablet(hub: Hub, out: list[dict[str, Any]], ready: asyncio.Event) -> None:
+        url = hub.url.replace("http", "ws") + f"/ws/tables/{table['table_id']}"
+        async with connect(url, open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": table["token"]}))
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert first["type"] == "ready" and first["match"]["version"] == 0, first
+            ready.set()
+            while not out or (out[-1]["match"] or {}).get("version", 0) < strokes:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                assert msg["type"] == "state", msg
+                out.append(msg)
+
+    async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]], float]:
+        on_b: list[dict[str, Any]] = []
+        on_a: list[dict[str, Any]] = []
+        ready_b, ready_a = asyncio.Event(), asyncio.Event()
+        tasks = [asyncio.create_task(tablet(b, on_b, ready_b)), asyncio.create_task(tablet(a, on_a, ready_a))]
+        await asyncio.wait_for(asyncio.gather(ready_a.wait(), ready_b.wait()), 10)
+        await asyncio.to_thread(play.start)
+        for _ in range(strokes - 1):
+            await asyncio.to_thread(play.shot)
+        t0 = time.monotonic()
+        await asyncio.wait_for(asyncio.gather(*tasks), 30)
+        return on_b, on_a, time.monotonic() - t0
+
+    on_b, on_a, lag = asyncio.run(run())
+    final = play.projection()
+    http_a.close()
+    for name, states in (("B", on_b), ("A", on_a)):
+        versions = [s["match"]["version"] for s in states]
+        assert versions == list(range(1, strokes + 1)), (name, versions)  # every stroke once, in order
+        assert states[-1]["match"] == final, name
+    print(f"\n[tablet-across] tablet on B: {len(on_b)}/{strokes} states in order; on A (local): "
+          f"{len(on_a)}/{strokes}; last state {lag * 1000:.0f} ms after the last ack")
