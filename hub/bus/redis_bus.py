@@ -212,7 +212,10 @@ class RedisBus:
             attempt = time.monotonic()
             try:
                 # Bounded: through a silent network even the handshake never answers.
-                await asyncio.wait_for(pubsub.subscribe(self.channel), self.stale_after)
+                try:
+                    await asyncio.wait_for(pubsub.subscribe(self.channel), self.stale_after)
+                except asyncio.TimeoutError:
+                    raise Silent(f"silent: no answer to SUBSCRIBE within {self.stale_after:g}s") from None
                 self.pubsub = pubsub
                 self.heard = time.monotonic()
                 self.down_reason = None
@@ -271,7 +274,10 @@ class RedisBus:
             if now - pinged >= beat:
                 pinged = now
                 # In subscribed mode PING is answered ["pong", ""] on this same connection.
-                await asyncio.wait_for(pubsub.ping(), beat)
+                try:
+                    await asyncio.wait_for(pubsub.ping(), beat)
+                except asyncio.TimeoutError:
+                    raise Silent(f"silent: could not send a PING within {beat:g}s") from None
 
     async def close(self) -> None:
         self._closed = True
