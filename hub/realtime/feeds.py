@@ -7,7 +7,8 @@ events from the store before it goes on, so each process delivers every version 
 Per table (`TableFeed`) the match it holds now: a `table:` channel follows it to the next match,
 and its watchers get the updates of whatever match that is. Tablet sockets of this process follow
 their table the same way (`TableFeeds.tablets`, `Gateway.follow_table`): they hear every version of
-its match once, in order, whichever process stored it (issue 17).
+its match in order, whichever process stored it (issue 17); what a resync (a gap, a bus loss)
+rereads reaches them as one state, the latest (a state is the whole match).
 """
 
 from __future__ import annotations
@@ -99,9 +100,7 @@ class MatchFeeds:
             self._evict()
             self._set(feed, head, data, event, fan_out=False)
             feed.ready.set()
-            tablets = None if self.tables is None else self.tables.tablets.get(feed.table_id)
-            for tablet in list(tablets or ()):  # a tablet gets every state, the first one seen too
-                tablet.changed(mid, feed.version, data)
+            self._tell_tablets(feed, feed.version, data)  # a tablet gets every state, the first seen too
         elif feed.loading:
             feed.pending.append((head, data, event))
         else:
@@ -121,7 +120,7 @@ class MatchFeeds:
         self._set(feed, head, data, event, fan_out=True)
 
     def _set(self, feed: MatchFeed, head: dict[str, Any], data: str, event: str, fan_out: bool,
-             forced: bool = False) -> None:
+             forced: bool = False, tablets: bool = True) -> None:
         v = head["v"]
         feed.table_id = head["tb"]
         feed.version, feed.data, feed.short = v, data, head.get("short")
@@ -129,10 +128,10 @@ class MatchFeeds:
         if event != "null":
             feed.ring.append(Step(v, data, event, bool(head.get("undo"))))
         if fan_out:
-            self._fan_out(feed, v, data, event, head.get("at"), forced)
+            self._fan_out(feed, v, data, event, head.get("at"), forced, tablets)
 
     def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str, at: int | None = None,
-                 forced: bool = False) -> None:
+                 forced: bool = False, tablets: bool = True) -> None:
         handed = False
         if feed.watchers:
             ch = "match:" + feed.mid
@@ -147,13 +146,15 @@ class MatchFeeds:
             for conn in table.watchers:
                 conn.push(item)
             handed = True
-        tablets = None if self.tables is None else self.tables.tablets.get(feed.table_id)
         if tablets:
-            for tablet in list(tablets):
-                tablet.changed(feed.mid, v, data)
+            self._tell_tablets(feed, v, data)
         if handed and isinstance(at, int):
             # Once per change (not per watcher): stored -> handed to the last of its watchers.
             self.metrics.fanout_since(at)
+
+    def _tell_tablets(self, feed: MatchFeed, v: int, data: str) -> None:
+        for tablet in list((self.tables.tablets.get(feed.table_id) if self.tables is not None else None) or ()):
+            tablet.changed(feed.mid, v, data)
 
     def _snapshot_all(self, feed: MatchFeed) -> None:
         """Every watcher of the match (and of its table) to its latest snapshot, tablets to its state."""
@@ -163,8 +164,7 @@ class MatchFeeds:
         if table is not None and table.current == feed.mid:
             for conn in table.watchers:
                 conn.push(Item(SNAP, "table:" + table.table_id, forced=True))
-        for tablet in list((self.tables.tablets.get(feed.table_id) if self.tables is not None else None) or ()):
-            tablet.changed(feed.mid, feed.version, feed.data)
+        self._tell_tablets(feed, feed.version, feed.data)
 
     def _held(self) -> set[str | None]:
         return set() if self.tables is None else self.tables.held()
@@ -196,9 +196,11 @@ class MatchFeeds:
                     for step in steps:
                         head = {"m": feed.mid, "t": r.row.tournament_id, "tb": r.row.table_id, "v": step.version,
                                 "undo": step.undo, "short": None}
-                        self._set(feed, head, step.data, step.event, fan_out=replayed, forced=True)
+                        self._set(feed, head, step.data, step.event, fan_out=replayed, forced=True, tablets=False)
                     if steps and not replayed:
                         self._snapshot_all(feed)
+                    elif steps:  # a tablet's `state` is the whole match: the latest one is enough
+                        self._tell_tablets(feed, feed.version, feed.data)
                     feed.short = short_form(r.projection) if r.version == feed.version else feed.short
                 pending, feed.pending = feed.pending, []
                 gap = False

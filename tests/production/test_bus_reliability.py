@@ -202,6 +202,22 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
         watchers = (wa, wg, wt)
         for w in watchers:
             await w.start()
+        tablet_states: list[tuple[float, int]] = []
+        tablet_ready = asyncio.Event()
+
+        async def tablet() -> None:  # a tablet on A, behind the proxy too
+            url = a.url.replace("http", "ws") + f"/ws/tables/{table['table_id']}"
+            async with connect(url, open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "auth", "token": table["token"]}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "ready"
+                tablet_ready.set()
+                async for text in ws:
+                    msg = json.loads(text)
+                    assert msg["type"] == "state", msg
+                    tablet_states.append((time.monotonic(), msg["match"]["version"]))
+
+        tablet_task = asyncio.create_task(tablet())
+        await asyncio.wait_for(tablet_ready.wait(), 10)
         await asyncio.to_thread(play.start)
         for _ in range(9):
             await asyncio.to_thread(play.shot)
@@ -240,6 +256,17 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
             t = await w.reach(head, 10)
             figures.setdefault("head_after_resume_s", {})[w.channel + ("@gw" if w is wg else "")] = \
                 round(t - t_resumed, 2)
+        deadline = time.monotonic() + 10
+        while not tablet_states or tablet_states[-1][1] < head:
+            assert time.monotonic() < deadline and not tablet_task.done(), (tablet_task, tablet_states[-3:])
+            await asyncio.sleep(0.01)
+        tv = [v for _, v in tablet_states]
+        assert tv == sorted(set(tv)), tv  # never a state twice, never an older one after a newer
+        assert tv[:10] == list(range(1, 11))  # before the silence: every stroke
+        figures["tablet_head_after_resume_s"] = round(
+            next(t for t, v in tablet_states if v >= head) - t_resumed, 2)
+        figures["tablet_states"] = len(tv)
+        tablet_task.cancel()
         # Readiness comes back too.
         deadline = time.monotonic() + 10
         while ("a_200_after_resume_s" not in figures or "gateway_200_after_resume_s" not in figures) \
