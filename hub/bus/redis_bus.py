@@ -21,8 +21,10 @@ any message) within STALE_BEATS heartbeats. When it does not, the subscription i
 silent: the handler gets None at once (resync from the store, which may still be reachable),
 the connection is dropped and a new one made (each attempt bounded by the same time), and the
 handler gets None again once the new subscription is up. `health()` reports the live
-subscription (what `/readyz` shows), and the publisher's connection has a socket timeout of the
-same length, so a silent publish is retried on a new connection instead of waiting forever.
+subscription (what `/readyz` shows). The publisher's connection has a socket timeout of the same
+length, so a silent publish is retried on a new connection instead of waiting forever, and while
+idle it PINGs every heartbeat too (which keeps it known to NATs on the way and finds a silent one
+before a change has to wait on it).
 """
 
 from __future__ import annotations
@@ -173,11 +175,23 @@ class RedisBus:
     async def _publish_loop(self) -> None:
         failures = 0
         while not self._closed:
+            assert self._pub is not None
             if not self._backlog:
                 self._wake.clear()
-                await self._wake.wait()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), self.heartbeat_s)
+                except asyncio.TimeoutError:
+                    # Idle: a PING keeps the connection known to NATs and load balancers on the way,
+                    # and finds a silent one before a change has to wait on it.
+                    try:
+                        await asyncio.wait_for(self._pub.ping(), self.stale_after)
+                        self._pub_failing_since, failures = None, 0
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as exc:
+                        await self._new_publisher(exc, failures)
+                        failures += 1
                 continue
-            assert self._pub is not None
             try:
                 # Pipeline what is queued, in order, in one round trip.
                 batch = list(self._backlog)
@@ -192,16 +206,22 @@ class RedisBus:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if self._pub_failing_since is None:
-                    self._pub_failing_since = time.monotonic()
-                delay = RECONNECT_S[min(failures, len(RECONNECT_S) - 1)]
+                await self._new_publisher(exc, failures)
                 failures += 1
-                log.warning("redis publish failed (%s); retrying in %.2fs", type(exc).__name__, delay)
-                # A new connection: the old one may be silent rather than closed.
-                old, self._pub = self._pub, self._client("pub")
-                with contextlib.suppress(Exception, asyncio.TimeoutError):
-                    await asyncio.wait_for(old.aclose(), 1.0)
-                await asyncio.sleep(delay)
+
+    async def _new_publisher(self, exc: Exception, failures: int) -> None:
+        """The publisher's connection failed (or fell silent): a new one, after a backoff."""
+        if self._pub_failing_since is None:
+            self._pub_failing_since = time.monotonic()
+        delay = RECONNECT_S[min(failures, len(RECONNECT_S) - 1)]
+        (log.warning if failures == 0 else log.debug)(  # once per outage, not once per retry
+            "redis publish connection failed (%s); retrying in %.2fs", type(exc).__name__, delay)
+        # A new connection: the old one may be silent rather than closed.
+        old, self._pub = self._pub, self._client("pub")
+        if old is not None:
+            with contextlib.suppress(Exception, asyncio.TimeoutError):
+                await asyncio.wait_for(old.aclose(), 1.0)
+        await asyncio.sleep(delay)
 
     async def _subscribe_loop(self) -> None:
         failures = 0
