@@ -156,6 +156,7 @@ class Gateway:
         health = getattr(self.bus, "health", None)
         if callable(health):  # read at every scrape: a silence shows before it is noticed
             self.metrics.bus_up.set_function(lambda: 1.0 if health() is None else 0.0)
+            self.match_feeds.stale = lambda: health() is not None
 
     def on_bus(self, payload: bytes | None) -> None:
         if payload is None:

@@ -84,6 +84,9 @@ class MatchFeeds:
         self.feeds: OrderedDict[str, MatchFeed] = OrderedDict()
         self.tables: TableFeeds | None = None
         self.resyncs = 0  # store rereads (gaps and bus reconnects); tests read it
+        # True while the bus may be losing messages (its subscription down or silent): a new
+        # subscriber is then served from the store, not from what this process last heard.
+        self.stale: Callable[[], bool] = lambda: False
 
     def get(self, mid: str) -> MatchFeed | None:
         return self.feeds.get(mid)
@@ -217,6 +220,12 @@ class MatchFeeds:
                 await asyncio.sleep(0.05)  # the store had not caught up yet
         finally:
             feed.loading = False
+
+    async def refresh(self, feed: MatchFeed) -> None:
+        """Catch `feed` up with the store now (while the bus is stale), its watchers with it."""
+        if not feed.loading and self.feeds.get(feed.mid) is feed:
+            feed.loading = True
+            await self._resync(feed)
 
     def resync_all(self) -> None:
         """The bus lost messages: reread every match anyone watches; forget the others."""

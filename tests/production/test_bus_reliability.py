@@ -244,9 +244,19 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
         t_silent = time.monotonic()
         pollers = [asyncio.create_task(poll_ready(a.url, "a")), asyncio.create_task(poll_ready(gw.url, "gateway"))]
         strokes = 0
+        during: Watcher | None = None
         while time.monotonic() - t_silent < SILENCE_S:
             await asyncio.to_thread(play.shot)
             strokes += 1
+            if during is None and time.monotonic() - t_silent > 8:
+                # A new subscriber on A while its bus is silent: served from the store, not from
+                # the last thing A heard.
+                head_then = (await asyncio.to_thread(play.projection))["version"]
+                during = Watcher(a.url.replace("http", "ws") + "/ws/watch", f"match:{mid}")
+                await during.start()
+                figures["subscribed_while_silent"] = {"head": head_then, "snapshot": during.msgs[0][1]["version"]}
+                assert during.msgs[0][1]["version"] >= head_then, figures
+                await during.close()
             await asyncio.sleep(0.1)
         at_resume = {w.channel + ("@gw" if w is wg else ""): w.version for w in watchers}
         proxy.resume()
