@@ -34,3 +34,17 @@ def test_bus_url_choice() -> None:
     assert make_bus("unix:///tmp/r.sock?db=3").channel == "cuehub:db3:changes"  # type: ignore[attr-defined]
     with pytest.raises(ValueError):
         make_bus("kafka://nope")
+
+
+def test_deployment_and_heartbeat_settings() -> None:
+    from hub.bus import bus_for
+    from hub.settings import Settings, SettingsError
+
+    s = Settings.from_env({"HUB_BUS_URL": "redis://h:6379/4?channel=c", "HUB_DEPLOYMENT": "league-1",
+                           "HUB_BUS_HEARTBEAT_S": "0.5"})
+    bus = bus_for(s)
+    assert bus.channel == "cuehub:league-1:c" and bus.stale_after == 1.5  # type: ignore[attr-defined]
+    assert bus_for(Settings.from_env({"HUB_BUS_URL": "redis://h:6379/4"})).channel == "cuehub:db4:changes"  # type: ignore[attr-defined]
+    for bad in ({"HUB_DEPLOYMENT": "two words"}, {"HUB_DEPLOYMENT": "a:b"}, {"HUB_BUS_HEARTBEAT_S": "0"}):
+        with pytest.raises(SettingsError, match=next(iter(bad))):
+            Settings.from_env(bad)
