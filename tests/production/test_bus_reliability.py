@@ -437,3 +437,57 @@ def test_a_tablet_on_process_b_gets_state_for_every_stroke_sent_to_process_a(
         assert states[-1]["match"] == final, name
     print(f"\n[tablet-across] tablet on B: {len(on_b)}/{strokes} states in order; on A (local): "
           f"{len(on_a)}/{strokes}; last state {lag * 1000:.0f} ms after the last ack")
+
+
+def test_tablets_on_process_b_follow_moves_new_matches_and_cancels_made_through_a(
+        pg_schema: str, tmp_path: Path, procs: list[Any]) -> None:
+    """The table's match changing under it, through another process: moved away (the tablet gets
+    what is on its table now, null), moved onto it, a new match put on it, that match cancelled."""
+    require_redis()
+    env = _env(pg_schema, _redis(channel="mv-" + uuid.uuid4().hex[:10]))
+    _migrate(env)
+    a = _start(procs, Hub("a", env, tmp_path))
+    b = _start(procs, Hub("b", env, tmp_path))
+    http_a = httpx.Client(base_url=a.url, timeout=10, headers=admin())
+    t1 = make_table(http_a)  # type: ignore[arg-type]
+    tb2 = http_a.post(f"/api/tournaments/{t1['tid']}/tables", json={"name": "Table 2"}).json()
+    t2 = {"tid": t1["tid"], "table_id": tb2["id"], "token": tb2["token"]}
+    mid = make_match(http_a, t1)["id"]  # type: ignore[arg-type]
+
+    async def run() -> list[str]:
+        socks = {}
+        for name, t in (("t1", t1), ("t2", t2)):
+            ws = await connect(b.url.replace("http", "ws") + f"/ws/tables/{t['table_id']}", open_timeout=10)
+            await ws.send(json.dumps({"type": "auth", "token": t["token"]}))
+            ready = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert ready["type"] == "ready", ready
+            socks[name] = (ws, ready)
+        assert socks["t1"][1]["match"]["id"] == mid and socks["t2"][1]["match"] is None
+
+        async def state(name: str) -> Any:
+            msg = json.loads(await asyncio.wait_for(socks[name][0].recv(), 10))
+            assert msg["type"] == "state", msg
+            return msg["match"]
+
+        seen = []
+        r = await asyncio.to_thread(http_a.patch, f"/api/matches/{mid}", json={"table_id": t2["table_id"]})
+        assert r.status_code == 200, r.text
+        on_t2 = await state("t2")
+        assert on_t2["id"] == mid and on_t2["table_id"] == t2["table_id"], on_t2
+        assert await state("t1") is None
+        seen.append("moved: T2 got the match, T1 null")
+        new = await asyncio.to_thread(make_match, http_a, t1)  # type: ignore[arg-type]
+        got = await state("t1")
+        assert got["id"] == new["id"] and got["version"] == 0, got
+        seen.append("new match on T1: T1 got it")
+        r = await asyncio.to_thread(http_a.delete, f"/api/matches/{new['id']}")
+        assert r.status_code == 200, r.text
+        assert await state("t1") is None
+        seen.append("cancelled: T1 null")
+        for ws, _ in socks.values():
+            await ws.close()
+        return seen
+
+    seen = asyncio.run(run())
+    http_a.close()
+    print(f"\n[tablet-across-moves] tablets on B, changes through A: {'; '.join(seen)}")
