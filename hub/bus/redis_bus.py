@@ -253,10 +253,10 @@ class RedisBus:
                 raise
             except Exception as exc:
                 delay = RECONNECT_S[min(failures, len(RECONNECT_S) - 1)]
-                failures += 1
                 reason = str(exc) if isinstance(exc, Silent) else type(exc).__name__
-                if self.subscribed.is_set() or self.down_reason is None:
-                    log.warning("redis subscriber lost (%s); reconnecting in %.2fs", reason, delay)
+                (log.warning if failures == 0 else log.debug)(  # once per outage, not once per retry
+                    "redis subscriber lost (%s); reconnecting in %.2fs", reason, delay)
+                failures += 1
                 self.down_reason = reason
                 was_up = self.subscribed.is_set()
                 self.subscribed.clear()
