@@ -225,7 +225,9 @@ class RedisBus:
 
     async def _subscribe_loop(self) -> None:
         failures = 0
-        lost = False  # a subscription was up before: whatever was published meanwhile is gone
+        # Something may have been published that this process did not hear (a subscription was lost,
+        # or the first one could not be made while the process was already serving): resync once up.
+        lost = False
         while not self._closed:
             client = self._client("sub")
             pubsub = client.pubsub()
@@ -257,6 +259,7 @@ class RedisBus:
                 (log.warning if failures == 0 else log.debug)(  # once per outage, not once per retry
                     "redis subscriber lost (%s); reconnecting in %.2fs", reason, delay)
                 failures += 1
+                lost = True
                 self.down_reason = reason
                 was_up = self.subscribed.is_set()
                 self.subscribed.clear()
