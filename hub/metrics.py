@@ -106,6 +106,10 @@ class Gauge(_Metric):
     def set(self, value: float, **labels: str) -> None:
         self._child(labels).set(value)
 
+    def set_function(self, fn: Any) -> None:
+        """The value is `fn()` at each scrape."""
+        self._metric.set_function(fn)
+
 
 class Histogram(_Metric):
     def __init__(self, name: str, help_: str, labelnames: Iterable[str] = (), *, registry: CollectorRegistry,
@@ -177,6 +181,19 @@ class Metrics:
             initial=[{"kind": k, "outcome": o} for k in ("clock_expired", "match_time_expired")
                      for o in ("stored", "superseded")],
         )
+        self.bus_resyncs = Counter(
+            "cuehub_bus_resyncs_total",
+            "Rereads from the store because bus messages may have been lost: cause silence (the "
+            "subscription's heartbeat went unanswered), reconnect (a new subscription after a lost "
+            "one), gap (one match's versions skipped; counted per match).",
+            ("cause",), registry=reg, initial=({"cause": "silence"}, {"cause": "reconnect"}, {"cause": "gap"}),
+        )
+        self.bus_up = Gauge(
+            "cuehub_bus_subscription_up",
+            "1 while this process's bus subscription is up and heard from within 3 heartbeats, else 0 "
+            "(memory:// is always 1).", registry=reg,
+        )
+        self.bus_up.set(1)
         self.started = time.time()
         self.start_time = Gauge("cuehub_process_start_time_seconds", "Unix time this hub process started.", registry=reg)
         self.start_time.set(self.started)

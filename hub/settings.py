@@ -44,6 +44,13 @@ class Settings(BaseSettings):
     database_schema: str | None = None
     admin_token: str | None = None
     bus_url: str = "memory://"
+    # The deployment this hub belongs to, carried in the Redis channel name (`cuehub:<deployment>:
+    # <channel>`): Redis pub/sub ignores database numbers, so hubs of different deployments on one
+    # Redis are kept apart by name. Unset: `db<N>`, N the bus URL's database number.
+    deployment: str | None = Field(None, pattern=r"^[A-Za-z0-9_.\-]{1,64}$")
+    # The Redis bus's subscriber PINGs its own connection this often and counts it silent (then
+    # resyncs from the store and reconnects) after 3 heartbeats without a word.
+    bus_heartbeat_s: float = Field(1.0, gt=0, le=60)
     max_body_bytes: int = Field(64 * 1024, ge=1024)
     # Run Alembic "upgrade head" when the app starts, so a bare `cuehub serve` works.
     auto_migrate: bool = True

@@ -4,8 +4,10 @@
   database: a database blip must not make an orchestrator restart every hub at once.
 - `GET /readyz`, readiness: this process can take traffic now. `store`: the database answers a
   read and takes a write (below); `bus`: the fan-out bus's live subscription is healthy (the bus's
-  own `health()` when it has one: None means healthy, else the reason; otherwise a Redis PING for
-  redis:// URLs; memory:// lives in this process). 503 with the failing check otherwise, so a
+  own `health()` when it has one: None means healthy, else the reason, e.g. "bus subscription
+  silent for 3.4s" when its heartbeat went unanswered; the Redis bus has one, so this is never a
+  fresh connection's view; otherwise a Redis PING for redis:// URLs; memory:// lives in this
+  process). 503 with the failing check otherwise, so a
   load balancer takes the process out of rotation until it recovers.
 
 The write probe is a real, tiny committed write: one UPDATE (an INSERT the first time) of the
@@ -85,6 +87,9 @@ async def check_bus(request: Request) -> None:
     if url.startswith(("redis://", "rediss://", "unix://")):
         import redis.asyncio as aioredis
 
+        from hub.bus.redis_bus import split_url
+
+        url = split_url(url)[0]  # redis-py knows no `channel` parameter (issue 17: was always 503)
         client = aioredis.from_url(url, socket_connect_timeout=READY_TIMEOUT_S, socket_timeout=READY_TIMEOUT_S)
         try:
             await client.ping()

@@ -1,6 +1,7 @@
 """The bus between hub processes: one tiny interface, backends chosen by URL.
 
-    bus = make_bus("memory://" | "redis://host:port/db?channel=name")
+    bus = make_bus("memory://" | "redis://host:port/db?channel=name", deployment=None, heartbeat_s=1.0)
+    bus = bus_for(settings)      # the same, from HUB_BUS_URL, HUB_DEPLOYMENT, HUB_BUS_HEARTBEAT_S
     await bus.start(handler)   # handler(payload: bytes | None), called in publish order
     bus.publish(payload)       # never blocks: local handlers now, other processes soon
     await bus.close()
@@ -9,11 +10,14 @@ Every process's handler sees every payload published by any process (its own inc
 locally without a round trip), in the order each publisher published them. `handler(None)` means
 "payloads may have been lost (the connection to the broker dropped and came back): resync from the
 store". Payloads are opaque bytes; hub/realtime/wire.py defines their shape.
+
+A bus may also offer `health() -> str | None` (None: its live subscription is healthy; else why
+not), which `/readyz` reports; redis_bus.py documents its heartbeat and channel naming.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 Handler = Callable[[bytes | None], None]
 
@@ -26,7 +30,12 @@ class Bus(Protocol):
     async def close(self) -> None: ...
 
 
-def make_bus(url: str) -> Bus:
+def bus_for(settings: Any) -> Bus:
+    """The bus the settings name (HUB_BUS_URL, HUB_DEPLOYMENT, HUB_BUS_HEARTBEAT_S)."""
+    return make_bus(settings.bus_url, deployment=settings.deployment, heartbeat_s=settings.bus_heartbeat_s)
+
+
+def make_bus(url: str, *, deployment: str | None = None, heartbeat_s: float = 1.0) -> Bus:
     scheme = url.split(":", 1)[0].lower()
     if scheme == "memory":
         from hub.bus.memory import MemoryBus
@@ -35,5 +44,5 @@ def make_bus(url: str) -> Bus:
     if scheme in ("redis", "rediss", "unix"):
         from hub.bus.redis_bus import RedisBus
 
-        return RedisBus(url)
+        return RedisBus(url, deployment=deployment, heartbeat_s=heartbeat_s)
     raise ValueError(f"unknown bus URL {url!r} (memory:// or redis://host:port/db)")

@@ -91,7 +91,10 @@ class Gateway:
     # --- lifecycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
+        if hasattr(self.bus, "on_event"):
+            self.bus.on_event = self._on_bus_event  # type: ignore[attr-defined]
         await self.bus.start(self.on_bus)
+        self._bus_state()
         if self.writer is not None:
             self._pump = asyncio.create_task(self._pump_changes(), name="watch-pump")
             self._unsubscribe = [self.writer.subscribe(self.on_change), self.writer.subscribe_tables(self.on_change)]
@@ -146,8 +149,20 @@ class Gateway:
 
     # --- bus -> feeds ------------------------------------------------------------------------
 
+    def _on_bus_event(self, name: str) -> None:
+        self._bus_state()
+
+    def _bus_state(self) -> None:
+        health = getattr(self.bus, "health", None)
+        if callable(health):  # read at every scrape: a silence shows before it is noticed
+            self.metrics.bus_up.set_function(lambda: 1.0 if health() is None else 0.0)
+            self.match_feeds.stale = lambda: health() is not None
+
     def on_bus(self, payload: bytes | None) -> None:
         if payload is None:
+            cause = getattr(self.bus, "resync_cause", "reconnect")
+            self.metrics.bus_resyncs.inc(cause=cause if cause in ("silence", "reconnect") else "reconnect")
+            self._bus_state()
             self._spawn(self.resync_all())
             return
         try:
@@ -182,6 +197,30 @@ class Gateway:
         self.match_feeds.resync_all()
         self.table_feeds.resync_all()
         self.tournament_feeds.resync_all()
+
+    # --- tablets ----------------------------------------------------------------------------
+
+    async def follow_table(self, table_id: str, tablet: Any) -> Callable[[], None]:
+        """`tablet.changed(match_id, version, projection_json)` for every version of the table's
+        match (each once, in order, gaps filled from the store, whichever process stored it) and
+        `tablet.switched(match_id | None)` when the table's match changes; returns the unfollow."""
+        tablets = self.table_feeds.tablets
+        tablets.setdefault(table_id, set()).add(tablet)
+
+        def unfollow() -> None:
+            held = tablets.get(table_id)
+            if held is not None:
+                held.discard(tablet)
+                if not held:
+                    del tablets[table_id]
+                    self.table_feeds.forget_unwatched(table_id)
+
+        try:
+            await self.table_feeds.load(table_id)  # keeps its match loaded, resynced with the rest
+        except BaseException:
+            unfollow()
+            raise
+        return unfollow
 
     # --- snapshots ---------------------------------------------------------------------------
 

@@ -5,7 +5,10 @@ Versions are checked on arrival: a duplicate is dropped, a gap makes the feed re
 events from the store before it goes on, so each process delivers every version once, in order.
 
 Per table (`TableFeed`) the match it holds now: a `table:` channel follows it to the next match,
-and its watchers get the updates of whatever match that is.
+and its watchers get the updates of whatever match that is. Tablet sockets of this process follow
+their table the same way (`TableFeeds.tablets`, `Gateway.follow_table`): they hear every version of
+its match in order, whichever process stored it (issue 17); what a resync (a gap, a bus loss)
+rereads reaches them as one state, the latest (a state is the whole match).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from hub.store import catalog
 
 HISTORY = 256  # recent updates kept per match for `since`
 IDLE_FEEDS = 1024  # matches tracked without watchers before the oldest are forgotten
+RESYNC_REPLAY = 2000  # versions a resync replays to watchers as updates; beyond, a fresh snapshot
 
 Spawn = Callable[[Awaitable[Any]], None]
 
@@ -80,6 +84,9 @@ class MatchFeeds:
         self.feeds: OrderedDict[str, MatchFeed] = OrderedDict()
         self.tables: TableFeeds | None = None
         self.resyncs = 0  # store rereads (gaps and bus reconnects); tests read it
+        # True while the bus may be losing messages (its subscription down or silent): a new
+        # subscriber is then served from the store, not from what this process last heard.
+        self.stale: Callable[[], bool] = lambda: False
 
     def get(self, mid: str) -> MatchFeed | None:
         return self.feeds.get(mid)
@@ -96,6 +103,7 @@ class MatchFeeds:
             self._evict()
             self._set(feed, head, data, event, fan_out=False)
             feed.ready.set()
+            self._tell_tablets(feed, feed.version, data)  # a tablet gets every state, the first seen too
         elif feed.loading:
             feed.pending.append((head, data, event))
         else:
@@ -109,11 +117,13 @@ class MatchFeeds:
         if v > feed.version + 1 and feed.version >= 0:
             feed.loading = True
             feed.pending.append((head, data, event))
+            self.metrics.bus_resyncs.inc(cause="gap")
             self.spawn(self._resync(feed))
             return
         self._set(feed, head, data, event, fan_out=True)
 
-    def _set(self, feed: MatchFeed, head: dict[str, Any], data: str, event: str, fan_out: bool) -> None:
+    def _set(self, feed: MatchFeed, head: dict[str, Any], data: str, event: str, fan_out: bool,
+             forced: bool = False, tablets: bool = True) -> None:
         v = head["v"]
         feed.table_id = head["tb"]
         feed.version, feed.data, feed.short = v, data, head.get("short")
@@ -121,26 +131,43 @@ class MatchFeeds:
         if event != "null":
             feed.ring.append(Step(v, data, event, bool(head.get("undo"))))
         if fan_out:
-            self._fan_out(feed, v, data, event, head.get("at"))
+            self._fan_out(feed, v, data, event, head.get("at"), forced, tablets)
 
-    def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str, at: int | None = None) -> None:
+    def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str, at: int | None = None,
+                 forced: bool = False, tablets: bool = True) -> None:
         handed = False
         if feed.watchers:
             ch = "match:" + feed.mid
-            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event))
+            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event), forced=forced)
             for conn in feed.watchers:
                 conn.push(item)
             handed = True
         table = None if self.tables is None else self.tables.get(feed.table_id)
         if table is not None and table.current == feed.mid and table.watchers:
             ch = "table:" + table.table_id
-            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event))
+            item = Item(UPD, ch, feed.mid, v, message("update", ch, v, data, event), forced=forced)
             for conn in table.watchers:
                 conn.push(item)
             handed = True
+        if tablets:
+            self._tell_tablets(feed, v, data)
         if handed and isinstance(at, int):
             # Once per change (not per watcher): stored -> handed to the last of its watchers.
             self.metrics.fanout_since(at)
+
+    def _tell_tablets(self, feed: MatchFeed, v: int, data: str) -> None:
+        for tablet in list((self.tables.tablets.get(feed.table_id) if self.tables is not None else None) or ()):
+            tablet.changed(feed.mid, v, data)
+
+    def _snapshot_all(self, feed: MatchFeed) -> None:
+        """Every watcher of the match (and of its table) to its latest snapshot, tablets to its state."""
+        for conn in feed.watchers:
+            conn.push(Item(SNAP, "match:" + feed.mid, forced=True))
+        table = None if self.tables is None else self.tables.get(feed.table_id)
+        if table is not None and table.current == feed.mid:
+            for conn in table.watchers:
+                conn.push(Item(SNAP, "table:" + table.table_id, forced=True))
+        self._tell_tablets(feed, feed.version, feed.data)
 
     def _held(self) -> set[str | None]:
         return set() if self.tables is None else self.tables.held()
@@ -163,11 +190,20 @@ class MatchFeeds:
             while True:
                 r = await replay(self.engine, self.rules, feed.mid, max(feed.version, 0))
                 if r is not None:
-                    for step in r.steps:
-                        if step.version > feed.version:
-                            head = {"m": feed.mid, "t": r.row.tournament_id, "tb": r.row.table_id, "v": step.version,
-                                    "undo": step.undo, "short": None}
-                            self._set(feed, head, step.data, step.event, fan_out=True)
+                    # What was missed goes to the watchers as updates, each version once and in
+                    # order, as a `since` replay does (forced: not counted against a watcher's live
+                    # limit, so a resync never looks like a slow watcher); beyond RESYNC_REPLAY
+                    # versions they get the latest snapshot instead.
+                    steps = [step for step in r.steps if step.version > feed.version]
+                    replayed = len(steps) <= RESYNC_REPLAY
+                    for step in steps:
+                        head = {"m": feed.mid, "t": r.row.tournament_id, "tb": r.row.table_id, "v": step.version,
+                                "undo": step.undo, "short": None}
+                        self._set(feed, head, step.data, step.event, fan_out=replayed, forced=True, tablets=False)
+                    if steps and not replayed:
+                        self._snapshot_all(feed)
+                    elif steps:  # a tablet's `state` is the whole match: the latest one is enough
+                        self._tell_tablets(feed, feed.version, feed.data)
                     feed.short = short_form(r.projection) if r.version == feed.version else feed.short
                 pending, feed.pending = feed.pending, []
                 gap = False
@@ -184,6 +220,12 @@ class MatchFeeds:
                 await asyncio.sleep(0.05)  # the store had not caught up yet
         finally:
             feed.loading = False
+
+    async def refresh(self, feed: MatchFeed) -> None:
+        """Catch `feed` up with the store now (while the bus is stale), its watchers with it."""
+        if not feed.loading and self.feeds.get(feed.mid) is feed:
+            feed.loading = True
+            await self._resync(feed)
 
     def resync_all(self) -> None:
         """The bus lost messages: reread every match anyone watches; forget the others."""
@@ -237,6 +279,9 @@ class TableFeeds:
         self.matches = matches
         self.spawn = spawn
         self.feeds: dict[str, TableFeed] = {}
+        # Tablet sockets following a table (hub/realtime/table.py), whichever process stored the
+        # change: objects with changed(match_id, version, projection_json) and switched(match_id).
+        self.tablets: dict[str, set[Any]] = {}
 
     def get(self, table_id: str) -> TableFeed | None:
         return self.feeds.get(table_id)
@@ -289,6 +334,8 @@ class TableFeeds:
         table.current = mid
         for conn in table.watchers:
             conn.push(Item(SNAP, "table:" + table.table_id))
+        for tablet in list(self.tablets.get(table.table_id, ())):
+            tablet.switched(mid)
 
     def resync_all(self) -> None:
         for table in list(self.feeds.values()):
@@ -306,5 +353,5 @@ class TableFeeds:
 
     def forget_unwatched(self, table_id: str) -> None:
         table = self.feeds.get(table_id)
-        if table is not None and not table.watchers:
+        if table is not None and not table.watchers and table_id not in self.tablets:
             self.feeds.pop(table_id, None)

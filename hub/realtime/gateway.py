@@ -22,7 +22,8 @@ Two ways to run it:
 - as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
   fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
 
-Besides /ws/watch the port answers `GET /healthz` and `GET /metrics` (the gateway's own metrics
+Besides /ws/watch the port answers `GET /healthz`, `GET /readyz` (the live bus subscription's
+health, 503 with the reason when it is down or silent) and `GET /metrics` (the gateway's own metrics
 when it is a process of its own, the app's when in-process).
 """
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 import logging
 import struct
 from collections import deque
@@ -241,6 +243,14 @@ class WatchServer:
             return None  # the handshake goes on (a request without Upgrade gets 426)
         if path == "/healthz":
             return ws.respond(200, '{"status":"ok"}\n')
+        if path == "/readyz":  # the live bus subscription (issue 17): stale -> 503 with the reason
+            health = getattr(self.core.bus, "health", None)
+            reason = health() if callable(health) else None
+            body = {"status": "ready" if reason is None else "unavailable",
+                    "checks": {"bus": "ok" if reason is None else f"unreachable: {str(reason)[:200]}"}}
+            response = ws.respond(200 if reason is None else 503, json.dumps(body) + "\n")
+            response.headers["Content-Type"] = "application/json"
+            return response
         if path == "/metrics":
             response = ws.respond(200, self.metrics.render())
             response.headers["Content-Type"] = CONTENT_TYPE
@@ -277,13 +287,13 @@ class WatchServer:
 
 async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Event | None = None) -> None:
     """Serve /ws/watch fed by the bus at settings.bus_url until `stop` is set (or forever)."""
-    from hub.bus import make_bus
+    from hub.bus import bus_for
     from hub.store.db import make_engine
 
     engine = make_engine(settings)
     rules = importlib.import_module("hub.rules")
     metrics = Metrics()
-    core = Gateway(engine, rules, None, make_bus(settings.bus_url), metrics=metrics)
+    core = Gateway(engine, rules, None, bus_for(settings), metrics=metrics)
     await core.start()
     server = WatchServer(core, settings, metrics)
     await server.start(host, port)

@@ -99,7 +99,11 @@ class Subscriptions:
             if prefix == "match" and ident:
                 ok = await self.subscribe_match(conn, channel, ident, since)
             elif prefix == "table" and ident:
-                ok = self._subscribe_latest(conn, channel, await self.tables.load(ident))
+                table = await self.tables.load(ident)
+                current = None if table is None or table.current is None else self.matches.get(table.current)
+                if current is not None and self.matches.stale():
+                    await self.matches.refresh(current)
+                ok = self._subscribe_latest(conn, channel, table)
             elif prefix == "tournament" and ident:
                 ok = self._subscribe_latest(conn, channel, await self.tournaments.load(ident))
             else:
@@ -132,6 +136,8 @@ class Subscriptions:
         feed = await self.matches.load(mid)
         if feed is None:
             return False
+        if self.matches.stale():  # the bus may be losing messages: the store, not what we last heard
+            await self.matches.refresh(feed)
         while feed.loading:  # a resync is filling a gap: serve after it
             await asyncio.sleep(0.01)
         sub = self._attach(conn, channel, feed.watchers)

@@ -1,7 +1,10 @@
 """/ws/tables/{table_id}: a tablet's session (PROTOCOL.md section 2).
 
 auth -> ready -> envelopes answered by ack/reject; `state` pushed after every change of the
-table's match, whoever made it. Everything the socket sends goes through one queue drained by
+table's match, whoever made it and whichever hub process stored it: this process's writer tells
+of its own changes at once, and the watch gateway's feeds (fed by the bus, gaps and bus losses
+filled from the store) of every change (issue 17); each version is pushed once, never an older
+one after a newer. Everything the socket sends goes through one queue drained by
 one sender task, so answers and pushes keep the order in which they happened.
 
 Presence (issue 15, hub/presence.py): every frame is a sign that the tablet is there;
@@ -81,7 +84,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     writer: MatchWriter = ws.app.state.writer
     metrics = metrics_of(ws)
     limit: int = settings.max_body_bytes
-    outbox: asyncio.Queue[dict[str, Any] | int | None] = asyncio.Queue()
+    outbox: asyncio.Queue[dict[str, Any] | str | int | None] = asyncio.Queue()
     closing: list[int] = []  # set once a close code is queued: no more frames are run
 
     def close_with(code: int) -> None:
@@ -91,27 +94,45 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
     forget = access.register_table_session(ws.app, table_id, close_with)
     tablet = _present(ws, table_id)
-    # Changes seen while `ready` is being built wait here, so `ready` is always the first message.
-    early: list[Change] | None = []
+    # Changes seen while `ready` is being built wait here, so `ready` is always the first message:
+    # (match id, version, projection as a dict from this process's writer or JSON from the bus).
+    early: list[tuple[str, int, Any]] | None = []
+    # The last version of each match pushed as `state` (`ready` included): the writer here and
+    # the bus both tell of a change stored here; whichever comes second is dropped, and a state
+    # older than one already sent is never pushed after it.
+    sent: dict[str, int] = {}
+    last_null: list[bool] = [False]  # the last state pushed said "no match on the table"
 
-    def on_change(change: Change) -> None:
-        if change.table_id != table_id:
-            return
+    def push_state(mid: str, version: int, projection: Any) -> None:
         if early is not None:
-            early.append(change)
+            early.append((mid, version, projection))
             return
-        if closing:
+        if closing or version <= sent.get(mid, -1):
             return
         if outbox.qsize() >= QUEUE_LIMIT:
             close_with(CLOSE_SLOW)
             return
-        outbox.put_nowait({"type": "state", "match": change.projection, "server_time": now_ms()})
+        sent[mid] = version
+        last_null[0] = False
+        if isinstance(projection, str):  # JSON already (the bus): spliced, not parsed again
+            outbox.put_nowait(f'{{"type":"state","match":{projection},"server_time":{now_ms()}}}')
+        else:
+            outbox.put_nowait({"type": "state", "match": projection, "server_time": now_ms()})
+
+    def on_change(change: Change) -> None:
+        if change.table_id == table_id:
+            push_state(change.match_id, change.version, change.projection)
 
     async def push_current() -> None:
         with contextlib.suppress(Exception):  # a failed read: the next change pushes again
             current = await writer.table_projection(table_id)
-            if not closing:
-                outbox.put_nowait({"type": "state", "match": current, "server_time": now_ms()})
+            if closing:
+                return
+            if current is not None:
+                push_state(current["id"], current["version"], current)
+            elif not last_null[0]:
+                last_null[0] = True
+                outbox.put_nowait({"type": "state", "match": None, "server_time": now_ms()})
 
     def on_table_change(change: Change | TableNotice) -> None:
         """The table's match left it (moved to another table, or cancelled before it started):
@@ -120,19 +141,36 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         if left == table_id and early is None and not closing:
             asyncio.ensure_future(push_current())
 
+    class Follower:
+        """The gateway's side (issue 17): changes of the table's match stored by any process."""
+
+        def changed(self, mid: str, version: int, data: str) -> None:
+            push_state(mid, version, data)
+
+        def switched(self, mid: str | None) -> None:
+            if early is None and not closing:
+                asyncio.ensure_future(push_current())
+
     # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
     unsubscribe = writer.subscribe(on_change)
     unsubscribe_moves = writer.subscribe(on_table_change)
     unsubscribe_tables = writer.subscribe_tables(on_table_change)
+    unfollow: Any = None
     sender = asyncio.create_task(_send_loop(ws, outbox))
     metrics.table_socket_opened()  # cuehub_table_sockets_connected: authenticated sessions
     try:
+        gateway = getattr(ws.app.state, "watch", None)
+        if gateway is not None:
+            unfollow = await gateway.follow_table(table_id, Follower())
         current = await restore(writer, await writer.table_projection(table_id))  # presence: back
         outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
+        if current is not None:
+            sent[current["id"]] = current["version"]
+        else:
+            last_null[0] = True
         held, early = early, None
-        for change in held or ():
-            if current is None or change.match_id != current.get("id") or change.version > current["version"]:
-                on_change(change)
+        for mid, version, projection in held or ():
+            push_state(mid, version, projection)
         loop = asyncio.get_running_loop()
         rate, burst = settings.table_rate_per_s, settings.table_rate_burst
         tokens, last, flooded = float(burst), loop.time(), 0
@@ -182,6 +220,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         unsubscribe()
         unsubscribe_moves()
         unsubscribe_tables()
+        if unfollow is not None:
+            unfollow()
         if closing:  # let the sender reach the close code before it is stopped
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(asyncio.shield(sender), 2.0)
@@ -190,14 +230,17 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             await sender
 
 
-async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | int | None]) -> None:
+async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | str | int | None]) -> None:
     try:
         while True:
             msg = await outbox.get()
             if msg is None or isinstance(msg, int):
                 await ws.close(code=CLOSE_SLOW if msg is None else msg)
                 return
-            await ws.send_json(msg)
+            if isinstance(msg, str):
+                await ws.send_text(msg)
+            else:
+                await ws.send_json(msg)
     except (WebSocketDisconnect, RuntimeError):
         return
 

@@ -24,7 +24,7 @@ from typing import Any, AsyncIterator
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from hub.api import access, models
-from hub.bus import make_bus
+from hub.bus import bus_for
 from hub.realtime.channels import Conn, Gateway
 from hub.realtime.gateway import WatchServer
 
@@ -36,7 +36,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Runs inside the app's own lifespan (FastAPI nests router lifespans), so the writer exists.
     state = app.state
     settings = state.settings
-    gateway = Gateway(state.engine, state.rules, state.writer, make_bus(settings.bus_url),
+    gateway = Gateway(state.engine, state.rules, state.writer, bus_for(settings),
                       tournaments=getattr(state, "tournaments", None))
     await gateway.start()
     state.watch = gateway
