@@ -44,25 +44,29 @@ def watch_protocol(app: Any) -> type[asyncio.Protocol]:
         """Chooses, from the upgrade request's path, who serves the connection."""
 
         def __init__(self, config: Any, server_state: Any, app_state: Any = None, **kwargs: Any) -> None:
-            self._args = {"config": config, "server_state": server_state, "app_state": app_state, **kwargs}
-            self._transport: asyncio.Transport | None = None
+            self._args: dict[str, Any] | None = {"config": config, "server_state": server_state,
+                                                 "app_state": app_state, **kwargs}
+            self._transport: asyncio.BaseTransport | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            self._transport = transport  # type: ignore[assignment]
+            self._transport = transport
 
         def data_received(self, data: bytes) -> None:
             # uvicorn's first call: the request head it parsed ("GET /ws/watch?x HTTP/1.1\r\n...").
             parts = data.split(b" ", 2)
             target = parts[1] if len(parts) > 2 else b""
             front = getattr(app.state, "watch_front", None)
+            args = self._args
+            assert args is not None
             protocol: Any
             if target.split(b"?", 1)[0] == _PATH and front is not None and front.accepting:
-                protocol = front.connection(owner=self._args["server_state"])
+                protocol = front.connection(owner=args["server_state"])
             else:
-                protocol = fallback(**self._args)
+                protocol = fallback(**args)
             for name in _CALLBACKS:
                 setattr(self, name, getattr(protocol, name))
-            protocol.connection_made(self._transport)
+            transport, self._transport, self._args = self._transport, None, None  # an idle watcher keeps none of it
+            protocol.connection_made(transport)
             protocol.data_received(data)
             # uvicorn then calls transport.set_protocol(self): every later callback is `protocol`'s.
 
