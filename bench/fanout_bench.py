@@ -355,10 +355,17 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             # The floor first (its own process), then the hub.
             fport = free_port()
             floor = subprocess.Popen([sys.executable, __file__, "--floor-server", str(fport), spec.as_posix()])
-            time.sleep(1.0)
             from websockets.asyncio.client import connect
 
-            ctl = await connect(f"ws://127.0.0.1:{fport}/control")
+            deadline = time.monotonic() + 30  # a loaded box takes a while to start a Python process
+            while True:
+                try:
+                    ctl = await connect(f"ws://127.0.0.1:{fport}/control")
+                    break
+                except OSError:
+                    if floor.poll() is not None or time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.2)
 
             async def floor_trigger() -> None:
                 await ctl.send("p")
