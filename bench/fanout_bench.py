@@ -99,7 +99,8 @@ def floor_server(port: int, payload_file: str) -> None:
             return
 
     async def main() -> None:
-        async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=20):
+        # backlog: uvicorn's default (2048); asyncio's 100 refuses a burst of connects (--sat-watchers).
+        async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=20, backlog=2048):
             await asyncio.Future()
 
     try:

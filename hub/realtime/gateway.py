@@ -56,7 +56,7 @@ PATH = "/ws/watch"
 # Bytes waiting in a socket's transport beyond which updates queue instead (about 40 updates of a
 # typical match): a healthy watcher on a LAN never gets near it.
 HIGH_WATER = 64 * 1024
-MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over channels.MAX_FRAME is bad_message
+MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over subscriptions.MAX_FRAME is bad_message
 OPEN = State.OPEN
 OPEN_TIMEOUT = 10  # s for the opening handshake (websockets' default)
 CLOSE_TIMEOUT = 1  # s for the closing handshake, then the TCP connection is dropped (Conn.run waits 2 s)
