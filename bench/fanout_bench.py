@@ -244,7 +244,8 @@ async def hub_match(port: int) -> tuple[str, str, str, Callable[[], Awaitable[No
             "tournament_id": tid, "table_id": tb["id"], "discipline": "golden_nine",
             "players": [{"id": "a", "name": "Zheng Yubo"}, {"id": "b", "name": "Yang Fan"}], "format": {"racks": 9},
             "options": {"shot_clock": {"shot_s": 45}}})).json()
-    ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{tb['id']}", max_size=None)
+    # No client keepalive: a hub busy at saturation may answer a ping late, and this socket must stay.
+    ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{tb['id']}", max_size=None, ping_interval=None)
     await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
     await ws.recv()
     state = {"n": 0}
@@ -361,7 +362,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             deadline = time.monotonic() + 30  # a loaded box takes a while to start a Python process
             while True:
                 try:
-                    ctl = await connect(f"ws://127.0.0.1:{fport}/control")
+                    ctl = await connect(f"ws://127.0.0.1:{fport}/control", ping_interval=None)
                     break
                 except OSError:
                     if floor.poll() is not None or time.monotonic() > deadline:
