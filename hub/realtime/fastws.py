@@ -31,6 +31,11 @@ _PATH = PATH.encode()
 _CALLBACKS = ("data_received", "eof_received", "connection_lost", "pause_writing", "resume_writing")
 
 
+def _adopt(transport: Any, chooser: asyncio.Protocol, protocol: asyncio.Protocol) -> None:
+    if not transport.is_closing() and transport.get_protocol() is chooser:
+        transport.set_protocol(protocol)
+
+
 def watch_protocol(app: Any) -> type[asyncio.Protocol]:
     """The class for uvicorn's `ws` option: /ws/watch to `app.state.watch_front`, every other
     WebSocket path to uvicorn's own protocol (`auto`: websockets-sansio on recent uvicorn)."""
@@ -65,10 +70,14 @@ def watch_protocol(app: Any) -> type[asyncio.Protocol]:
                 protocol = fallback(**args)
             for name in _CALLBACKS:
                 setattr(self, name, getattr(protocol, name))
-            transport, self._transport, self._args = self._transport, None, None  # an idle watcher keeps none of it
+            transport, self._transport, self._args = self._transport, None, None
+            assert transport is not None
             protocol.connection_made(transport)
             protocol.data_received(data)
-            # uvicorn then calls transport.set_protocol(self): every later callback is `protocol`'s.
+            # uvicorn now calls transport.set_protocol(self): from then on every callback is
+            # `protocol`'s own method (the attributes above). On the next turn of the loop the
+            # transport is given `protocol` itself, and this object is gone.
+            asyncio.get_running_loop().call_soon(_adopt, transport, self, protocol)
 
         def connection_lost(self, exc: Exception | None) -> None:  # before the choice: nothing to do
             pass

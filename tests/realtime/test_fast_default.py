@@ -110,3 +110,25 @@ def test_stopping_the_hub_closes_watchers_1012_and_does_not_wait_for_them(hub: H
     assert hub.proc is not None and hub.proc.wait(10) in (0, -signal.SIGTERM)
     assert took < 5
     assert "Traceback" not in hub.log.read_text()
+
+
+def test_after_the_handover_the_transport_talks_to_the_gateway_connection_itself(sqlite_settings: Any) -> None:
+    """The chooser (fastws.WatchOrAppProtocol) steps aside: an idle watcher costs the gateway
+    connection only, and each packet goes straight to it."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))
+    from cuehub_live_hub import serve
+    from websockets.sync.client import connect as sync_connect
+
+    from hub.app import create_app
+    from hub.realtime.gateway import HandedConnection
+
+    app = create_app(sqlite_settings)
+    with serve(app) as url:
+        with sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) as ws:
+            ws.send(json.dumps({"type": "subscribe", "channel": "match:none"}))
+            assert json.loads(ws.recv(timeout=5))["type"] == "error"  # unknown match
+            handed = list(app.state.watch_front.handed)
+            assert len(handed) == 1 and isinstance(handed[0], HandedConnection)
+            assert handed[0].transport.get_protocol() is handed[0]
