@@ -39,10 +39,10 @@ from collections import deque
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.server import ServerProtocol
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
 from hub.heap import freeze_startup_heap
