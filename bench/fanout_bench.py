@@ -229,6 +229,17 @@ def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None, gat
     return procs, ports, gprocs, gports
 
 
+def stop(procs: list[subprocess.Popen[Any]]) -> None:
+    """SIGTERM, then wait: a hub still shutting down must not outlive its temporary directory."""
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 async def hub_match(port: int) -> tuple[str, str, str, Callable[[], Awaitable[None]], dict[str, Any]]:
     """A golden_nine match, started; returns (mid, table_id, token, trigger, sample) where trigger()
     stores one legal shot through the table socket (the turn alternates a, b, a, ...)."""
@@ -388,8 +399,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
         finally:
-            for p in hubs:
-                p.terminate()
+            stop(hubs)
         if "default" in rows:
             # A plain `cuehub serve` (a fresh process): what pages and watchers get with nothing set.
             hubs, ports, _, _ = start_hubs(tmp, 1, redis=False, cli=True)
@@ -402,8 +412,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
             finally:
-                for p in hubs:
-                    p.terminate()
+                stop(hubs)
         if "gateway" in rows:
             # A fresh hub process (RSS freed by the previous row's sockets would hide the cost).
             wport = free_port()
@@ -417,8 +426,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
             finally:
-                for p in hubs:
-                    p.terminate()
+                stop(hubs)
         if args.redis and "2hubs" in rows:
             hubs2, ports2, _, _ = start_hubs(tmp, 2, redis=True)
             try:
@@ -431,8 +439,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
             finally:
-                for p in hubs2:
-                    p.terminate()
+                stop(hubs2)
         if args.redis and "2gateways" in rows:
             hubs3, ports3, gws, gports = start_hubs(tmp, 1, redis=True, gateways=2)
             try:
@@ -445,8 +452,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
             finally:
-                for p in hubs3 + gws:
-                    p.terminate()
+                stop(hubs3 + gws)
     return results
 
 
