@@ -3,16 +3,20 @@ broadcasts the same message bytes with websockets.broadcast().
 
     python bench/fanout_bench.py [--watchers 1000] [--rate 20] [--seconds 10]
                                  [--sat-rate 400] [--sat-seconds 5] [--redis] [--repeat N]
-                                 [--rows floor,hub,gateway,2hubs,2gateways] [--client c|node]
+                                 [--sat-watchers 5000]
+                                 [--rows floor,default,hub,gateway,2hubs,2gateways] [--client c|node]
 
-Runs, for the floor and for the hub (uvicorn subprocess, SQLite, memory bus) on its FastAPI
-/ws/watch and on its in-process watch gateway (HUB_WATCH_PORT, hub/realtime/gateway.py); with
+Runs, for the floor and for the hub (SQLite, memory bus): `default`, a plain `cuehub serve` (what
+pages and watchers get with nothing set: /ws/watch on the hub's port, served by the watch
+gateway's websockets front, hub/realtime/fastws.py); `hub`, the app under `uvicorn --factory`
+(uvicorn's own WebSocket protocol: the FastAPI /ws/watch, the fallback for other servers);
+`gateway`, the in-process watch gateway on a port of its own (HUB_WATCH_PORT); with
 --redis also two hub processes on PostgreSQL + Redis sharing the watchers, and one hub + two
 `cuehub gateway` processes on the same Redis sharing them: N watcher sockets from the load client,
 real match updates (legal shots through the table socket; the floor gets a trigger per update and
 broadcasts a message built by the hub's own code from a real projection), and prints
 delivered/expected, p50/p99/max latency (receive time minus the message's server_time),
-deliveries/s at saturation, server and load-client CPU per delivery, server RSS per idle watcher,
+deliveries/s at saturation (with --watchers, then with --sat-watchers), server and load-client CPU per delivery, server RSS per idle watcher,
 and the ratios. Not part of the test suite.
 
 The load client is bench/load.c (one thread, epoll, libc only; compiled with `cc -O2` into
@@ -95,7 +99,8 @@ def floor_server(port: int, payload_file: str) -> None:
             return
 
     async def main() -> None:
-        async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=20):
+        # backlog: uvicorn's default (2048); asyncio's 100 refuses a burst of connects (--sat-watchers).
+        async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=20, backlog=2048):
             await asyncio.Future()
 
     try:
@@ -180,10 +185,12 @@ def wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
     raise RuntimeError(f"{url} did not answer")
 
 
-def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None,
-               gateways: int = 0) -> tuple[list[subprocess.Popen[Any]], list[int], list[subprocess.Popen[Any]], list[int]]:
+def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None, gateways: int = 0,
+               cli: bool = False) -> tuple[list[subprocess.Popen[Any]], list[int], list[subprocess.Popen[Any]], list[int]]:
     """n hub processes (the first with an in-process watch gateway on watch_port, if given), and
-    `gateways` watch gateway processes (`cuehub gateway`, Redis only)."""
+    `gateways` watch gateway processes (`cuehub gateway`, Redis only). With `cli`, the hubs are a
+    plain `cuehub serve` (its default uvicorn options: /ws/watch on the fast front); otherwise
+    `uvicorn hub.app:create_app --factory` (uvicorn's own WebSocket protocol: the FastAPI /ws/watch)."""
     # The tablet rate limit (50 commands/s by default, 4429 past a burst) would cap the saturation
     # phase's 200 updates/s: lifted, since this measures the fan-out, not the flood guard.
     env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_TABLE_RATE": "100000", "HUB_TABLE_BURST": "100000"}
@@ -193,7 +200,7 @@ def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None,
         env.update(HUB_DATABASE_URL="postgresql+asyncpg://postgres@127.0.0.1:5432/test", HUB_DATABASE_SCHEMA=schema,
                    HUB_BUS_URL=f"redis://127.0.0.1:6379/0?channel=bench-{schema}")
     else:
-        db = "bench.db" if watch_port is None else "bench-gw.db"
+        db = "bench-gw.db" if watch_port is not None else "bench-cli.db" if cli else "bench.db"
         env.update(HUB_DATABASE_URL=f"sqlite+aiosqlite:///{tmp}/{db}", HUB_BUS_URL="memory://")
     procs, ports = [], []
     for i in range(n):
@@ -201,8 +208,13 @@ def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None,
         e = env if i == 0 else {**env, "HUB_AUTO_MIGRATE": "0"}
         if i == 0 and watch_port is not None:
             e = {**e, "HUB_WATCH_PORT": str(watch_port)}
-        p = subprocess.Popen([sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
-                              "--port", str(port), "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=e)
+        if cli:
+            argv = [sys.executable, "-m", "hub.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                    "--log-level", "warning"]
+        else:
+            argv = [sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
+                    "--port", str(port), "--log-level", "warning", "--no-access-log"]
+        p = subprocess.Popen(argv, cwd=ROOT, env=e)
         wait_http(f"http://127.0.0.1:{port}/healthz", p)
         procs.append(p)
         ports.append(port)
@@ -215,6 +227,17 @@ def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None,
         gprocs.append(p)
         gports.append(port)
     return procs, ports, gprocs, gports
+
+
+def stop(procs: list[subprocess.Popen[Any]]) -> None:
+    """SIGTERM, then wait: a hub still shutting down must not outlive its temporary directory."""
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.kill()
 
 
 async def hub_match(port: int) -> tuple[str, str, str, Callable[[], Awaitable[None]], dict[str, Any]]:
@@ -232,7 +255,8 @@ async def hub_match(port: int) -> tuple[str, str, str, Callable[[], Awaitable[No
             "tournament_id": tid, "table_id": tb["id"], "discipline": "golden_nine",
             "players": [{"id": "a", "name": "Zheng Yubo"}, {"id": "b", "name": "Yang Fan"}], "format": {"racks": 9},
             "options": {"shot_clock": {"shot_s": 45}}})).json()
-    ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{tb['id']}", max_size=None)
+    # No client keepalive: a hub busy at saturation may answer a ping late, and this socket must stay.
+    ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{tb['id']}", max_size=None, ping_interval=None)
     await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
     await ws.recv()
     state = {"n": 0}
@@ -317,6 +341,16 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
     # The load client's CPU per delivery (it shares the cores with the servers).
     res["sat"]["client_cpu_us"] = 1e6 * (cpu_s(load.proc.pid) - client0) / max(res["sat"]["count"], 1)
     print(f"  {name}: saturation {res['sat']}", flush=True)
+    more = args.sat_watchers - args.watchers
+    if more > 0:
+        # The same saturation with more watchers (issue 16: deliveries/s at 5,000).
+        ready = await asyncio.to_thread(load.ask, cmd="connect", urls=urls, n=more, channel=channel)
+        await asyncio.sleep(2.0)
+        cpu0 = sum(cpu_s(p) for p in pids)
+        res["sat_many"] = await measure(load, trigger, ready["n"], args.sat_rate, args.sat_seconds, settle=5.0)
+        res["sat_many"]["watchers"] = ready["n"]
+        res["sat_many"]["cpu_us"] = 1e6 * (sum(cpu_s(p) for p in pids) - cpu0) / max(res["sat_many"]["count"], 1)
+        print(f"  {name}: saturation with {ready['n']} watchers {res['sat_many']}", flush=True)
     return res
 
 
@@ -334,10 +368,17 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             # The floor first (its own process), then the hub.
             fport = free_port()
             floor = subprocess.Popen([sys.executable, __file__, "--floor-server", str(fport), spec.as_posix()])
-            time.sleep(1.0)
             from websockets.asyncio.client import connect
 
-            ctl = await connect(f"ws://127.0.0.1:{fport}/control")
+            deadline = time.monotonic() + 30  # a loaded box takes a while to start a Python process
+            while True:
+                try:
+                    ctl = await connect(f"ws://127.0.0.1:{fport}/control", ping_interval=None)
+                    break
+                except OSError:
+                    if floor.poll() is not None or time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.2)
 
             async def floor_trigger() -> None:
                 await ctl.send("p")
@@ -353,13 +394,25 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
             if "hub" in rows:
                 load = Load(args.client)
                 try:
-                    results.append(await run_server("hub", load, [hubs[0].pid], [f"ws://127.0.0.1:{ports[0]}/ws/watch"],
+                    results.append(await run_server("asgi fallback", load, [hubs[0].pid], [f"ws://127.0.0.1:{ports[0]}/ws/watch"],
                                                     f"match:{mid}", trigger, args))
                 finally:
                     load.close()
         finally:
-            for p in hubs:
-                p.terminate()
+            stop(hubs)
+        if "default" in rows:
+            # A plain `cuehub serve` (a fresh process): what pages and watchers get with nothing set.
+            hubs, ports, _, _ = start_hubs(tmp, 1, redis=False, cli=True)
+            try:
+                dmid, _, _, dtrigger, _ = await hub_match(ports[0])
+                load = Load(args.client)
+                try:
+                    results.append(await run_server("default", load, [hubs[0].pid], [f"ws://127.0.0.1:{ports[0]}/ws/watch"],
+                                                    f"match:{dmid}", dtrigger, args))
+                finally:
+                    load.close()
+            finally:
+                stop(hubs)
         if "gateway" in rows:
             # A fresh hub process (RSS freed by the previous row's sockets would hide the cost).
             wport = free_port()
@@ -373,8 +426,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
             finally:
-                for p in hubs:
-                    p.terminate()
+                stop(hubs)
         if args.redis and "2hubs" in rows:
             hubs2, ports2, _, _ = start_hubs(tmp, 2, redis=True)
             try:
@@ -387,8 +439,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
             finally:
-                for p in hubs2:
-                    p.terminate()
+                stop(hubs2)
         if args.redis and "2gateways" in rows:
             hubs3, ports3, gws, gports = start_hubs(tmp, 1, redis=True, gateways=2)
             try:
@@ -401,8 +452,7 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 finally:
                     load.close()
             finally:
-                for p in hubs3 + gws:
-                    p.terminate()
+                stop(hubs3 + gws)
     return results
 
 
@@ -413,11 +463,14 @@ def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         same = [run[i] for run in runs if i < len(run) and run[i]["name"] == first["name"]]
         row: dict[str, Any] = {"name": first["name"], "runs": len(same),
                                "rss_per_watcher_kb": statistics.median(r["rss_per_watcher_kb"] for r in same)}
-        for phase in ("steady", "stalled", "sat"):
+        for phase in ("steady", "stalled", "sat", "sat_many"):
+            if any(phase not in r for r in same):
+                continue
             ph = [r[phase] for r in same]
             row[phase] = {k: statistics.median(p.get(k) or 0 for p in ph) for k in ("p50", "p99", "max", "per_s", "cpu_us", "client_cpu_us")}
             row[phase]["count"] = min(p["count"] for p in ph)
             row[phase]["expected"] = ph[0]["expected"]
+            row[phase]["watchers"] = ph[0].get("watchers")
         out.append(row)
     return out
 
@@ -440,20 +493,29 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print()
     print(f"{args.watchers} watchers, {args.rate:g} updates/s for {args.seconds:g} s; saturation at "
           f"{args.sat_rate:g} updates/s for {args.sat_seconds:g} s")
+    many = args.sat_watchers if args.sat_watchers > args.watchers else None
     head = f"{'server':14} {'delivered/expected':>20} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} " \
            f"{'p99 stalled':>11} {'sat deliv/s':>12} {'CPU us/deliv':>12} {'KB/watcher':>10} {'client us/deliv':>15}"
+    if many:
+        head += f" {f'sat@{many} deliv/s':>18}"
     print(head)
     print("-" * len(head))
     for r in results:
         s, st, sat = r["steady"], r["stalled"], r["sat"]
-        print(f"{r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} {s['p99'] or 0:>8.1f} "
-              f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} {r['rss_per_watcher_kb']:>10.1f} "
-              f"{sat.get('client_cpu_us', 0):>15.2f}")
+        line = (f"{r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} {s['p99'] or 0:>8.1f} "
+                f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} {r['rss_per_watcher_kb']:>10.1f} "
+                f"{sat.get('client_cpu_us', 0):>15.2f}")
+        if many:
+            line += f" {r.get('sat_many', {}).get('per_s', 0):>18.0f}"
+        print(line)
     print()
     for r in results[1:]:
         s, st = r["steady"], r["stalled"]
+        extra = ""
+        if many and "sat_many" in r and "sat_many" in floor:
+            extra = f"saturation at {many} watchers {r['sat_many']['per_s'] / floor['sat_many']['per_s']:.2f}x (target >= 1.2), "
         print(f"{r['name']} / floor: p99 {s['p99'] / floor['steady']['p99']:.2f}x (target <= 1.2), "
-              f"saturation {r['sat']['per_s'] / floor['sat']['per_s']:.2f}x (target >= 1.0; 2 hubs >= 1.5), "
+              f"saturation {r['sat']['per_s'] / floor['sat']['per_s']:.2f}x (target >= 1.0; 2 hubs >= 1.5), {extra}"
               f"memory {r['rss_per_watcher_kb'] / floor['rss_per_watcher_kb']:.2f}x (target <= 1.2), "
               f"stalled watcher raises p99 by {100 * (st['p99'] / s['p99'] - 1):+.0f}% (target < 10%), "
               f"every update delivered: {s['count'] == s['expected']}")
@@ -469,10 +531,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--sat-rate", type=float, default=400)
     ap.add_argument("--sat-seconds", type=float, default=5)
+    ap.add_argument("--sat-watchers", type=int, default=5000,
+                    help="then the same saturation with this many watchers (0: skip)")
     ap.add_argument("--redis", action="store_true",
                     help="also two hub processes, and one hub + two gateway processes, on PostgreSQL + Redis")
     ap.add_argument("--repeat", type=int, default=1, help="run everything N times; print each and the medians")
-    ap.add_argument("--rows", default="floor,hub,gateway,2hubs,2gateways",
+    ap.add_argument("--rows", default="floor,default,hub,gateway,2hubs,2gateways",
                     help="which servers to measure (the floor always runs)")
     ap.add_argument("--client", choices=("c", "node"), default="c",
                     help="load client: bench/load.c (default, cheap on CPU) or bench/load.js (Node, `ws`)")

@@ -6,12 +6,35 @@ import argparse
 import asyncio
 import importlib
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from pydantic import ValidationError
 
 from hub.resources import MissingPiece
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
+
+
+def uvicorn_options(settings: Settings, app: Any) -> dict[str, Any]:
+    """What `cuehub serve` and `cuehub demo` give uvicorn besides the app, host, port and logging:
+    one place, so the two cannot serve watchers differently.
+
+    - `ws`: /ws/watch upgrades go to the watch gateway's websockets front of the app's own core
+      (hub/realtime/fastws.py: coalesced writes, one frame per change for every watcher); every
+      other WebSocket path (the tablets' /ws/tables/...) to uvicorn's own protocol and the app;
+    - heartbeats (a ping every HUB_WS_PING_S, closed when unanswered as long) on both;
+    - the frame cap of the table sockets (watch sockets have the gateway's, 1 MiB);
+    - X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py).
+    """
+    from hub.realtime.fastws import watch_protocol
+
+    return {
+        "ws": watch_protocol(app),
+        # Frames a little over the cap get a bad_command reject from the table socket; far over it,
+        # uvicorn closes the connection before reading them whole.
+        "ws_max_size": max(settings.max_body_bytes * 4, 1 << 20),
+        "ws_ping_interval": settings.ws_ping_s, "ws_ping_timeout": settings.ws_ping_s,
+        "proxy_headers": True, "forwarded_allow_ips": list(settings.trusted_proxies),
+    }
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -25,19 +48,15 @@ def _serve(args: argparse.Namespace) -> int:
     )
     from hub.logs import log_config
 
+    app = create_app(settings)
     uvicorn.run(
-        create_app(settings),
+        app,
         # One JSON object per log line (match/table ids included); HUB_LOG_FORMAT=text opts out.
         log_config=log_config(args.log_level, json_format=settings.log_format == "json"),
         host=settings.host,
         port=settings.port,
-        # Frames a little over the cap get a bad_command reject from the table socket; far over it,
-        # uvicorn closes the connection before reading them whole.
-        ws_max_size=max(settings.max_body_bytes * 4, 1 << 20),
-        ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s,  # heartbeats
-        # X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py).
-        proxy_headers=True, forwarded_allow_ips=list(settings.trusted_proxies),
         log_level=args.log_level,
+        **uvicorn_options(settings, app),
     )
     return 0
 

@@ -178,6 +178,7 @@ class DemoEvents:
 
 async def run_demo(args: argparse.Namespace) -> int:
     from hub.app import create_app
+    from hub.cli import uvicorn_options
     from hub.settings import Settings
 
     temporary = args.data_dir is None
@@ -211,9 +212,11 @@ async def run_demo(args: argparse.Namespace) -> int:
         return 1
     port = sock.getsockname()[1]
     base_url = f"http://{client_host}:{port}"
-    config = uvicorn.Config(create_app(settings.with_(port=port)), host=args.host, port=port, log_level="warning",
-                            lifespan="on", timeout_graceful_shutdown=3,
-                            ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s)
+    settings = settings.with_(port=port)
+    app = create_app(settings)
+    # The same uvicorn options as `cuehub serve` (/ws/watch on the watch gateway's fast front).
+    config = uvicorn.Config(app, host=args.host, port=port, log_level="warning",
+                            lifespan="on", timeout_graceful_shutdown=3, **uvicorn_options(settings, app))
     server = _Server(config)
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="uvicorn")
     sim: DemoEvents | None = None

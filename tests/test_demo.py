@@ -41,6 +41,10 @@ def _reader(stream, q: "queue.Queue[str]") -> None:
     q.put("")
 
 
+def _metric(text: str, name: str) -> float:
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
+
+
 @pytest.fixture
 def demo(tmp_path: Path):
     assert _real_rules(), "the demo must run on the real rules engine"
@@ -146,6 +150,8 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
 
     seen = asyncio.run(watch_all())
     assert set(seen) == DISCIPLINES
+    # ... served by the watch gateway's fast front on the demo's own port, not the FastAPI endpoint.
+    assert _metric(httpx.get(f"{url}/metrics", timeout=5).text, "cuehub_watch_messages_total") > 0
 
     # Matches flow to the tables by themselves: a finished draw match is followed by the next one
     # called onto a free table, with nobody creating it.

@@ -14,10 +14,12 @@ side: subscribe / unsubscribe frames), and `Gateway` here, which wires them to t
 the bus.
 
 Two fronts share this core (and, in one process, one Gateway object): the FastAPI endpoint
-(watch.py, an awaited ASGI send per message, queued per watcher) and the websockets server
-(gateway.py: a socket whose queue is empty gets each update handed to its outbox without
-awaiting, the frame built once per change and shared by every watcher, the frames of one round
-written together; only a watcher whose write buffer is full is queued). Their API here:
+(watch.py, an awaited ASGI send per message, queued per watcher; the fallback under other
+servers) and the websockets front (gateway.py: what `cuehub serve` gives /ws/watch on its own
+port through fastws.py, and `cuehub gateway` on a port of its own; a socket whose queue is empty
+gets each update handed to its outbox without awaiting, the frame built once per change and
+shared by every watcher, the frames of one round written together; only a watcher whose write
+buffer is full is queued). Their API here:
 `connect(conn)`, `handle(conn, text)`, `disconnect(conn)` and the `Conn` class.
 """
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict, deque
+from collections import deque
 from types import ModuleType
 from typing import Any, Awaitable, Callable
 
@@ -35,18 +37,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.bus import Bus
 from hub.metrics import Metrics, metrics_of
 from hub.realtime import wire
-from hub.realtime.conn import CLOSE_STUCK, ERR, QUEUE_LIMIT, SNAP, STUCK_S, UPD, Conn, Item, Sub, error_text, message
-from hub.realtime.feeds import HISTORY, IDLE_FEEDS, MatchFeed, MatchFeeds, TableFeed, TableFeeds
-from hub.realtime.subscriptions import MAX_FRAME, MAX_REPLAY, MAX_SUBSCRIPTIONS, Subscriptions
-from hub.realtime.tournament_feed import TournamentFeed, TournamentFeeds
+from hub.realtime.conn import CLOSE_STUCK, QUEUE_LIMIT, Conn, Item, message
+from hub.realtime.feeds import MatchFeeds, TableFeeds
+from hub.realtime.subscriptions import MAX_SUBSCRIPTIONS, Subscriptions
+from hub.realtime.tournament_feed import TournamentFeeds
 from hub.tournaments.writer import TournamentChange, TournamentWriter
 from hub.writer import Change, MatchWriter, TableNotice
 
-__all__ = [
-    "CLOSE_STUCK", "ERR", "HISTORY", "IDLE_FEEDS", "MAX_FRAME", "MAX_REPLAY", "MAX_SUBSCRIPTIONS", "QUEUE_LIMIT",
-    "SNAP", "STUCK_S", "UPD", "Conn", "Gateway", "Item", "MatchFeed", "Sub", "TableFeed", "TournamentFeed",
-    "error_text", "message",
-]
+# What the fronts and the tests take from here (the rest lives in the parts' own modules).
+__all__ = ["CLOSE_STUCK", "MAX_SUBSCRIPTIONS", "QUEUE_LIMIT", "Conn", "Gateway", "Item", "message"]
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +73,6 @@ class Gateway:
         self._wake = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
         self._unsubscribe: list[Callable[[], None]] = []
-
-    @property
-    def matches(self) -> OrderedDict[str, MatchFeed]:
-        return self.match_feeds.feeds
 
     @property
     def conns(self) -> set[Conn]:

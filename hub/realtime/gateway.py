@@ -16,9 +16,11 @@ its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the lat
 it is closed 4408 if it stays stuck), drained by a sender task that exists only while something is
 queued.
 
-Two ways to run it:
-- in the hub process, on `HUB_WATCH_PORT` (`cuehub serve --watch-port`): same event loop, same
-  `channels.Gateway` object as the app's /ws/watch (fed by the same writer and bus);
+Three ways to run it:
+- in the hub process, on the hub's own port: `cuehub serve` and `cuehub demo` hand uvicorn's
+  /ws/watch upgrades to it (fastws.py); same event loop, same `channels.Gateway` object as the app
+  (fed by the same writer and bus);
+- in the hub process, also on `HUB_WATCH_PORT` (`cuehub serve --watch-port`), a listener of its own;
 - as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
   fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
 
@@ -36,11 +38,13 @@ import json
 import logging
 import struct
 from collections import deque
+from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
 from hub.heap import freeze_startup_heap
@@ -54,8 +58,11 @@ PATH = "/ws/watch"
 # Bytes waiting in a socket's transport beyond which updates queue instead (about 40 updates of a
 # typical match): a healthy watcher on a LAN never gets near it.
 HIGH_WATER = 64 * 1024
-MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over channels.MAX_FRAME is bad_message
+MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over subscriptions.MAX_FRAME is bad_message
 OPEN = State.OPEN
+OPEN_TIMEOUT = 10  # s for the opening handshake (websockets' default)
+CLOSE_TIMEOUT = 1  # s for the closing handshake, then the TCP connection is dropped (Conn.run waits 2 s)
+CLOSE_SERVICE_RESTART = 1012  # what uvicorn's own WebSocket protocols send when the server stops
 
 
 # The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
@@ -202,8 +209,56 @@ class SocketConn(Conn):
                 self.ws.transport.abort()
 
 
+class HandedConnection(ServerConnection):
+    """A watcher's websockets connection whose TCP connection another server accepted (uvicorn,
+    fastws.py) and handed over with the upgrade request. It is one of that server's connections
+    too (`owner`: uvicorn's `server_state.connections`), so that server's shutdown closes it (1012,
+    as uvicorn's own protocol does) and waits for it to be gone."""
+
+    owner: Any = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.owner is not None:
+            self.owner.connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        try:
+            super().connection_lost(exc)
+        finally:
+            if self.owner is not None:
+                self.owner.connections.discard(self)
+
+    def shutdown(self) -> None:
+        """The owner is stopping: close 1012 (a watcher reconnects), or drop a handshake not done."""
+        if self.protocol.state is OPEN:
+            task = self.loop.create_task(self.close(CLOSE_SERVICE_RESTART, "server shutting down"))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        elif not self.transport.is_closing():
+            self.transport.close()
+
+
+class _Handover:
+    """What a websockets `ServerConnection` asks of its server, for connections handed over by
+    another server (no listening socket of its own). Covers websockets 16 (`start_connection_handler`)
+    and 17 (`handler`, `handler_tasks`)."""
+
+    def __init__(self, handler: Any) -> None:
+        self.handler = handler
+        self.handler_tasks: set[asyncio.Task[None]] = set()
+        self.serving = True
+
+    def is_serving(self) -> bool:
+        return self.serving
+
+    def start_connection_handler(self, connection: ServerConnection) -> None:
+        task = asyncio.get_running_loop().create_task(self.handler(connection))
+        self.handler_tasks.add(task)
+
+
 class WatchServer:
-    """The websockets server in front of one `channels.Gateway`."""
+    """The websockets front of one `channels.Gateway`: a listener of its own (`start`) and/or
+    connections handed over by uvicorn (`connection`, fastws.py); one outbox for both."""
 
     def __init__(self, core: Gateway, settings: Settings, metrics: Metrics | None = None) -> None:
         self.core = core
@@ -211,6 +266,48 @@ class WatchServer:
         self.metrics = metrics if metrics is not None else core.metrics
         self.server: Server | None = None
         self.outbox = Outbox(self.metrics)
+        self.handover = _Handover(self._serve_handed)
+        self.handed: set[HandedConnection] = set()  # handed-over connections past their handshake
+
+    @property
+    def accepting(self) -> bool:
+        """Whether handed-over connections are taken (False once `close` began)."""
+        return self.handover.serving
+
+    def connection(self, owner: Any = None) -> HandedConnection:
+        """An asyncio protocol for one TCP connection whose upgrade request another server read:
+        give it the transport (`connection_made`) and the request head (`data_received`)."""
+        protocol = ServerProtocol(max_size=MAX_SIZE)  # no extensions: no per-connection deflate
+        conn = HandedConnection(
+            protocol, self.handover,  # type: ignore[arg-type]
+            ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
+            close_timeout=CLOSE_TIMEOUT, write_limit=HIGH_WATER,
+        )
+        conn.owner = owner
+        return conn
+
+    async def _serve_handed(self, connection: ServerConnection) -> None:
+        """A handed-over connection's life, as websockets' own server runs one: the handshake,
+        heartbeats, `_handler`; the TCP connection is closed on the way out whatever happens."""
+        try:
+            async with asyncio.timeout(OPEN_TIMEOUT):
+                await connection.handshake(self._process_request, None, None)
+            if connection.protocol.state is not OPEN:
+                connection.transport.abort()
+                return
+            connection.start_keepalive()
+            self.handed.add(connection)  # type: ignore[arg-type]
+            try:
+                async with connection:
+                    await self._handler(connection)
+            except Exception:
+                log.exception("watch connection handler failed")
+            finally:
+                self.handed.discard(connection)  # type: ignore[arg-type]
+        except Exception:
+            connection.transport.abort()  # a handshake that failed or timed out
+        finally:
+            self.handover.handler_tasks.discard(asyncio.current_task())  # type: ignore[arg-type]
 
     async def start(self, host: str, port: int) -> None:
         self.server = await serve(
@@ -220,7 +317,7 @@ class WatchServer:
             max_size=MAX_SIZE,
             # Heartbeats: a ping every ws_ping_s; a socket that does not answer within as long is closed.
             ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
-            close_timeout=1,  # then the TCP connection is dropped (Conn.run waits 2 s)
+            close_timeout=CLOSE_TIMEOUT,  # then the TCP connection is dropped (Conn.run waits 2 s)
             write_limit=HIGH_WATER,
             server_header=None,
         )
@@ -231,11 +328,19 @@ class WatchServer:
         return self.server.sockets[0].getsockname()[1]  # type: ignore[no-any-return]
 
     async def close(self) -> None:
+        self.handover.serving = False  # a handshake still going answers 503
         if self.server is not None:
             self.server.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 5)
             self.server = None
+        tasks = list(self.handover.handler_tasks)
+        if tasks:  # handed-over watchers (uvicorn normally closed them before the app's shutdown)
+            for conn in list(self.handed):
+                conn.shutdown()
+            _, late = await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT + 2)
+            for task in late:
+                task.cancel()
 
     def _process_request(self, ws: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]

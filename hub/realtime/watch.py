@@ -5,9 +5,12 @@ the writer, connects the bus named by HUB_BUS_URL and is kept on `app.state.watc
 the server's WebSocket pings (uvicorn's ws_ping_interval / ws_ping_timeout, 20 s each by
 default): a socket that stops answering is closed, and its subscriptions go with it.
 
-With HUB_WATCH_PORT set, the same gateway is also served by the websockets server of
-gateway.py on that port (same event loop, same feeds, a much cheaper write per watcher);
-`GET /api/config` tells the pages where to watch (`watch_url` / `watch_port`, null when unset).
+This FastAPI endpoint is the fallback, for the app under any ASGI server. `cuehub serve` and
+`cuehub demo` give uvicorn a WebSocket protocol of ours (fastws.py) that hands /ws/watch
+upgrades to the websockets front of the same core (gateway.py: same event loop, same feeds, a much
+cheaper write per watcher), so this endpoint is not reached there. With HUB_WATCH_PORT set, that
+front also listens on a port of its own; `GET /api/config` tells the pages where to watch
+(`watch_url` / `watch_port`, null when unset: /ws/watch on the page's own host).
 
 `since` is honoured on `match:` channels; `table:` and `tournament:` channels always answer a
 fresh snapshot (a table may be on another match by then; the tournament projection is a state,
@@ -40,17 +43,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                       tournaments=getattr(state, "tournaments", None))
     await gateway.start()
     state.watch = gateway
-    server = None
+    # The websockets front of the same core: uvicorn hands it /ws/watch upgrades on the hub's own
+    # port when run with `ws=fastws.watch_protocol(app)` (`cuehub serve`, `cuehub demo`), and it
+    # listens on HUB_WATCH_PORT when that is set.
+    front = state.watch_front = WatchServer(gateway, settings)
+    state.watch_server = None
     try:
         if settings.watch_port is not None:
-            server = WatchServer(gateway, settings)
-            await server.start(settings.watch_host or settings.host, settings.watch_port)
-            log.info("watch gateway on port %s", server.port)
-        state.watch_server = server
+            await front.start(settings.watch_host or settings.host, settings.watch_port)
+            state.watch_server = front
+            log.info("watch gateway on port %s", front.port)
         yield
     finally:
-        if server is not None:
-            await server.close()
+        await front.close()
         await gateway.close()
 
 

@@ -27,10 +27,15 @@ class _QuietServer(uvicorn.Server):
 
 @contextlib.contextmanager
 def serve(app: Any, port: int | None = None) -> Iterator[str]:
-    """Serve ``app`` on 127.0.0.1 and yield its base URL; stops it on exit."""
+    """Serve ``app`` on 127.0.0.1 as `cuehub serve` does (its uvicorn options: /ws/watch on the
+    watch gateway's fast front) and yield its base URL; stops it on exit."""
+    from hub.cli import uvicorn_options
+    from hub.settings import Settings
+
     port = port or free_port()
+    options = uvicorn_options(Settings.from_env(), app)  # the defaults (the app has its own settings)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=3)
+                            timeout_graceful_shutdown=3, **options)
     server = _QuietServer(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
