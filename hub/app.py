@@ -76,6 +76,9 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         app.state.rules = rules_module
         app.state.admin_hash = admin_hash
         app.state.writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
+        # Refusals remembered within bounds (issue 17): HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S.
+        app.state.writer.refusals_per_match = settings.refusals_per_match
+        app.state.writer.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
         app.state.listings = Listings(engine, rules_module, app.state.writer)
         # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/presence.py).
         app.state.presence = Presence(engine, app.state.writer)
