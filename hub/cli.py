@@ -24,6 +24,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host, port=args.port, database_url=args.database_url, watch_port=args.watch_port,
     )
     from hub.logs import log_config
+    from hub.ports import port_options
 
     uvicorn.run(
         create_app(settings),
@@ -38,6 +39,7 @@ def _serve(args: argparse.Namespace) -> int:
         # X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py).
         proxy_headers=True, forwarded_allow_ips=list(settings.trusted_proxies),
         log_level=args.log_level,
+        **port_options(settings),  # idle and slow clients, the fd ceiling (hub/ports.py, issue 17)
     )
     return 0
 

@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 import uvicorn
 
+from hub.ports import port_options
 from hub.simulate import DrawPlan, DrawSimulator, Progress, Stats, report
 
 # What the demo runs: real draws. The hub calls every match to a free table by itself; the simulated
@@ -213,7 +214,8 @@ async def run_demo(args: argparse.Namespace) -> int:
     base_url = f"http://{client_host}:{port}"
     config = uvicorn.Config(create_app(settings.with_(port=port)), host=args.host, port=port, log_level="warning",
                             lifespan="on", timeout_graceful_shutdown=3,
-                            ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s)
+                            ws_ping_interval=settings.ws_ping_s, ws_ping_timeout=settings.ws_ping_s,
+                            **port_options(settings))
     server = _Server(config)
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="uvicorn")
     sim: DemoEvents | None = None

@@ -219,6 +219,7 @@ class WatchServer:
             # Heartbeats: a ping every ws_ping_s; a socket that does not answer within as long is closed.
             ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
             close_timeout=1,  # then the TCP connection is dropped (Conn.run waits 2 s)
+            open_timeout=self.settings.header_timeout_s,  # a handshake not done by then is dropped (issue 17)
             write_limit=HIGH_WATER,
             server_header=None,
         )
