@@ -482,12 +482,15 @@ class MatchWriter:
             return _LOST_RACE
         if command_id is not None:
             now = self._clock()
+            # The count is pruned once this process remembers a whole bound's worth (its memory holds
+            # the newest of the store's); the TTL by a sweep of every match, at most every TTL.
+            full = len(live.rejects) >= self.refusals_per_match
             first = await store.save_rejection(
                 self._engine, live.row.id, command_id, store.RejectAnswer(code, message), now,
-                keep=self.refusals_per_match, ttl_ms=self.refusal_ttl_ms,
+                keep=self.refusals_per_match if full else None,
                 token=None if token is None else (live.row.table_id, token),
             )
-            if now - self._swept_at >= SWEEP_EVERY_MS:
+            if now - self._swept_at >= min(SWEEP_EVERY_MS, self.refusal_ttl_ms):
                 self._swept_at = now
                 try:
                     await store.sweep_rejections(self._engine, now - self.refusal_ttl_ms)

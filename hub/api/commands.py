@@ -11,8 +11,7 @@ from fastapi.responses import JSONResponse
 from hub.api import deps, models
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import ApiError, error_body, read_json, reject_status
-from hub.api.rate import rate_of
-from hub.store import catalog
+from hub.api.rate import rate_of, token_cache_of
 from hub.writer import Ack, Answer, TokenRevoked
 
 router = APIRouter(prefix="/api")
@@ -48,7 +47,7 @@ async def post_command(mid: str, request: Request) -> JSONResponse:
     match = await deps.writer(request).match_row(mid)
     if match is None:
         raise ApiError(404, "unknown_match", f"no match {mid!r}")
-    table = await catalog.table_by_token(deps.engine(request), token)
+    table = await token_cache_of(request.app).table(deps.engine(request), token)  # one read per burst
     if table is None or table.id != match.table_id:
         raise ApiError(403, "forbidden", "not the token of this match's table")
     wait = rate_of(request.app).take(table.id)

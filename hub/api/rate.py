@@ -13,8 +13,11 @@ full buckets (tables quiet for burst/rate seconds) are dropped when it grows pas
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any, Callable
+
+from hub.store import catalog
 
 MAX_TABLES = 10_000
 
@@ -54,3 +57,44 @@ def rate_of(app: Any) -> TableRate:
         rate = TableRate(settings.table_rate_per_s, settings.table_rate_burst)
         state.table_rate = rate
     return rate
+
+
+class TokenCache:
+    """Which table a bearer token opens, kept TOKEN_TTL_S, one lookup in flight per token.
+
+    So a burst of HTTP commands costs one indexed read of `tables`, not one per request, and the
+    budget above is spent as the requests arrive (not as the pool frees connections). Safe for
+    writes: the writer checks the token hash again in the transaction that stores anything
+    (`submit(token=...)`), so a token rotated by another process is refused at once (403) even while
+    cached here; a rotation in this process empties the cache.
+    """
+
+    def __init__(self, ttl_s: float = 2.0, max_entries: int = 4096, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl_s, self.max_entries, self._clock = ttl_s, max_entries, clock
+        self._seen: dict[str, tuple[float, asyncio.Future[Any]]] = {}
+
+    async def table(self, engine: Any, token: str) -> Any:
+        key = catalog.token_hash(token)
+        now = self._clock()
+        hit = self._seen.get(key)
+        if hit is None or now - hit[0] >= self.ttl_s:
+            hit = (now, asyncio.ensure_future(catalog.table_by_token(engine, token)))
+            self._seen[key] = hit
+            while len(self._seen) > self.max_entries:
+                del self._seen[next(iter(self._seen))]
+        try:
+            return await asyncio.shield(hit[1])
+        except Exception:
+            if self._seen.get(key) is hit:  # a failed read (the store is down) is not kept
+                del self._seen[key]
+            raise
+
+    def clear(self) -> None:
+        self._seen.clear()
+
+
+def token_cache_of(app: Any) -> TokenCache:
+    cache = getattr(app.state, "token_cache", None)
+    if cache is None:
+        cache = app.state.token_cache = TokenCache()
+    return cache
