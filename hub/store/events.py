@@ -51,6 +51,32 @@ async def _lock_match(conn: AsyncConnection, match_id: str, row: dict[str, objec
     await conn.execute(matches.update().where(matches.c.id == match_id).values(**values))
 
 
+async def _check_before_append(conn: AsyncConnection, match_id: str, command_id: str | None,
+                               token: tuple[str, str] | None) -> None:
+    """After the match row's lock: the token still the table's, the command id not refused; one
+    round trip for both (the table row FOR SHARE, the refusal outer-joined)."""
+    if token is None and command_id is None:
+        return
+    if token is None:
+        refused = (await conn.execute(
+            sa.select(rejections.c.code, rejections.c.message).where(
+                rejections.c.match_id == match_id, rejections.c.command_id == command_id)
+        )).first()
+    else:
+        table_id, expected = token
+        joined = tables.outerjoin(rejections, sa.and_(
+            rejections.c.match_id == match_id, rejections.c.command_id == (command_id or "")))
+        found = (await conn.execute(
+            sa.select(tables.c.token_hash, rejections.c.code, rejections.c.message).select_from(joined)
+            .where(tables.c.id == table_id).with_for_update(read=True, of=tables)
+        )).first()
+        if found is None or found.token_hash != expected:
+            raise TokenRevoked(table_id)
+        refused = found if found.code is not None else None
+    if refused is not None:
+        raise AlreadyRefused(RejectAnswer(refused.code, refused.message))
+
+
 async def _check_token(conn: AsyncConnection, table_id: str, token: str) -> None:
     """The table's token hash is still `token` (FOR SHARE: a rotation waits for this commit)."""
     now = await conn.scalar(sa.select(tables.c.token_hash).where(tables.c.id == table_id).with_for_update(read=True))
@@ -94,15 +120,7 @@ async def append(
     try:
         async with engine.begin() as conn:
             await _lock_match(conn, match_id, row)
-            if token is not None:
-                await _check_token(conn, *token)
-            if event.command_id is not None:
-                refused = (await conn.execute(
-                    sa.select(rejections.c.code, rejections.c.message).where(
-                        rejections.c.match_id == match_id, rejections.c.command_id == event.command_id)
-                )).first()
-                if refused is not None:
-                    raise AlreadyRefused(RejectAnswer(refused.code, refused.message))
+            await _check_before_append(conn, match_id, event.command_id, token)
             await conn.execute(
                 events.insert().values(
                     match_id=match_id,
