@@ -225,3 +225,60 @@ def test_subscribe_failures_log_a_few_bounded_lines(sqlite_settings: Settings, c
     lines = [r for r in caplog.records if r.name == "hub.realtime.subscriptions"]
     assert len(lines) == 5 and all(len(r.getMessage()) < 500 and not r.exc_info for r in lines)
 
+
+
+# --- the connection guard (hub/ports.py) --------------------------------------------------------
+
+
+class _Proto:
+    def __init__(self, idle: bool = True) -> None:
+        self._idle, self.closed = idle, False
+
+    def idle(self) -> bool:
+        return self._idle
+
+    def shed(self) -> None:
+        self.closed = True
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.closing = False
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+def test_connection_guard_sheds_the_idle_longest_and_never_busy_or_upgraded() -> None:
+    from hub.ports import SHED_BATCH, ConnectionGuard
+
+    guard = ConnectionGuard(ceiling=40)
+    busy = [_Proto(idle=False) for _ in range(5)]
+    idle = [_Proto() for _ in range(20)]
+    upgraded = [_Transport() for _ in range(14)]
+    for p in busy + idle:
+        assert guard.opened(p)
+    for t in upgraded:
+        guard.upgrade(_Proto(), t)
+    guard.active(idle[0])  # heard from lately: the last idle one to go
+    newcomer = _Proto()
+    assert guard.opened(newcomer) and not newcomer.closed
+    shed = [p for p in idle if p.closed]
+    assert len(shed) == SHED_BATCH  # 40 open at the ceiling of 40: a batch goes, the longest idle first
+    assert shed == idle[1:SHED_BATCH + 1] and not any(p.closed for p in busy)
+    for p in shed:
+        guard.closed(p)
+    # Nothing idle left to shed and the ceiling reached: the new connection is dropped.
+    full = ConnectionGuard(ceiling=8)
+    for _ in range(7):
+        full.opened(_Proto(idle=False))
+    late = _Proto()
+    assert not full.opened(late) and late.closed and full.dropped == 1
+    # Upgraded sockets that have closed no longer count.
+    guard2 = ConnectionGuard(ceiling=8)
+    gone = [_Transport() for _ in range(7)]
+    for t in gone:
+        guard2.upgrade(_Proto(), t)
+        t.closing = True
+    fresh = _Proto()
+    assert guard2.opened(fresh) and not fresh.closed and len(guard2) == 1
