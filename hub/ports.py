@@ -20,8 +20,9 @@ out every new tablet. Here, as nginx (client_header_timeout, client_body_timeout
   of a descriptor, and a tablet that connects and sends its upgrade at once always gets in.
 - h11's buffer for an incomplete request head is capped (H11_MAX_HEAD) should `--http h11` be used.
 
-The watch gateway's port (hub/realtime/gateway.py, websockets) has its own handshake timeout:
-`open_timeout=settings.header_timeout_s`.
+The watch gateway's port (hub/realtime/gateway.py, websockets) has its own handshake timeout
+(`open_timeout=settings.header_timeout_s`) and its connections count in the same process-wide
+guard (`guarded_ws_connection`): idle until their handshake request arrives.
 """
 
 from __future__ import annotations
@@ -103,13 +104,56 @@ class ConnectionGuard:
         self.upgraded.add(transport)
 
 
+_PROCESS_GUARD: ConnectionGuard | None = None
+
+
+def process_guard() -> ConnectionGuard:
+    """The one guard of this process: the hub's port and the watch gateway's share the descriptors."""
+    global _PROCESS_GUARD
+    if _PROCESS_GUARD is None:
+        _PROCESS_GUARD = ConnectionGuard()
+    return _PROCESS_GUARD
+
+
+def guarded_ws_connection(guard: ConnectionGuard | None = None) -> type[Any]:
+    """websockets' ServerConnection counted by the guard (the gateway port, `create_connection=`):
+    idle until its handshake request has arrived (websockets' open_timeout bounds that too)."""
+    from websockets.asyncio.server import ServerConnection
+
+    the_guard = guard if guard is not None else process_guard()
+
+    class GuardedServerConnection(ServerConnection):
+        def idle(self) -> bool:
+            return self.request is None
+
+        def shed(self) -> None:
+            transport = getattr(self, "transport", None)
+            if transport is not None and not transport.is_closing():
+                transport.abort()
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            the_guard.opened(self)
+
+        def process_event(self, event: Any) -> None:
+            if self.request is None:
+                the_guard.upgrade(self, self.transport)  # a handshake under way: not idle any more
+            super().process_event(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            the_guard.closed(self)
+            super().connection_lost(exc)
+
+    return GuardedServerConnection
+
+
 def guarded_protocol(settings: Settings, guard: ConnectionGuard | None = None) -> type[asyncio.Protocol] | None:
     """uvicorn's httptools protocol with the head/body deadlines and the guard (None without httptools)."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
         return None
-    the_guard = guard if guard is not None else ConnectionGuard()
+    the_guard = guard if guard is not None else process_guard()
     header_s, body_s = settings.header_timeout_s, settings.body_timeout_s
 
     class GuardedHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc]

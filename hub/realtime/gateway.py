@@ -43,6 +43,7 @@ from websockets.protocol import State
 from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
 from hub.heap import freeze_startup_heap
 from hub.metrics import CONTENT_TYPE, Metrics
+from hub.ports import guarded_ws_connection
 from hub.realtime.channels import Conn, Gateway, Item
 from hub.settings import Settings
 
@@ -220,6 +221,7 @@ class WatchServer:
             ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
             close_timeout=1,  # then the TCP connection is dropped (Conn.run waits 2 s)
             open_timeout=self.settings.header_timeout_s,  # a handshake not done by then is dropped (issue 17)
+            create_connection=guarded_ws_connection(),  # counted against the fd limit (hub/ports.py)
             write_limit=HIGH_WATER,
             server_header=None,
         )

@@ -109,6 +109,30 @@ async def _tablet_stroke(ws_base: str, table: dict[str, str], cid: str) -> dict[
                 return got
 
 
+def _open_idle(port: int, n: int, wait_s: float = 10.0) -> tuple[list[socket.socket], int]:
+    """n TCP connections that send nothing; (sockets, how many got established within wait_s)."""
+    import selectors
+
+    socks, sel = [], selectors.DefaultSelector()
+    for _ in range(n):
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        socks.append(s)
+        sel.register(s, selectors.EVENT_WRITE)
+    established, deadline = 0, time.monotonic() + wait_s
+    while established < n and time.monotonic() < deadline:
+        for key, _ in sel.select(timeout=0.5):
+            sel.unregister(key.fileobj)
+            if key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:  # type: ignore[union-attr]
+                established += 1
+    sel.close()
+    return socks, established
+
+
 # --- 1,100 idle connections, 1,024 descriptors ----------------------------------------------
 
 
@@ -119,15 +143,9 @@ def test_idle_connections_do_not_lock_out_a_new_tablet(tmp_path: Path) -> None:
     try:
         table = _table_and_match(hub.base)
         t0 = time.monotonic()
-        for _ in range(1100):
-            s = socket.socket()
-            s.setblocking(False)
-            try:
-                s.connect(("127.0.0.1", hub.port))
-            except BlockingIOError:
-                pass
-            idle.append(s)
+        idle, established = _open_idle(hub.port, 1100)
         opened_s = time.monotonic() - t0
+        assert established == 1100
         time.sleep(1.0)  # let the hub accept what it will
         t1 = time.monotonic()
         got = asyncio.run(_tablet_stroke(hub.ws_base, table, "first-stroke"))
@@ -147,6 +165,42 @@ def test_idle_connections_do_not_lock_out_a_new_tablet(tmp_path: Path) -> None:
               f"connected, authenticated and had its stroke acked in {tablet_s:.3f} s; the hub shed {closed} idle ones")
         assert tablet_s < 5.0
         assert closed >= 1100 - 1024  # the guard made room (or the header timeout did)
+    finally:
+        for s in idle:
+            s.close()
+        hub.stop()
+
+
+def test_idle_connections_on_the_gateway_port_do_not_lock_out_either_port(tmp_path: Path) -> None:
+    """The hub's port and its watch gateway share the process's descriptors (and one guard)."""
+    from tests.services import free_port
+
+    watch_port = free_port()
+    hub = _sqlite_hub(tmp_path, nofile=1024, extra_args=["--watch-port", str(watch_port)])
+    hub.start()
+    idle: list[socket.socket] = []
+    try:
+        table = _table_and_match(hub.base)
+        idle, established = _open_idle(watch_port, 1100)
+        assert established == 1100
+        time.sleep(1.0)
+
+        async def watcher() -> dict[str, Any]:
+            async with connect(f"ws://127.0.0.1:{watch_port}/ws/watch", open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "subscribe", "channel": f"match:{table['mid']}"}))
+                return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+        t1 = time.monotonic()
+        got = asyncio.run(_tablet_stroke(hub.ws_base, table, "first-stroke"))
+        tablet_s = time.monotonic() - t1
+        t2 = time.monotonic()
+        snap = asyncio.run(watcher())
+        watcher_s = time.monotonic() - t2
+        assert got["type"] == "ack" and snap["type"] == "snapshot", (got, snap)
+        print(f"\n1,100 idle connections ({established} established) on the gateway port under ulimit -n 1024: "
+              f"a tablet's stroke acked in "
+              f"{tablet_s:.3f} s on the hub's port, a watcher's snapshot in {watcher_s:.3f} s on the gateway's")
+        assert tablet_s < 5.0 and watcher_s < 5.0
     finally:
         for s in idle:
             s.close()
