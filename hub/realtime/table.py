@@ -99,7 +99,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     forget = access.register_table_session(ws.app, table_id, close_with)
     # A rotation in this process between the token's check and the line above found no session to
     # close: look again now that a rotation would find this one.
-    again = await catalog.get_table(ws.app.state.engine, table_id)
+    try:
+        again = await catalog.get_table(ws.app.state.engine, table_id)
+    except SQLAlchemyError:
+        forget()
+        log.error("table socket %s: database unavailable during auth", table_id)
+        await ws.close(code=1011)
+        return
     if again is None or again.token_hash != table.token_hash:
         forget()
         await ws.close(code=CLOSE_AUTH)
