@@ -79,6 +79,9 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         # lifespan must stop what it started (not the next one's services on a closed loop).
         writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
         app.state.writer = writer
+        # Refusals remembered within bounds (issue 17): HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S.
+        writer.refusals_per_match = settings.refusals_per_match
+        writer.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
         listings = app.state.listings = Listings(engine, rules_module, writer)
         # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/presence.py).
         presence = app.state.presence = Presence(engine, writer)

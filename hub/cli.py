@@ -23,8 +23,11 @@ def uvicorn_options(settings: Settings, app: Any) -> dict[str, Any]:
       other WebSocket path (the tablets' /ws/tables/...) to uvicorn's own protocol and the app;
     - heartbeats (a ping every HUB_WS_PING_S, closed when unanswered as long) on both;
     - the frame cap of the table sockets (watch sockets have the gateway's, 1 MiB);
-    - X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py).
+    - X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py);
+    - idle and slow clients closed, the fd ceiling kept (hub/ports.py: keep-alive, head and body
+      deadlines, the connection guard in uvicorn's httptools protocol).
     """
+    from hub.ports import port_options
     from hub.realtime.fastws import watch_protocol
 
     return {
@@ -34,6 +37,7 @@ def uvicorn_options(settings: Settings, app: Any) -> dict[str, Any]:
         "ws_max_size": max(settings.max_body_bytes * 4, 1 << 20),
         "ws_ping_interval": settings.ws_ping_s, "ws_ping_timeout": settings.ws_ping_s,
         "proxy_headers": True, "forwarded_allow_ips": list(settings.trusted_proxies),
+        **port_options(settings),
     }
 
 

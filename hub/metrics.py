@@ -263,7 +263,7 @@ class InstrumentedWriter(MatchWriter):
 
     async def submit(
         self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
-        *, server: bool = False,
+        *, server: bool = False, token: str | None = None,
     ) -> Answer:
         m = self.metrics
         source = "server" if server else "table"
@@ -274,7 +274,8 @@ class InstrumentedWriter(MatchWriter):
             try:
                 row = await self.match_row(match_id)
                 with bind(table_id=row.table_id if row else None, tournament_id=row.tournament_id if row else None):
-                    answer = await super().submit(match_id, command_id, command, expected_version, server=server)
+                    answer = await super().submit(match_id, command_id, command, expected_version, server=server,
+                                                  token=token)
                     elapsed = time.perf_counter() - t0
                     m.ack_seconds.observe(elapsed, source=source)
                     if isinstance(answer, Ack):

@@ -76,6 +76,19 @@ class Settings(BaseSettings):
     # One JSON object per log line (every process), or plain text for a person at a terminal.
     log_format: Literal["json", "text"] = "json"
 
+    # --- bounds (issue 17): no client can wear a hub down ----------------------------------------
+    # Refused commands are remembered (a resend gets the first answer) within these bounds: at most
+    # this many per match (the oldest are forgotten first) and for this many seconds; pruned on write,
+    # and a start reloads no more than that. A resend of a forgotten id is judged afresh.
+    refusals_per_match: int = Field(1000, ge=1)
+    refusal_ttl_s: float = Field(7 * 86400.0, gt=0)
+    # Slow and idle clients on the hub's port (and the gateway's handshake): a connection must finish
+    # a request's head within header_timeout_s (from connecting, or from its previous response), its
+    # body within body_timeout_s, and an idle keep-alive connection is closed after keep_alive_s.
+    header_timeout_s: float = Field(10.0, gt=0)
+    body_timeout_s: float = Field(30.0, gt=0)
+    keep_alive_s: float = Field(5.0, gt=0)
+
     # --- tablet links (issue 15) -----------------------------------------------------------------
     # A table whose tablets have not been heard for this many seconds has its shot clock paused (a
     # stored `link_lost`) until one is back; until then no time foul is stored for it either.

@@ -39,6 +39,15 @@ class Rejected:
 
 Answer = Ack | Rejected
 
+# The table's token changed since the sender was let in (rotation, in any process): nothing stored.
+TokenRevoked = store.TokenRevoked
+
+# Refusals remembered per match and for how long (HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S; the app
+# sets the writer's from its settings); how often a process sweeps every match's expired refusals.
+REFUSALS_PER_MATCH = 1000
+REFUSAL_TTL_MS = 7 * 86_400_000
+SWEEP_EVERY_MS = 60_000
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -125,6 +134,9 @@ class MatchWriter:
         self._listeners: list[Listener] = []
         self._table_listeners: list[TableListener] = []
         self.reopen_guard: ReopenGuard | None = None
+        self.refusals_per_match = REFUSALS_PER_MATCH
+        self.refusal_ttl_ms = REFUSAL_TTL_MS
+        self._swept_at = 0
 
     # --- listeners ----------------------------------------------------------------------------
 
@@ -186,7 +198,7 @@ class MatchWriter:
             setup = self._setup(row)
             live = _Live(row=row, setup=setup, state=None, projection={}, version=0)
             await self._refold(live)
-            live.rejects = await store.load_rejections(self._engine, match_id)
+            live.rejects = await self._load_rejections(match_id)
             self._remember(match_id, live)
             return live
 
@@ -230,8 +242,19 @@ class MatchWriter:
         if head == live.version:
             return False
         await self._refold(live)
-        live.rejects = await store.load_rejections(self._engine, live.row.id)
+        live.rejects = await self._load_rejections(live.row.id)
         return True
+
+    async def _load_rejections(self, match_id: str) -> dict[str, store.RejectAnswer]:
+        """The match's remembered refusals, within the bounds (a start reloads no more)."""
+        return await store.load_rejections(self._engine, match_id, keep=self.refusals_per_match,
+                                           since=self._clock() - self.refusal_ttl_ms)
+
+    def _remember_refusal(self, live: _Live, command_id: str, answer: store.RejectAnswer) -> None:
+        live.rejects.pop(command_id, None)
+        live.rejects[command_id] = answer
+        while len(live.rejects) > self.refusals_per_match:  # oldest first (insertion order)
+            del live.rejects[next(iter(live.rejects))]
 
     def _setup(self, row: catalog.MatchRow) -> Any:
         return self._rules.validate_setup(
@@ -330,10 +353,17 @@ class MatchWriter:
 
     async def submit(
         self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
-        *, server: bool = False,
+        *, server: bool = False, token: str | None = None,
     ) -> Answer:
         """Run one command envelope. Never raises for bad input: the answer says what happened.
         A database failure raises SQLAlchemyError (HTTP answers 503; the tablet reconnects and resends).
+        `token`: the hash of the table token the sender was let in with; checked in the transaction
+        that would store anything (event or refusal), so a rotation (in any process) takes effect at
+        once: TokenRevoked, nothing stored.
+
+        A command id has one answer on every process: an id unknown here is checked against the
+        stored refusals in the append's transaction (store.AlreadyRefused), and a refusal is only
+        stored if no process stored the id as an event (both take the match row's lock first).
 
         The command is judged on the match in memory, without first asking the store for its
         head (one round trip less on every stroke). That is safe because memory can only be
@@ -354,16 +384,16 @@ class MatchWriter:
                 if expected_version is not None and expected_version != live.version:
                     answer = await self._reject(
                         live, command_id, "version_conflict",
-                        f"expected version {expected_version}, the match is at {live.version}",
+                        f"expected version {expected_version}, the match is at {live.version}", token=token,
                     )
                 else:
-                    answer = await self._decide_and_store(live, command_id, command, server)
+                    answer = await self._decide_and_store(live, command_id, command, server, token)
                 if answer is not _LOST_RACE:
                     return answer
                 # Memory was behind the store (another process stored first) and has been
                 # refolded: the command is judged again on the new state.
             return await self._reject(live, command_id, "version_conflict", "the match kept changing; send again",
-                                      checked=True)
+                                      checked=True, token=token)
 
     async def submit_server(self, match_id: str, command: Mapping[str, Any], expected_version: int) -> Answer:
         """A server-made command (clock_expired, match_time_expired), armed at `expected_version`:
@@ -371,16 +401,17 @@ class MatchWriter:
         return await self.submit(match_id, None, command, expected_version, server=True)
 
     async def _decide_and_store(
-        self, live: _Live, command_id: str | None, command: Mapping[str, Any], server: bool
+        self, live: _Live, command_id: str | None, command: Mapping[str, Any], server: bool,
+        token: str | None = None,
     ) -> Answer:
         rules = self._rules
         try:
             kind, data = rules.decide(live.state, command, server=server)
         except rules.Reject as r:
-            return await self._reject(live, command_id, r.code, r.message)
+            return await self._reject(live, command_id, r.code, r.message, token=token)
         except Exception:
             log.exception("rules.decide failed on %s", live.row.id)
-            return await self._reject(live, command_id, "bad_command", "the command could not be applied")
+            return await self._reject(live, command_id, "bad_command", "the command could not be applied", token=token)
 
         event = rules.Event(version=live.version + 1, kind=kind, data=dict(data), at=self._clock(), command_id=command_id)
         # An undo voids its target; so does a stroke entered before the shot clock ran out, the expiry
@@ -397,27 +428,33 @@ class MatchWriter:
             proj = rules.projection(new_state)
         except Exception:
             log.exception("rules failed to apply %s on %s", kind, live.row.id)
-            return await self._reject(live, command_id, "bad_command", "the command could not be applied")
+            return await self._reject(live, command_id, "bad_command", "the command could not be applied", token=token)
 
         moved_to = data["table_id"] if kind == "table_moved" else None
         if live.projection.get("status") == "finished" and proj["status"] != "finished" and self.reopen_guard:
             refusal = await self.reopen_guard(live.row)
             if refusal is not None:
-                return await self._reject(live, command_id, "not_allowed", refusal)
+                return await self._reject(live, command_id, "not_allowed", refusal, token=token)
         try:
             await store.append(self._engine, live.row.id, event, status=proj["status"], void_target=void_target,
-                               table_id=moved_to)
+                               table_id=moved_to, token=None if token is None else (live.row.table_id, token))
         except store.DuplicateCommand as dup:  # another process stored this id first
             await self._refold(live)
             return Ack(dup.version)
+        except store.AlreadyRefused as refused:  # refused before (maybe by another process): same answer
+            assert command_id is not None
+            self._remember_refusal(live, command_id, refused.answer)
+            return Rejected(refused.answer.code, refused.answer.message)
         except store.VersionConflict:  # another process stored this version first
             await self._catch_up(live)
             return _LOST_RACE
         except catalog.TableBusy:
             if moved_to is not None:
-                return await self._reject(live, command_id, "not_allowed", f"table {moved_to!r} has an open match")
+                return await self._reject(live, command_id, "not_allowed", f"table {moved_to!r} has an open match",
+                                          token=token)
             return await self._reject(
-                live, command_id, "not_allowed", "this would reopen the match, but its table has another open match"
+                live, command_id, "not_allowed", "this would reopen the match, but its table has another open match",
+                token=token,
             )
         except SQLAlchemyError:
             # The database failed (not a constraint): the commit may or may not have happened, so
@@ -437,15 +474,31 @@ class MatchWriter:
         return Ack(event.version)
 
     async def _reject(self, live: _Live, command_id: str | None, code: str, message: str,
-                      checked: bool = False) -> Any:
+                      checked: bool = False, token: str | None = None) -> Any:
         """Refuse the command (stored under its id, so a resend gets the same answer), unless memory
-        turns out to be behind the store: then _LOST_RACE, and the command is judged again."""
+        turns out to be behind the store: then _LOST_RACE, and the command is judged again. Refusals
+        are remembered within HUB_REFUSALS_PER_MATCH / HUB_REFUSAL_TTL_S."""
         if not checked and await self._catch_up(live):
             return _LOST_RACE
         if command_id is not None:
+            now = self._clock()
+            # The count is pruned once this process remembers a whole bound's worth (its memory holds
+            # the newest of the store's); the TTL by a sweep of every match, at most every TTL.
+            full = len(live.rejects) >= self.refusals_per_match
             first = await store.save_rejection(
-                self._engine, live.row.id, command_id, store.RejectAnswer(code, message), self._clock()
+                self._engine, live.row.id, command_id, store.RejectAnswer(code, message), now,
+                keep=self.refusals_per_match if full else None,
+                token=None if token is None else (live.row.table_id, token),
             )
-            live.rejects[command_id] = first
+            if now - self._swept_at >= min(SWEEP_EVERY_MS, self.refusal_ttl_ms):
+                self._swept_at = now
+                try:
+                    await store.sweep_rejections(self._engine, now - self.refusal_ttl_ms)
+                except SQLAlchemyError:
+                    log.warning("could not sweep expired refusals")
+            if isinstance(first, int):  # another process stored this id meanwhile: its answer stands
+                await self._refold(live)
+                return Ack(first)
+            self._remember_refusal(live, command_id, first)
             return Rejected(first.code, first.message)
         return Rejected(code, message)

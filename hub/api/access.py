@@ -120,4 +120,7 @@ async def rotate_table_token(table_id: str, request: Request) -> dict[str, Any]:
     if out is None:
         raise ApiError(404, "not_found", f"no table {table_id!r}")
     closed = close_table_sessions(request.app, table_id)
+    cache = getattr(request.app.state, "token_cache", None)  # hub/api/rate.py: tokens seen lately
+    if cache is not None:
+        cache.clear()
     return {**out, "closed_sockets": closed}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, Request, Security
@@ -10,8 +11,8 @@ from fastapi.responses import JSONResponse
 from hub.api import deps, models
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import ApiError, error_body, read_json, reject_status
-from hub.store import catalog
-from hub.writer import Ack, Answer
+from hub.api.rate import rate_of, token_cache_of
+from hub.writer import Ack, Answer, TokenRevoked
 
 router = APIRouter(prefix="/api")
 
@@ -29,6 +30,9 @@ def answer_json(answer: Answer, command_id: str | None) -> dict[str, Any]:
     responses={
         **models.ok(models.CommandAck, "Stored: the command's event is durably committed as `version`."),
         **models.errors(401, 403, 413, 503),
+        429: {"model": models.ErrorResponse,
+              "description": "Over the table's command rate (`rate_limited`, HUB_TABLE_RATE / HUB_TABLE_BURST, "
+                             "shared with its sockets): not run, not remembered; send it again after Retry-After."},
         404: {"model": models.ErrorOrReject,
               "description": "No such match (`unknown_match`)."},
         409: {"model": models.CommandReject,
@@ -43,9 +47,17 @@ async def post_command(mid: str, request: Request) -> JSONResponse:
     match = await deps.writer(request).match_row(mid)
     if match is None:
         raise ApiError(404, "unknown_match", f"no match {mid!r}")
-    table = await catalog.table_by_token(deps.engine(request), token)
+    table = await token_cache_of(request.app).table(deps.engine(request), token)  # one read per burst
     if table is None or table.id != match.table_id:
         raise ApiError(403, "forbidden", "not the token of this match's table")
+    wait = rate_of(request.app).take(table.id)
+    if wait > 0:  # before the body is read: a flood costs two indexed reads per request, nothing stored
+        seconds = max(1, math.ceil(wait))
+        rate = deps.settings(request).table_rate_per_s
+        return JSONResponse(
+            error_body("rate_limited", f"over {rate:g} commands/s for this table; send it again later with the same id"),
+            status_code=429, headers={"Retry-After": str(seconds), "Cache-Control": "no-store"},
+        )
     raw = await read_json(request, deps.settings(request).max_body_bytes)
     try:
         env = parse_envelope(raw)
@@ -53,6 +65,10 @@ async def post_command(mid: str, request: Request) -> JSONResponse:
         raise ApiError(422, "bad_command", exc.message) from None
     if env.match_id != mid:
         raise ApiError(422, "bad_command", "match_id does not match the URL")
-    answer = await deps.writer(request).submit(mid, env.id, env.command, env.expected_version)
+    try:
+        answer = await deps.writer(request).submit(mid, env.id, env.command, env.expected_version,
+                                                   token=table.token_hash)
+    except TokenRevoked:
+        raise ApiError(403, "forbidden", "the table's token was rotated") from None
     status = 200 if isinstance(answer, Ack) else reject_status(answer.code)
     return JSONResponse(answer_json(answer, env.id), status_code=status)

@@ -12,6 +12,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from hub.logbudget import clip
+
 log = logging.getLogger(__name__)
 
 # PROTOCOL.md section 1: a rejected command answers 422 bad_command, 404 unknown_match, else 409.
@@ -117,7 +119,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(OSError)  # e.g. asyncpg's connection refused, which SQLAlchemy does not wrap
     async def _database(_: Request, exc: Exception) -> JSONResponse:
         # Not the client's fault and maybe not lasting: retrying the same command id is safe.
-        log.error("database error: %s: %s", type(exc).__name__, exc)
+        log.error("database error: %s: %s", type(exc).__name__, clip(exc))
         return error_response(503, "unavailable", "the database is unavailable; retry with the same command id")
 
     @app.exception_handler(Exception)

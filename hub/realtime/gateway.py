@@ -49,6 +49,7 @@ from websockets.server import ServerProtocol
 from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
 from hub.heap import freeze_startup_heap
 from hub.metrics import CONTENT_TYPE, Metrics
+from hub.ports import guarded_ws_connection
 from hub.realtime.channels import Conn, Gateway, Item
 from hub.settings import Settings
 
@@ -318,6 +319,8 @@ class WatchServer:
             # Heartbeats: a ping every ws_ping_s; a socket that does not answer within as long is closed.
             ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
             close_timeout=CLOSE_TIMEOUT,  # then the TCP connection is dropped (Conn.run waits 2 s)
+            open_timeout=self.settings.header_timeout_s,  # a handshake not done by then is dropped (issue 17)
+            create_connection=guarded_ws_connection(),  # counted against the fd limit (hub/ports.py)
             write_limit=HIGH_WATER,
             server_header=None,
         )

@@ -7,11 +7,12 @@ too_many_subscriptions, unavailable), never a crash.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from types import ModuleType
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.api.errors import strict_loads
+from hub.logbudget import LogBudget, clip
 from hub.metrics import Metrics
 from hub.realtime.conn import ERR, SNAP, UPD, Conn, Item, Sub, message
 from hub.realtime.feeds import MatchFeeds, TableFeed, TableFeeds
@@ -36,6 +37,8 @@ class Subscriptions:
         self.tables = tables
         self.tournaments = tournaments
         self.conns: set[Conn] = set()
+        # Warnings per connection are bounded (a socket repeating a failing frame writes a few lines).
+        self.log_budget = LogBudget(lines=5, window_s=60.0)
 
     def connect(self, conn: Conn) -> None:
         self.conns.add(conn)
@@ -44,6 +47,7 @@ class Subscriptions:
     def disconnect(self, conn: Conn) -> None:
         self.conns.discard(conn)
         self.metrics.watchers.set(len(self.conns))
+        self.log_budget.forget(id(conn))
         for ch in list(conn.subs):
             self._detach(conn, ch)
         conn.subs.clear()
@@ -66,9 +70,14 @@ class Subscriptions:
             conn.error("bad_message", f"message over {MAX_FRAME} bytes")
             return
         try:
-            msg = json.loads(text)
-        except ValueError:
-            conn.error("bad_message", "malformed JSON")
+            # The strict parser (as the tablets' and HTTP's): no NaN, no lone surrogates, no NUL,
+            # nesting too deep is bad JSON, not a crash.
+            msg = strict_loads(text)
+        except UnicodeError:
+            conn.error("bad_message", "strings must be valid Unicode text (no lone surrogates)")
+            return
+        except ValueError as exc:
+            conn.error("bad_message", f"malformed JSON: {clip(exc, 120)}")
             return
         if not isinstance(msg, dict):
             conn.error("bad_message", "a message is a JSON object")
@@ -109,8 +118,11 @@ class Subscriptions:
             else:
                 conn.error("unknown_channel", "channels are match:<id>, table:<id> or tournament:<id>", channel)
                 return
-        except Exception:
-            log.exception("subscribe %s failed", channel)
+        except Exception as exc:
+            dropped = self.log_budget.allow(id(conn))
+            if dropped is not None:  # one bounded line, a few per connection and minute
+                log.warning("subscribe %s failed: %s: %s%s", clip(repr(channel), 80), type(exc).__name__,
+                            clip(exc, 200), f" (suppressed={dropped})" if dropped else "")
             conn.subs.pop(channel, None)
             self._detach(conn, channel)
             conn.error("unavailable", "the hub could not read this channel now; try again", channel)

@@ -27,13 +27,17 @@ from hub.api import access
 from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import error_body, strict_loads
+from hub.api.rate import rate_of
+from hub.logbudget import LogBudget
 from hub.metrics import metrics_of
 from hub.presence import Presence, Tablet, restore
 from hub.store import catalog
 from hub.store.db import now_ms
-from hub.writer import Change, MatchWriter, TableNotice
+from hub.writer import Change, MatchWriter, TableNotice, TokenRevoked
 
 log = logging.getLogger(__name__)
+# Failure lines per table are bounded: a tablet reconnecting through an outage writes a few.
+_LOG_BUDGET = LogBudget(lines=3, window_s=60.0)
 
 router = APIRouter()
 
@@ -42,10 +46,13 @@ CLOSE_AUTH = 4401
 # A tablet that stops reading this far behind is closed; its pushes must not pile up forever.
 QUEUE_LIMIT = 256
 CLOSE_SLOW = 4408
-# Over the command rate (HUB_TABLE_RATE / HUB_TABLE_BURST) a frame is answered `rate_limited` and not
-# run (send it again later, same id); a socket that keeps flooding past a whole burst is closed 4429.
+# Over the command rate (HUB_TABLE_RATE / HUB_TABLE_BURST; one budget per table, shared with HTTP
+# commands: hub/api/rate.py) a frame is answered `rate_limited` and not run (send it again later,
+# same id); a socket that keeps flooding past a whole burst is closed 4429.
 CLOSE_FLOOD = 4429
-# How often an open socket re-checks that its token is still the table's (rotation in another process).
+# How often an idle socket re-checks that its token is still the table's (rotation in another
+# process). Commands do not wait for it: each is stored only if the token it was let in with is
+# still the table's, checked in the storing transaction (writer.submit(token=...)), else 4401.
 TOKEN_RECHECK_S = 5.0
 
 
@@ -93,6 +100,19 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             outbox.put_nowait(code)
 
     forget = access.register_table_session(ws.app, table_id, close_with)
+    # A rotation in this process between the token's check and the line above found no session to
+    # close: look again now that a rotation would find this one.
+    try:
+        again = await catalog.get_table(ws.app.state.engine, table_id)
+    except SQLAlchemyError:
+        forget()
+        log.error("table socket %s: database unavailable during auth", table_id)
+        await ws.close(code=1011)
+        return
+    if again is None or again.token_hash != table.token_hash:
+        forget()
+        await ws.close(code=CLOSE_AUTH)
+        return
     tablet = _present(ws, table_id)
     # Changes seen while `ready` is being built wait here, so `ready` is always the first message:
     # (match id, version, projection as a dict from this process's writer or JSON from the bus).
@@ -173,7 +193,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             push_state(mid, version, projection)
         loop = asyncio.get_running_loop()
         rate, burst = settings.table_rate_per_s, settings.table_rate_burst
-        tokens, last, flooded = float(burst), loop.time(), 0
+        budget = rate_of(ws.app)
+        flooded = 0
         checked = loop.time()
         while not closing:
             message = await ws.receive()
@@ -185,8 +206,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             if text is None and message.get("bytes") is not None:
                 text = message["bytes"].decode("utf-8", errors="replace")
             now = loop.time()
-            tokens, last = min(float(burst), tokens + (now - last) * rate), now
-            if tokens < 1.0:
+            if budget.take(table_id) > 0:
                 flooded += 1
                 if flooded > burst:
                     close_with(CLOSE_FLOOD)
@@ -194,7 +214,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 outbox.put_nowait(_reject(_peek_id(text or "", limit), "rate_limited",
                                           f"over {rate:g} commands/s; send it again later with the same id"))
                 continue
-            tokens, flooded = tokens - 1.0, 0
+            flooded = 0
             if _heard(ws, tablet, text or ""):
                 outbox.put_nowait({"type": "pong", "server_time": now_ms()})
                 continue
@@ -204,13 +224,19 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 if current_row is None or current_row.token_hash != table.token_hash:
                     close_with(CLOSE_AUTH)  # the token was rotated (maybe by another process)
                     break
-            outbox.put_nowait(await _handle_frame(writer, table_id, text or "", limit))
+            try:
+                outbox.put_nowait(await _handle_frame(writer, table_id, text or "", limit, table.token_hash))
+            except TokenRevoked:
+                close_with(CLOSE_AUTH)  # rotated (maybe in another process): nothing was stored
+                break
     except WebSocketDisconnect:
         pass
     except Exception:
         # A failure that is not the tablet's (the database went away): close so it reconnects and
         # resends; command ids make the resend safe.
-        log.exception("table socket %s failed", table_id)
+        dropped = _LOG_BUDGET.allow(table_id)
+        if dropped is not None:
+            log.exception("table socket %s failed%s", table_id, f" (suppressed={dropped})" if dropped else "")
         with contextlib.suppress(Exception):
             await ws.close(code=1011)
     finally:
@@ -257,7 +283,8 @@ def _peek_id(text: str, limit: int) -> str | None:
     return cid if isinstance(cid, str) and 1 <= len(cid) <= 64 else None
 
 
-async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: int) -> dict[str, Any]:
+async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: int,
+                        token: str | None = None) -> dict[str, Any]:
     """One inbound frame -> its ack or reject. Malformed frames get bad_command, never a crash."""
     if len(text) > limit:
         return _reject(None, "bad_command", f"frame over {limit} bytes")
@@ -272,7 +299,7 @@ async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: in
     match = await writer.match_row(env.match_id)
     if match is None or match.table_id != table_id:
         return _reject(env.id, "unknown_match", f"no match {env.match_id!r} on this table")
-    answer = await writer.submit(env.match_id, env.id, env.command, env.expected_version)
+    answer = await writer.submit(env.match_id, env.id, env.command, env.expected_version, token=token)
     return answer_json(answer, env.id)
 
 
