@@ -72,7 +72,7 @@ export function playerName(match, id) {
 export function formatLabel(match) {
   const f = (match && match.format) || {};
   if (f.race_to) return t("race_to", { n: f.race_to });
-  if (f.racks) return t("n_racks", { n: f.racks });
+  if (f.racks) return t(f.racks === 1 ? "n_racks_one" : "n_racks", { n: f.racks });
   if (f.minutes) return t("n_minutes", { n: f.minutes });
   return "";
 }
