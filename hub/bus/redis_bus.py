@@ -238,6 +238,9 @@ class RedisBus:
                     await asyncio.wait_for(pubsub.subscribe(self.channel), self.stale_after)
                 except asyncio.TimeoutError:
                     raise Silent(f"silent: no answer to SUBSCRIBE within {self.stale_after:g}s") from None
+                # subscribe() only sends the command: until Redis confirms it, a message published
+                # elsewhere is not delivered here (pub/sub keeps nothing). Subscribed means confirmed.
+                await self._confirmed(pubsub, attempt + self.stale_after)
                 self.pubsub = pubsub
                 self.heard = time.monotonic()
                 self.down_reason = None
@@ -278,6 +281,20 @@ class RedisBus:
                     await asyncio.wait_for(pubsub.aclose(), 1.0)
                 with contextlib.suppress(Exception, asyncio.TimeoutError):
                     await asyncio.wait_for(client.aclose(), 1.0)
+
+    async def _confirmed(self, pubsub: aioredis.client.PubSub, deadline: float) -> None:
+        """Wait for Redis' confirmation of SUBSCRIBE (raises Silent past the deadline)."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise Silent(f"silent: SUBSCRIBE not confirmed within {self.stale_after:g}s")
+            try:
+                msg = await asyncio.wait_for(
+                    pubsub.get_message(ignore_subscribe_messages=False, timeout=min(remaining, 1.0)), remaining + 0.5)
+            except asyncio.TimeoutError:
+                continue
+            if msg is not None and msg.get("type") == "subscribe":
+                return
 
     async def _listen(self, pubsub: aioredis.client.PubSub) -> None:
         """Deliver messages until the connection fails or falls silent (raises either way)."""
