@@ -6,6 +6,7 @@ No mocks: the hub is the installed CLI, the store is a SQLite file or a PostgreS
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -23,8 +24,12 @@ class HubProcess:
     """Start, SIGKILL and restart one hub process; the same port and database every time."""
 
     def __init__(self, database_url: str, workdir: Path, *, schema: str | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, nofile: int | None = None,
+                 extra_args: list[str] | None = None) -> None:
+        """`nofile`: RLIMIT_NOFILE of the process (set in preexec_fn); `extra_args`: more
+        `cuehub serve` arguments."""
         self.database_url = database_url
+        self.nofile, self.extra_args = nofile, extra_args or []
         self.workdir = workdir
         self.port = free_port()
         self.env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, **(env or {})}
@@ -45,12 +50,18 @@ class HubProcess:
 
     def start(self, timeout: float = 20.0) -> None:
         assert self.proc is None or self.proc.poll() is not None
+        nofile = self.nofile
+
+        def limit() -> None:
+            if nofile is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "hub.cli", "serve", "--port", str(self.port),
-                 "--database-url", self.database_url, "--log-level", "warning"],
+                 "--database-url", self.database_url, "--log-level", "warning", *self.extra_args],
                 cwd=self.workdir, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=limit if nofile is not None else None,
             )
         self.starts += 1
         deadline = time.monotonic() + timeout

@@ -13,22 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import resource
 import socket
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from hubproc import ADMIN, HubProcess, pg_execute
-from spine_helpers import PG_URL, require_pg
+from hubproc import ADMIN, HubProcess
+from spine_helpers import PG_URL
 
 H = {"Authorization": f"Bearer {ADMIN}"}
 BREAK_SHOT = {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [], "rail": True, "break_crossings": 5}
@@ -36,38 +32,10 @@ START = {"kind": "start", "breaker": "a"}
 
 
 class LimitedHub(HubProcess):
-    """A HubProcess started with RLIMIT_NOFILE lowered (resource.setrlimit in preexec_fn)."""
-
-    def __init__(self, *args: Any, nofile: int | None = None, extra_args: list[str] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.nofile, self.extra_args = nofile, extra_args or []
+    """A HubProcess given more time to start: these tests load the box (thousands of sockets)."""
 
     def start(self, timeout: float = 30.0) -> None:
-        nofile = self.nofile
-
-        def limit() -> None:
-            if nofile is not None:
-                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
-
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "hub.cli", "serve", "--port", str(self.port),
-                 "--database-url", self.database_url, "--log-level", "warning", *self.extra_args],
-                cwd=self.workdir, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True, preexec_fn=limit,
-            )
-        self.starts += 1
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"hub exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"hub did not answer /healthz in {timeout}s:\n{self.log.read_text()[-3000:]}")
+        super().start(timeout)
 
 
 def _table_and_match(base: str, name: str = "T1") -> dict[str, str]:
@@ -85,16 +53,6 @@ def _env(mid: str, command: dict[str, Any], cid: str | None = None) -> dict[str,
 
 def _sqlite_hub(tmp_path: Path, **kwargs: Any) -> LimitedHub:
     return LimitedHub(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}", tmp_path, **kwargs)
-
-
-@pytest.fixture
-def pg_schema_name() -> Any:
-    require_pg()
-    schema = "t_" + uuid.uuid4().hex[:12]
-    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
-    pg_execute(dsn, f'CREATE SCHEMA "{schema}"')
-    yield schema
-    pg_execute(dsn, f'DROP SCHEMA "{schema}" CASCADE')
 
 
 async def _tablet_stroke(ws_base: str, table: dict[str, str], cid: str) -> dict[str, Any]:
@@ -264,8 +222,8 @@ def test_idle_and_slow_clients_are_closed_on_both_ports(tmp_path: Path) -> None:
 # --- a burst of refused HTTP commands meets the rate limit -------------------------------------
 
 
-def test_a_burst_of_300_refused_commands_meets_the_rate_limit(tmp_path: Path, pg_schema_name: str) -> None:
-    hub = LimitedHub(PG_URL, tmp_path, schema=pg_schema_name)
+def test_a_burst_of_300_refused_commands_meets_the_rate_limit(tmp_path: Path, pg_schema: str) -> None:
+    hub = LimitedHub(PG_URL, tmp_path, schema=pg_schema)
     hub.start()
     try:
         rogue, other = _table_and_match(hub.base, "rogue"), _table_and_match(hub.base, "other")
@@ -332,11 +290,11 @@ def test_a_burst_of_300_refused_commands_meets_the_rate_limit(tmp_path: Path, pg
 # --- two processes, one PostgreSQL --------------------------------------------------------------
 
 
-def test_the_same_refused_id_on_two_processes_gets_one_answer(tmp_path: Path, pg_schema_name: str) -> None:
+def test_the_same_refused_id_on_two_processes_gets_one_answer(tmp_path: Path, pg_schema: str) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    a = LimitedHub(PG_URL, tmp_path / "a", schema=pg_schema_name)
-    b = LimitedHub(PG_URL, tmp_path / "b", schema=pg_schema_name)
+    a = LimitedHub(PG_URL, tmp_path / "a", schema=pg_schema)
+    b = LimitedHub(PG_URL, tmp_path / "b", schema=pg_schema)
     a.start()
     b.start()
     try:
@@ -367,11 +325,11 @@ def test_the_same_refused_id_on_two_processes_gets_one_answer(tmp_path: Path, pg
         b.stop()
 
 
-def test_a_rotation_on_one_process_stops_the_others_socket_at_once(tmp_path: Path, pg_schema_name: str) -> None:
+def test_a_rotation_on_one_process_stops_the_others_socket_at_once(tmp_path: Path, pg_schema: str) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    a = LimitedHub(PG_URL, tmp_path / "a", schema=pg_schema_name)
-    b = LimitedHub(PG_URL, tmp_path / "b", schema=pg_schema_name)
+    a = LimitedHub(PG_URL, tmp_path / "a", schema=pg_schema)
+    b = LimitedHub(PG_URL, tmp_path / "b", schema=pg_schema)
     a.start()
     b.start()
     try:

@@ -17,29 +17,18 @@ import time
 import uuid
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
-import pytest
 
 from hub.simulate import DrawPlan, DrawSimulator
-from spine_helpers import PG_URL, require_pg
+from spine_helpers import PG_URL
 from tests.faults.hubproc import ADMIN, HubProcess
-from tests.services import pg_execute, require_redis
+from tests.services import require_redis
 
 REDIS_URL = os.environ.get("HUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 PLAN = DrawPlan("double_elimination", players=16, tables=4, discipline="wpa_nine", length=2, seed=7)
 SPEED = 100.0
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    require_pg()
-    name = "t_" + uuid.uuid4().hex[:12]
-    dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
-    pg_execute(dsn, f'CREATE SCHEMA "{name}"')
-    yield name
-    pg_execute(dsn, f'DROP SCHEMA "{name}" CASCADE')
 
 
 def hub(tmp_path: Path, schema: str, name: str, **env: str) -> HubProcess:
@@ -91,8 +80,8 @@ def check_double_elimination(base: str, tid: str) -> dict[str, Any]:
     return t
 
 
-def test_sixteen_player_double_elimination_on_four_tables(tmp_path: Path, schema: str) -> None:
-    h = hub(tmp_path, schema, "a")
+def test_sixteen_player_double_elimination_on_four_tables(tmp_path: Path, pg_schema: str) -> None:
+    h = hub(tmp_path, pg_schema, "a")
     h.start()
     try:
         sim = play(h.base, [h.base])
@@ -106,11 +95,11 @@ def test_sixteen_player_double_elimination_on_four_tables(tmp_path: Path, schema
         h.stop()
 
 
-def test_two_processes_on_redis_agree(tmp_path: Path, schema: str) -> None:
+def test_two_processes_on_redis_agree(tmp_path: Path, pg_schema: str) -> None:
     require_redis()
     channel = f"cuehub-test-{uuid.uuid4().hex[:8]}"
     env = {"HUB_BUS_URL": f"{REDIS_URL}?channel={channel}"}
-    a, b = hub(tmp_path, schema, "a", **env), hub(tmp_path, schema, "b", **env)
+    a, b = hub(tmp_path, pg_schema, "a", **env), hub(tmp_path, pg_schema, "b", **env)
     a.start()
     b.start()
     try:
@@ -123,8 +112,8 @@ def test_two_processes_on_redis_agree(tmp_path: Path, schema: str) -> None:
         b.stop()
 
 
-def test_sigkill_in_the_middle_of_a_draw(tmp_path: Path, schema: str) -> None:
-    h = hub(tmp_path, schema, "a")
+def test_sigkill_in_the_middle_of_a_draw(tmp_path: Path, pg_schema: str) -> None:
+    h = hub(tmp_path, pg_schema, "a")
     h.start()
     killed = threading.Event()
 
