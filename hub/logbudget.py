@@ -20,6 +20,11 @@ def clip(value: Any, limit: int = MAX_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
 
 
+def suppressed(dropped: int) -> str:
+    """The tail of a line let through after dropped ones: " (suppressed=N)", or "" when none were."""
+    return f" (suppressed={dropped})" if dropped else ""
+
+
 class LogBudget:
     def __init__(self, lines: int = 5, window_s: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.lines, self.window_s, self._clock = lines, window_s, clock

@@ -33,7 +33,7 @@ import resource
 from collections import OrderedDict
 from typing import Any
 
-from hub.logbudget import LogBudget
+from hub.logbudget import LogBudget, suppressed
 from hub.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -85,11 +85,10 @@ class ConnectionGuard:
         if closed == 0:
             self.dropped += 1
             proto.shed()
-        suppressed = self._log_budget.allow("ceiling")
-        if suppressed is not None:
+        skipped = self._log_budget.allow("ceiling")
+        if skipped is not None:
             log.warning("open connections reached the ceiling of %d (fd limit %d): shed %d idle, %d dropped in all%s",
-                        self.ceiling, fd_limit(), self.shed, self.dropped,
-                        f" (suppressed={suppressed})" if suppressed else "")
+                        self.ceiling, fd_limit(), self.shed, self.dropped, suppressed(skipped))
         return closed > 0
 
     def active(self, proto: Any) -> None:

@@ -12,7 +12,7 @@ from types import ModuleType
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.api.errors import strict_loads
-from hub.logbudget import LogBudget, clip
+from hub.logbudget import LogBudget, clip, suppressed
 from hub.metrics import Metrics
 from hub.realtime.conn import ERR, SNAP, UPD, Conn, Item, Sub, message
 from hub.realtime.feeds import MatchFeeds, TableFeed, TableFeeds
@@ -122,7 +122,7 @@ class Subscriptions:
             dropped = self.log_budget.allow(id(conn))
             if dropped is not None:  # one bounded line, a few per connection and minute
                 log.warning("subscribe %s failed: %s: %s%s", clip(repr(channel), 80), type(exc).__name__,
-                            clip(exc, 200), f" (suppressed={dropped})" if dropped else "")
+                            clip(exc, 200), suppressed(dropped))
             conn.subs.pop(channel, None)
             self._detach(conn, channel)
             conn.error("unavailable", "the hub could not read this channel now; try again", channel)

@@ -28,7 +28,7 @@ from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import error_body, strict_loads
 from hub.api.rate import rate_of
-from hub.logbudget import LogBudget
+from hub.logbudget import LogBudget, suppressed
 from hub.metrics import metrics_of
 from hub.presence import Presence, Tablet, restore
 from hub.store import catalog
@@ -236,7 +236,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         # resends; command ids make the resend safe.
         dropped = _LOG_BUDGET.allow(table_id)
         if dropped is not None:
-            log.exception("table socket %s failed%s", table_id, f" (suppressed={dropped})" if dropped else "")
+            log.exception("table socket %s failed%s", table_id, suppressed(dropped))
         with contextlib.suppress(Exception):
             await ws.close(code=1011)
     finally:
