@@ -7,6 +7,8 @@ import asyncio
 import os
 import socket
 import subprocess
+import time
+from typing import Any, Callable
 
 import pytest
 
@@ -63,3 +65,15 @@ def stop_processes(procs: list[subprocess.Popen]) -> None:  # type: ignore[type-
             p.wait(10)
         except subprocess.TimeoutExpired:
             p.kill()
+
+
+def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "", interval: float = 0.05) -> Any:
+    """Poll `check` until it returns something true (returned), or fail after `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        time.sleep(interval)

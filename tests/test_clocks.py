@@ -21,6 +21,7 @@ from hub.store import events as store
 from hub.store.db import make_engine, migrate
 from hub.writer import Ack, MatchWriter, Rejected
 
+from tests.services import wait_until
 from spine_helpers import ADMIN, PG_URL, bearer, envelope, make_match, make_table, require_pg
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -43,14 +44,7 @@ def kinds(c: TestClient, mid: str) -> list[str]:
 
 
 def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting")
-        time.sleep(0.02)
+    return wait_until(check, timeout, interval=0.02)
 
 
 def proj(c: TestClient, mid: str) -> dict[str, Any]:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
 import uuid
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 
@@ -46,16 +45,6 @@ def events(hub: Hub, mid: str) -> list[dict[str, Any]]:
 def kinds(hub: Hub, mid: str) -> list[str]:
     return [e["kind"] for e in events(hub, mid)]
 
-
-def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what or check}")
-        time.sleep(0.05)
 
 
 def open_tablet(context: Any, guard: PageWatch, hub: Hub, t: dict[str, Any], size: dict[str, int] = TABLET) -> Any:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.services import wait_until
+
 from .conftest import Hub, PageWatch, shot
 from .tablet_helpers import (
-    command, events, kinds, new_match, no_reject, open_tablet, start, version, wait_until,
+    command, events, kinds, new_match, no_reject, open_tablet, start, version,
 )
 
 LONG_CLOCK = {"shot_clock": {"shot_s": 60, "break_s": 60, "extension_s": 30}}
