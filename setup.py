@@ -2,7 +2,7 @@
 
 The repository keeps the web pages and the migrations at its top level (`clients/web/`,
 `migrations/`); the wheel carries them inside the package as `hub/web/` and `hub/migrations/`,
-where an installed hub finds them (hub/resources.py). A checkout (an editable install, or
+where an installed hub finds them (hub/ops/resources.py). A checkout (an editable install, or
 PYTHONPATH) finds them beside the `hub` package instead. Python packages are found, not listed,
 so a new subpackage of `hub` is in the wheel without a change here.
 """

@@ -8,7 +8,7 @@ broadcasts the same message bytes with websockets.broadcast().
 
 Runs, for the floor and for the hub (SQLite, memory bus): `default`, a plain `cuehub serve` (what
 pages and watchers get with nothing set: /ws/watch on the hub's port, served by the watch
-gateway's websockets front, hub/realtime/fastws.py); `hub`, the app under `uvicorn --factory`
+gateway's websockets front, hub/watch/uvicorn_front.py); `hub`, the app under `uvicorn --factory`
 (uvicorn's own WebSocket protocol: the FastAPI /ws/watch, the fallback for other servers);
 `gateway`, the in-process watch gateway on a port of its own (HUB_WATCH_PORT); with
 --redis also two hub processes on PostgreSQL + Redis sharing the watchers, and one hub + two
@@ -74,8 +74,8 @@ def floor_server(port: int, payload_file: str) -> None:
     broadcast of an update message built like the hub builds it."""
     from websockets.asyncio.server import broadcast, serve
 
-    from hub.realtime.channels import message
-    from hub.realtime.history import dumps
+    from hub.watch.core import message
+    from hub.watch.history import dumps
 
     spec = json.loads(Path(payload_file).read_text())
     data, event, channel = dumps(spec["projection"]), dumps(spec["event"]), spec["channel"]

@@ -1,4 +1,4 @@
-"""GET /api/matches?status=live at a big venue: hub/listings.py against the per-match reads it
+"""GET /api/matches?status=live at a big venue: hub/matches/listings.py against the per-match reads it
 replaced, measured in the same run on the same database.
 
 Every open index page polls that listing every 10 s, so 500 pages are 50 listings a second.
@@ -6,7 +6,7 @@ Every open index page polls that listing every 10 s, so 500 pages are 50 listing
     python bench/listing_bench.py [--matches 300] [--rounds 30]
 
 Cases (each the median of --rounds listings; ms of the hub's event loop per listing):
-    per-match reads   one query and a short form per row (the listing before hub/listings.py)
+    per-match reads   one query and a short form per row (the listing before hub/matches/listings.py)
     cold              a process that knows none of the matches: 3 queries, every match folded
     one changed       the usual case: one match moved since the last listing (1 query, 1 short form)
     cached            within LISTING_TTL_S of the last listing, nothing changed here (no query)
@@ -29,7 +29,7 @@ import httpx
 from fastapi.testclient import TestClient
 
 from hub.app import create_app
-from hub.listings import Listings
+from hub.matches.listings import Listings
 from hub.settings import Settings
 from hub.store import catalog
 

@@ -7,7 +7,7 @@ presence (tablet links), clocks, listings, tournaments (the tournament writer) a
 
 A missing piece fails here, loudly, before anything listens: every router is imported directly
 (an import error is an error, not a hub without /ws/watch), and the pages, migrations and API
-documentation assets must be installed (hub.resources.MissingPiece). A bad HUB_* setting, when the
+documentation assets must be installed (hub.ops.resources.MissingPiece). A bad HUB_* setting, when the
 settings come from the environment, is one line on stderr and exit status 2.
 """
 
@@ -23,14 +23,15 @@ from fastapi import FastAPI
 
 import hub
 from hub import draws
-from hub import metrics as hub_metrics
-from hub import pages
+from hub.ops import metrics as hub_metrics
+from hub.ops import pages
 from hub.api import access, commands, docs, errors, health, models, pairing, session, setup, tables, tournaments
-from hub.clocks import ClockService
-from hub.heap import freeze_startup_heap
-from hub.listings import Listings
-from hub.presence import Presence
-from hub.realtime import table, watch
+from hub.matches.clocks import ClockService
+from hub.ops.heap import freeze_startup_heap
+from hub.matches.listings import Listings
+from hub.matches.presence import Presence
+from hub.api import table_socket as table
+from hub.watch import asgi_front as watch
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
 from hub.store.db import check_migrations, is_sqlite, make_engine, migrate
@@ -83,7 +84,7 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         writer.refusals_per_match = settings.refusals_per_match
         writer.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
         listings = app.state.listings = Listings(engine, rules_module, writer)
-        # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/presence.py).
+        # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/matches/presence.py).
         presence = app.state.presence = Presence(engine, writer)
         await presence.start()
         clocks = app.state.clocks = ClockService(writer, engine, presence=presence,

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from pydantic import ValidationError
 
-from hub.resources import MissingPiece
+from hub.ops.resources import MissingPiece
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 
 
@@ -19,16 +19,16 @@ def uvicorn_options(settings: Settings, app: Any) -> dict[str, Any]:
     one place, so the two cannot serve watchers differently.
 
     - `ws`: /ws/watch upgrades go to the watch gateway's websockets front of the app's own core
-      (hub/realtime/fastws.py: coalesced writes, one frame per change for every watcher); every
+      (hub/watch/uvicorn_front.py: coalesced writes, one frame per change for every watcher); every
       other WebSocket path (the tablets' /ws/tables/...) to uvicorn's own protocol and the app;
     - heartbeats (a ping every HUB_WS_PING_S, closed when unanswered as long) on both;
     - the frame cap of the table sockets (watch sockets have the gateway's, 1 MiB);
     - X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py);
-    - idle and slow clients closed, the fd ceiling kept (hub/ports.py: keep-alive, head and body
+    - idle and slow clients closed, the fd ceiling kept (hub/ops/ports.py: keep-alive, head and body
       deadlines, the connection guard in uvicorn's httptools protocol).
     """
-    from hub.ports import port_options
-    from hub.realtime.fastws import watch_protocol
+    from hub.ops.ports import port_options
+    from hub.watch.uvicorn_front import watch_protocol
 
     return {
         "ws": watch_protocol(app),
@@ -50,7 +50,7 @@ def _serve(args: argparse.Namespace) -> int:
         Settings.from_env(),
         host=args.host, port=args.port, database_url=args.database_url, watch_port=args.watch_port,
     )
-    from hub.logs import log_config
+    from hub.ops.logs import log_config
 
     app = create_app(settings)
     uvicorn.run(
@@ -67,8 +67,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _gateway(args: argparse.Namespace) -> int:
     """A watch gateway process: /ws/watch on the websockets server, fed by the bus (Redis)."""
-    from hub.logs import configure
-    from hub.realtime.gateway import main_gateway
+    from hub.ops.logs import configure
+    from hub.watch.server import main_gateway
 
     settings = _options(Settings.from_env(), database_url=args.database_url, bus_url=args.bus_url)
     if settings.bus_url.startswith("memory"):
@@ -82,7 +82,7 @@ def _gateway(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from hub.logs import configure
+    from hub.ops.logs import configure
     from hub.store.db import check_migrations, make_engine, migrate
 
     settings = _options(Settings.from_env(), database_url=args.database_url)
@@ -133,11 +133,11 @@ def _main(argv: list[str]) -> int:
     if argv and argv[0] not in ("-h", "--help"):
         Settings.from_env()  # a bad HUB_* variable stops every subcommand before it starts anything
     if argv and argv[0] == "demo":
-        return _passthrough("hub.demo", argv[1:])
+        return _passthrough("hub.tools.demo", argv[1:])
     if argv and argv[0] == "simulate":
-        return _passthrough("hub.simulate", argv[1:])
+        return _passthrough("hub.tools.simulate", argv[1:])
     if argv and argv[0] == "replay":
-        return _passthrough("hub.replay", argv[1:])
+        return _passthrough("hub.tools.replay", argv[1:])
 
     import hub
 

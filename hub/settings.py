@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     # Command frames per second a table socket may send (token bucket), and the burst above it.
     table_rate_per_s: float = Field(50.0, gt=0, validation_alias=AliasChoices("HUB_TABLE_RATE", "table_rate_per_s"))
     table_rate_burst: int = Field(100, ge=1, validation_alias=AliasChoices("HUB_TABLE_BURST", "table_rate_burst"))
-    # The watch gateway (hub/realtime/gateway.py) in this process, on its own port (None: off);
+    # The watch gateway (hub/watch/server.py) in this process, on its own port (None: off);
     # HUB_WATCH_HOST defaults to HUB_HOST. HUB_WATCH_URL is what GET /api/config advertises to the
     # pages (e.g. "/ws/watch" behind a proxy that routes it to gateway processes, or
     # "ws://scores.example:8001/ws/watch"); unset, the pages are told the port alone.

@@ -12,7 +12,7 @@ from hub.api import deps, models
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import ApiError, error_body, read_json, reject_status
 from hub.api.rate import rate_of, token_cache_of
-from hub.writer import Ack, Answer, TokenRevoked
+from hub.matches.writer import Ack, Answer, TokenRevoked
 
 router = APIRouter(prefix="/api")
 

@@ -21,7 +21,7 @@ from hub.api import models
 from hub.api.errors import ApiError
 from hub.settings import Settings
 from hub.store import catalog, sessions
-from hub.writer import MatchWriter
+from hub.matches.writer import MatchWriter
 
 SESSION_COOKIE = "cuehub_session"
 CSRF_HEADER = "X-Requested-With"

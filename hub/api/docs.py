@@ -14,8 +14,8 @@ from pathlib import Path
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from hub import conditional
-from hub.resources import require_files
+from hub.ops import conditional
+from hub.ops.resources import require_files
 
 ASSETS = Path(__file__).resolve().parent / "docs_assets"
 PREFIX = "/api-docs"

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from hub.logbudget import clip
+from hub.ops.logbudget import clip
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The command rate per table (HUB_TABLE_RATE / HUB_TABLE_BURST), one budget per table and process.
 
 A token bucket per table: `burst` commands at once, then `rate` per second. The table socket
-(hub/realtime/table.py) and `POST /api/matches/{mid}/commands` spend from the same bucket, so a
+(hub/api/table_socket.py) and `POST /api/matches/{mid}/commands` spend from the same bucket, so a
 table cannot get twice the budget by sending over HTTP while its tablet is connected, nor more
 by opening several sockets. Over it a socket frame is answered `rate_limited` (not run, not
 remembered) and an HTTP command 429 `rate_limited` with Retry-After, before its body is read.

@@ -7,11 +7,13 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
-from hub import conditional, draws
+from hub import draws
+from hub.ops import conditional
 from hub.api import competition_models as cm, deps, models
 from hub.api.errors import ApiError, read_json
-from hub.listings import Listings
-from hub.store import catalog, events as store
+from hub.matches.listings import Listings
+from hub.store import catalog
+from hub.store import match_events as store
 from hub.tournaments.projection import tournament_projection
 from hub.tournaments.summary import TournamentList
 

@@ -31,7 +31,7 @@ from hub.tournaments import results
 from hub.tournaments.flow import draw_entries
 from hub.tournaments.projection import tournament_projection
 from hub.tournaments.writer import NotStored, TournamentWriter
-from hub.writer import Ack, MatchWriter
+from hub.matches.writer import Ack, MatchWriter
 
 router = APIRouter(prefix="/api", tags=["running a competition"], responses=models.errors(503))
 ADMIN = [Depends(deps.require_admin)]

@@ -11,7 +11,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from hub.resources import MissingPiece, migrations_dir, require_files
+from hub.ops.resources import MissingPiece, migrations_dir, require_files
 from hub.settings import Settings
 
 
@@ -46,7 +46,7 @@ def make_engine(settings: Settings) -> AsyncEngine:
 
 
 def check_migrations() -> None:
-    """The migrations are all there (hub/resources.py finds them); MissingPiece otherwise."""
+    """The migrations are all there (hub/ops/resources.py finds them); MissingPiece otherwise."""
     root = migrations_dir()
     require_files(root, ["env.py", "script.py.mako"], "the migrations")
     if not any((root / "versions").glob("[0-9]*.py")):

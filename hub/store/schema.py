@@ -99,7 +99,7 @@ rejections = sa.Table(
     sa.Column("at", sa.BigInteger, nullable=False),
 )
 
-# When each hub process last heard a tablet of each table (hub/presence.py): the shot clock does not
+# When each hub process last heard a tablet of each table (hub/matches/presence.py): the shot clock does not
 # call time on a table whose tablets nobody has heard for a moment, in any process. A table with no
 # row has never had a tablet session (it is driven over HTTP) and keeps its clock as before.
 tablet_presence = sa.Table(

@@ -35,9 +35,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.store import catalog
-from hub.tournaments import store
+from hub.store import tournament_events as store
 from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter
-from hub.writer import Ack, Change, MatchWriter, TableNotice
+from hub.matches.writer import Ack, Change, MatchWriter, TableNotice
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from hub.store import catalog
 from hub.tournaments.writer import TournamentWriter
 
 if TYPE_CHECKING:
-    from hub.listings import Listings
+    from hub.matches.listings import Listings
 
 
 def table_status(table_id: str, paused: set[str], match: dict[str, Any] | None) -> str:

@@ -25,7 +25,7 @@ from hub.tournaments.projection import tournament_projection
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
-    from hub.listings import Listings
+    from hub.matches.listings import Listings
     from hub.tournaments.writer import TournamentWriter
 
 LIST_TTL_S = 1.0

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.store import catalog
 from hub.store.db import now_ms
-from hub.tournaments import store
+from hub.store import tournament_events as store
 
 log = logging.getLogger(__name__)
 

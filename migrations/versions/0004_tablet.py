@@ -1,7 +1,7 @@
 """tablet presence: when each hub process last heard a tablet of each table
 
 tablet_presence (table_id, holder) -> heard_at (server ms). The clocks read it so a table whose
-tablets have gone quiet collects no time fouls (hub/presence.py, hub/clocks.py).
+tablets have gone quiet collects no time fouls (hub/matches/presence.py, hub/matches/clocks.py).
 
 Revision ID: 0004
 Revises: 0003

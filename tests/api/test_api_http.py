@@ -114,7 +114,7 @@ def test_undo_cannot_reopen_a_match_on_a_busy_table(client):
 def test_database_failure_is_503_and_the_retry_is_safe(client, monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    from hub.store import events as store
+    from hub.store import match_events as store
 
     table = make_table(client)
     mid = make_match(client, table)["id"]

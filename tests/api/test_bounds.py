@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from hub.api.rate import TableRate
 from hub.app import create_app
-from hub.logbudget import LogBudget
+from hub.ops.logbudget import LogBudget
 from hub.settings import Settings
 from hub.store.db import make_engine
 from hub.store.schema import rejections
@@ -223,12 +223,12 @@ def test_subscribe_failures_log_a_few_bounded_lines(sqlite_settings: Settings, c
             for i in range(50):
                 ws.send_text('{"type":"subscribe","channel":"match:m%d"}' % i)
                 assert _error(ws)["code"] == "unavailable"
-    lines = [r for r in caplog.records if r.name == "hub.realtime.subscriptions"]
+    lines = [r for r in caplog.records if r.name == "hub.watch.subscriptions"]
     assert len(lines) == 5 and all(len(r.getMessage()) < 500 and not r.exc_info for r in lines)
 
 
 
-# --- the connection guard (hub/ports.py) --------------------------------------------------------
+# --- the connection guard (hub/ops/ports.py) --------------------------------------------------------
 
 
 class _Proto:
@@ -251,7 +251,7 @@ class _Transport:
 
 
 def test_connection_guard_sheds_the_idle_longest_and_never_busy_or_upgraded() -> None:
-    from hub.ports import SHED_BATCH, ConnectionGuard
+    from hub.ops.ports import SHED_BATCH, ConnectionGuard
 
     guard = ConnectionGuard(ceiling=40)
     busy = [_Proto(idle=False) for _ in range(5)]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 _HERE = Path(__file__).resolve().parent
-for p in (str(_HERE), str(_HERE.parent / "realtime")):
+for p in (str(_HERE), str(_HERE.parent / "watch")):
     if p not in sys.path:
         sys.path.insert(0, p)
 

@@ -41,7 +41,7 @@ from tests.faults.silent_proxy import SilentProxy
 from tests.production.test_multiprocess import Hub
 from tests.production.test_observability import sample
 from tests.services import REDIS_HOST, REDIS_PORT, free_port, require_redis
-from tests.realtime.watch_helpers import Play
+from tests.watch.watch_helpers import Play
 
 ROOT = Path(__file__).resolve().parents[2]
 SILENCE_S = 20.0

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from hub.app import create_app
-from hub.logs import JsonFormatter, bind
-from hub.metrics import NULL, Metrics, metrics_of
+from hub.ops.logs import JsonFormatter, bind
+from hub.ops.metrics import NULL, Metrics, metrics_of
 from hub.settings import Settings
 from spine_helpers import ADMIN, bearer, envelope, make_match, make_table
 
@@ -173,7 +173,7 @@ def test_json_logs_carry_match_and_table_ids(hub: TestClient) -> None:
     line = stored[0]
     assert line["match_id"] == mid and line["table_id"] == table["table_id"] and line["tournament_id"] == table["tid"]
     assert line["kind"] == "start" and line["version"] == 1 and line["command_id"] == "c-1"
-    assert line["level"] == "info" and line["logger"] == "hub.metrics" and line["ts"].endswith("Z")
+    assert line["level"] == "info" and line["logger"] == "hub.ops.metrics" and line["ts"].endswith("Z")
 
 
 def test_bind_nests_and_formats_exceptions() -> None:
@@ -192,13 +192,13 @@ def test_bind_nests_and_formats_exceptions() -> None:
 
 
 def test_serve_log_config_opt_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    from hub.logs import json_enabled, log_config
+    from hub.ops.logs import json_enabled, log_config
 
     monkeypatch.delenv("HUB_LOG_FORMAT", raising=False)
     assert json_enabled()
     monkeypatch.setenv("HUB_LOG_FORMAT", "text")
     assert not json_enabled()
-    assert log_config("info", json_format=True)["formatters"]["default"]["()"] == "hub.logs.JsonFormatter"
+    assert log_config("info", json_format=True)["formatters"]["default"]["()"] == "hub.ops.logs.JsonFormatter"
     assert "format" in log_config("info", json_format=False)["formatters"]["default"]
 
 

@@ -131,7 +131,7 @@ def test_rotation_revokes_the_old_token_everywhere(client):
 
 def test_rotation_in_another_process_closes_sockets_at_their_next_frame(sqlite_settings, monkeypatch):
     """Two apps on one database: rotating through one closes the other's socket when it next speaks."""
-    from hub.realtime import table as table_mod
+    from hub.api import table_socket as table_mod
 
     monkeypatch.setattr(table_mod, "TOKEN_RECHECK_S", 0.0)
     with TestClient(create_app(sqlite_settings, rules=fake_rules)) as one, \
@@ -243,7 +243,7 @@ def test_watch_origin_policy(sqlite_settings):
 
 
 def test_watch_subscription_limit(client):
-    from hub.realtime.channels import MAX_SUBSCRIPTIONS
+    from hub.watch.core import MAX_SUBSCRIPTIONS
 
     tables = [make_table(client) for _ in range(MAX_SUBSCRIPTIONS + 1)]
     with client.websocket_connect("/ws/watch") as ws:

@@ -9,9 +9,10 @@ import pytest
 import fake_rules
 from hub.rules.events import Event
 from hub.settings import Settings
-from hub.store import catalog, events as store
+from hub.store import catalog
+from hub.store import match_events as store
 from hub.store.db import make_engine, migrate
-from hub.writer import Ack, MatchWriter, Rejected
+from hub.matches.writer import Ack, MatchWriter, Rejected
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -174,7 +175,7 @@ async def test_a_stroke_on_a_fresh_match_does_not_read_the_stores_head(engine):
 
 
 async def test_the_writer_keeps_a_bounded_number_of_matches_and_refolds_the_others(engine, monkeypatch):
-    import hub.writer as writer_mod
+    import hub.matches.writer as writer_mod
 
     monkeypatch.setattr(writer_mod, "MAX_LIVE", 3)
     t = await catalog.create_tournament(engine, "T")

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 
-from hub.simulate import DrawPlan, DrawSimulator
+from hub.tools.simulate import DrawPlan, DrawSimulator
 from spine_helpers import PG_URL
 from tests.faults.hubproc import ADMIN, HubProcess
 from tests.services import require_redis

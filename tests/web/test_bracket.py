@@ -265,8 +265,8 @@ def test_round_robin_groups_render_standings(watch_gateway: Hub, browser: Any, g
 
 
 def _simulate(hub: Hub, plan: Any, seed: int = 3) -> tuple[Any, threading.Thread, list[BaseException]]:
-    """The simulator (hub/simulate.py) setting a draw up and playing it in a thread of its own."""
-    from hub.simulate import DrawSimulator
+    """The simulator (hub/tools/simulate.py) setting a draw up and playing it in a thread of its own."""
+    from hub.tools.simulate import DrawSimulator
 
     sim = DrawSimulator(hub.url, ADMIN_TOKEN, plan, speed=100.0, seed=seed)
     ready = threading.Event()
@@ -292,7 +292,7 @@ def _simulate(hub: Hub, plan: Any, seed: int = 3) -> tuple[Any, threading.Thread
 
 
 def test_chase_groups_played_by_the_simulator(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
-    from hub.simulate import DrawPlan
+    from hub.tools.simulate import DrawPlan
 
     hub = watch_gateway
     sim, th, failed = _simulate(hub, DrawPlan("chase_groups", players=6, tables=2, discipline="chase_nine",
@@ -328,7 +328,7 @@ def test_chase_groups_played_by_the_simulator(watch_gateway: Hub, browser: Any, 
 def test_double_elimination_played_by_the_simulator(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
     """The simulated tablets play a 16-player double elimination on 4 tables to its champion while
     the bracket is open on a TV: it never falls behind the hub by more than a second."""
-    from hub.simulate import DrawPlan
+    from hub.tools.simulate import DrawPlan
 
     hub = watch_gateway
     sim, th, failed = _simulate(hub, DrawPlan("double_elimination", players=16, tables=4, discipline="wpa_nine",

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from hub import simulate
+from hub.tools import simulate
 
 from .conftest import ARTIFACTS, XSS_NAME, PageWatch, shot
 from .test_desk import ADMIN, ServedHub, no_sideways_scroll

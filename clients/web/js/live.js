@@ -217,7 +217,7 @@ export function newCommandId() {
 }
 
 // The tablet pings every second; a link that brought nothing for 3.5 s is given up and reopened.
-// (The hub counts a pinging tablet as at the table while it heard it within 2 s: hub/presence.py.)
+// (The hub counts a pinging tablet as at the table while it heard it within 2 s: hub/matches/presence.py.)
 export const TABLE_PING_MS = 1000;
 export const TABLE_STALE_MS = 3500;
 // After an ack, the next queued entry waits for the state of that version (at most this long):

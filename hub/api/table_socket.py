@@ -1,0 +1,332 @@
+"""/ws/tables/{table_id}: a tablet's session (PROTOCOL.md section 2).
+
+auth -> ready -> envelopes answered by ack/reject; `state` pushed after every change of the
+table's match, whoever made it and whichever hub process stored it: this process's writer tells
+of its own changes at once, and the watch gateway's feeds (fed by the bus, gaps and bus losses
+filled from the store) of every change (issue 17); each version is pushed once, never an older
+one after a newer. Everything the socket sends goes through one queue drained by
+one sender task, so answers and pushes keep the order in which they happened.
+
+Presence (issue 15, hub/matches/presence.py): every frame is a sign that the tablet is there;
+`{"type": "ping"}` is answered `{"type": "pong", "server_time"}` and nothing else. Before `ready`,
+a match whose link was lost gets its `link_restored`, so the clock runs again for the strokes the
+tablet queued while it was away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import SQLAlchemyError
+
+from hub.api import access
+from hub.api.commands import answer_json
+from hub.api.envelope import BadEnvelope, parse_envelope
+from hub.api.errors import error_body, strict_loads
+from hub.api.rate import rate_of
+from hub.ops.logbudget import LogBudget, suppressed
+from hub.ops.metrics import metrics_of
+from hub.matches.presence import Presence, Tablet, restore
+from hub.store import catalog
+from hub.store.db import now_ms
+from hub.matches.writer import Change, MatchWriter, TableNotice, TokenRevoked
+
+log = logging.getLogger(__name__)
+# Failure lines per table are bounded: a tablet reconnecting through an outage writes a few.
+_LOG_BUDGET = LogBudget(lines=3, window_s=60.0)
+
+router = APIRouter()
+
+AUTH_TIMEOUT_S = 10.0
+CLOSE_AUTH = 4401
+# A tablet that stops reading this far behind is closed; its pushes must not pile up forever.
+QUEUE_LIMIT = 256
+CLOSE_SLOW = 4408
+# Over the command rate (HUB_TABLE_RATE / HUB_TABLE_BURST; one budget per table, shared with HTTP
+# commands: hub/api/rate.py) a frame is answered `rate_limited` and not run (send it again later,
+# same id); a socket that keeps flooding past a whole burst is closed 4429.
+CLOSE_FLOOD = 4429
+# How often an idle socket re-checks that its token is still the table's (rotation in another
+# process). Commands do not wait for it: each is stored only if the token it was let in with is
+# still the table's, checked in the storing transaction (writer.submit(token=...)), else 4401.
+TOKEN_RECHECK_S = 5.0
+
+
+def _reject(cid: str | None, code: str, message: str) -> dict[str, Any]:
+    return {"type": "reject", "id": cid, **error_body(code, message)}
+
+
+async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None:
+    try:
+        text = await asyncio.wait_for(ws.receive_text(), AUTH_TIMEOUT_S)
+        msg = strict_loads(text)
+    except (asyncio.TimeoutError, ValueError, KeyError, TypeError, RuntimeError):
+        return None
+    if not isinstance(msg, dict) or msg.get("type") != "auth" or not isinstance(msg.get("token"), str):
+        return None
+    table = await catalog.table_by_token(ws.app.state.engine, msg["token"])
+    return table if table is not None and table.id == table_id else None
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    await ws.accept()
+    settings = ws.app.state.settings
+    if not access.websocket_origin_allowed(ws.scope, settings):
+        await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
+        return
+    try:
+        table = await _authenticate(ws, table_id)
+    except SQLAlchemyError:  # the store is down: a retryable close, not a bad token
+        log.error("table socket %s: database unavailable during auth", table_id)
+        await ws.close(code=1011)
+        return
+    if table is None:
+        await ws.close(code=CLOSE_AUTH)
+        return
+    writer: MatchWriter = ws.app.state.writer
+    metrics = metrics_of(ws)
+    limit: int = settings.max_body_bytes
+    outbox: asyncio.Queue[dict[str, Any] | str | int | None] = asyncio.Queue()
+    closing: list[int] = []  # set once a close code is queued: no more frames are run
+
+    def close_with(code: int) -> None:
+        if not closing:
+            closing.append(code)
+            outbox.put_nowait(code)
+
+    forget = access.register_table_session(ws.app, table_id, close_with)
+    # A rotation in this process between the token's check and the line above found no session to
+    # close: look again now that a rotation would find this one.
+    try:
+        again = await catalog.get_table(ws.app.state.engine, table_id)
+    except SQLAlchemyError:
+        forget()
+        log.error("table socket %s: database unavailable during auth", table_id)
+        await ws.close(code=1011)
+        return
+    if again is None or again.token_hash != table.token_hash:
+        forget()
+        await ws.close(code=CLOSE_AUTH)
+        return
+    tablet = _present(ws, table_id)
+    # Changes seen while `ready` is being built wait here, so `ready` is always the first message:
+    # (match id, version, projection as a dict from this process's writer or JSON from the bus).
+    early: list[tuple[str, int, Any]] | None = []
+    # The last version of each match pushed as `state` (`ready` included): the writer here and
+    # the bus both tell of a change stored here; whichever comes second is dropped, and a state
+    # older than one already sent is never pushed after it.
+    sent: dict[str, int] = {}
+    last_null: list[bool] = [False]  # the last state pushed said "no match on the table"
+
+    def push_state(mid: str, version: int, projection: Any) -> None:
+        if early is not None:
+            early.append((mid, version, projection))
+            return
+        if closing or version <= sent.get(mid, -1):
+            return
+        if outbox.qsize() >= QUEUE_LIMIT:
+            close_with(CLOSE_SLOW)
+            return
+        sent[mid] = version
+        last_null[0] = False
+        if isinstance(projection, str):  # JSON already (the bus): spliced, not parsed again
+            outbox.put_nowait(f'{{"type":"state","match":{projection},"server_time":{now_ms()}}}')
+        else:
+            outbox.put_nowait({"type": "state", "match": projection, "server_time": now_ms()})
+
+    def on_change(change: Change) -> None:
+        if change.table_id == table_id:
+            push_state(change.match_id, change.version, change.projection)
+
+    async def push_current() -> None:
+        with contextlib.suppress(Exception):  # a failed read: the next change pushes again
+            current = await writer.table_projection(table_id)
+            if closing:
+                return
+            if current is not None:
+                push_state(current["id"], current["version"], current)
+            elif not last_null[0]:
+                last_null[0] = True
+                outbox.put_nowait({"type": "state", "match": None, "server_time": now_ms()})
+
+    def on_table_change(change: Change | TableNotice) -> None:
+        """The table's match left it (moved to another table, or cancelled before it started):
+        the tablet gets `state` with whatever is on the table now (maybe null)."""
+        left = change.moved_from if isinstance(change, Change) else change.table_id
+        if left == table_id and early is None and not closing:
+            asyncio.ensure_future(push_current())
+
+    class Follower:
+        """The gateway's side (issue 17): changes of the table's match stored by any process."""
+
+        def changed(self, mid: str, version: int, data: str) -> None:
+            push_state(mid, version, data)
+
+        def switched(self, mid: str | None) -> None:
+            if early is None and not closing:
+                asyncio.ensure_future(push_current())
+
+    # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
+    unsubscribe = writer.subscribe(on_change)
+    unsubscribe_moves = writer.subscribe(on_table_change)
+    unsubscribe_tables = writer.subscribe_tables(on_table_change)
+    unfollow: Any = None
+    sender = asyncio.create_task(_send_loop(ws, outbox))
+    metrics.table_socket_opened()  # cuehub_table_sockets_connected: authenticated sessions
+    try:
+        gateway = getattr(ws.app.state, "watch", None)
+        if gateway is not None:
+            unfollow = await gateway.follow_table(table_id, Follower())
+        current = await restore(writer, await writer.table_projection(table_id))  # presence: back
+        outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
+        if current is not None:
+            sent[current["id"]] = current["version"]
+        else:
+            last_null[0] = True
+        held, early = early, None
+        for mid, version, projection in held or ():
+            push_state(mid, version, projection)
+        loop = asyncio.get_running_loop()
+        rate, burst = settings.table_rate_per_s, settings.table_rate_burst
+        budget = rate_of(ws.app)
+        flooded = 0
+        checked = loop.time()
+        while not closing:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if closing:
+                break
+            text = message.get("text")
+            if text is None and message.get("bytes") is not None:
+                text = message["bytes"].decode("utf-8", errors="replace")
+            now = loop.time()
+            if budget.take(table_id) > 0:
+                flooded += 1
+                if flooded > burst:
+                    close_with(CLOSE_FLOOD)
+                    break
+                outbox.put_nowait(_reject(_peek_id(text or "", limit), "rate_limited",
+                                          f"over {rate:g} commands/s; send it again later with the same id"))
+                continue
+            flooded = 0
+            if _heard(ws, tablet, text or ""):
+                outbox.put_nowait({"type": "pong", "server_time": now_ms()})
+                continue
+            if now - checked > TOKEN_RECHECK_S:
+                checked = now
+                current_row = await catalog.get_table(ws.app.state.engine, table_id)
+                if current_row is None or current_row.token_hash != table.token_hash:
+                    close_with(CLOSE_AUTH)  # the token was rotated (maybe by another process)
+                    break
+            try:
+                outbox.put_nowait(await _handle_frame(writer, table_id, text or "", limit, table.token_hash))
+            except TokenRevoked:
+                close_with(CLOSE_AUTH)  # rotated (maybe in another process): nothing was stored
+                break
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        # A failure that is not the tablet's (the database went away): close so it reconnects and
+        # resends; command ids make the resend safe.
+        dropped = _LOG_BUDGET.allow(table_id)
+        if dropped is not None:
+            log.exception("table socket %s failed%s", table_id, suppressed(dropped))
+        with contextlib.suppress(Exception):
+            await ws.close(code=1011)
+    finally:
+        metrics.table_socket_closed()
+        _absent(ws, tablet)
+        forget()
+        unsubscribe()
+        unsubscribe_moves()
+        unsubscribe_tables()
+        if unfollow is not None:
+            unfollow()
+        if closing:  # let the sender reach the close code before it is stopped
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(sender), 2.0)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | str | int | None]) -> None:
+    try:
+        while True:
+            msg = await outbox.get()
+            if msg is None or isinstance(msg, int):
+                await ws.close(code=CLOSE_SLOW if msg is None else msg)
+                return
+            if isinstance(msg, str):
+                await ws.send_text(msg)
+            else:
+                await ws.send_json(msg)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+def _peek_id(text: str, limit: int) -> str | None:
+    """The frame's envelope id, if it has a usable one (for the rate_limited reject)."""
+    if len(text) > limit:
+        return None
+    try:
+        raw = strict_loads(text)
+    except ValueError:
+        return None
+    cid = raw.get("id") if isinstance(raw, dict) else None
+    return cid if isinstance(cid, str) and 1 <= len(cid) <= 64 else None
+
+
+async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: int,
+                        token: str | None = None) -> dict[str, Any]:
+    """One inbound frame -> its ack or reject. Malformed frames get bad_command, never a crash."""
+    if len(text) > limit:
+        return _reject(None, "bad_command", f"frame over {limit} bytes")
+    try:
+        raw = strict_loads(text)
+    except ValueError:
+        return _reject(None, "bad_command", "malformed JSON")
+    try:
+        env = parse_envelope(raw)
+    except BadEnvelope as exc:
+        return _reject(exc.id, "bad_command", exc.message)
+    match = await writer.match_row(env.match_id)
+    if match is None or match.table_id != table_id:
+        return _reject(env.id, "unknown_match", f"no match {env.match_id!r} on this table")
+    answer = await writer.submit(env.match_id, env.id, env.command, env.expected_version, token=token)
+    return answer_json(answer, env.id)
+
+
+# --- presence (issue 15): who is at the table, for the clocks -------------------------------------
+
+PING = '{"type":"ping"}'
+
+
+def _presence_of(ws: WebSocket) -> Presence | None:
+    return getattr(ws.app.state, "presence", None)
+
+
+def _present(ws: WebSocket, table_id: str) -> Tablet | None:
+    presence = _presence_of(ws)
+    return None if presence is None else presence.open(table_id)
+
+
+def _heard(ws: WebSocket, tablet: Tablet | None, text: str) -> bool:
+    """Note the tablet as heard; True when the frame is a ping (answered with a pong only)."""
+    ping = text.replace(" ", "") == PING
+    presence = _presence_of(ws)
+    if presence is not None and tablet is not None:
+        presence.heard(tablet, ping=ping)
+    return ping
+
+
+def _absent(ws: WebSocket, tablet: Tablet | None) -> None:
+    presence = _presence_of(ws)
+    if presence is not None and tablet is not None:
+        presence.close(tablet)

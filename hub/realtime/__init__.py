@@ -1,1 +1,0 @@
-"""Live connections: the table socket (table.py) and the watch gateway."""

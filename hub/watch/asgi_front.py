@@ -1,0 +1,107 @@
+"""/ws/watch (PROTOCOL.md section 2): public, read-only live channels.
+
+The gateway (channels.py) starts with the app through this router's lifespan: it subscribes to
+the writer, connects the bus named by HUB_BUS_URL and is kept on `app.state.watch`. Heartbeats are
+the server's WebSocket pings (uvicorn's ws_ping_interval / ws_ping_timeout, 20 s each by
+default): a socket that stops answering is closed, and its subscriptions go with it.
+
+This FastAPI endpoint is the fallback, for the app under any ASGI server. `cuehub serve` and
+`cuehub demo` give uvicorn a WebSocket protocol of ours (fastws.py) that hands /ws/watch
+upgrades to the websockets front of the same core (gateway.py: same event loop, same feeds, a much
+cheaper write per watcher), so this endpoint is not reached there. With HUB_WATCH_PORT set, that
+front also listens on a port of its own; `GET /api/config` tells the pages where to watch
+(`watch_url` / `watch_port`, null when unset: /ws/watch on the page's own host).
+
+`since` is honoured on `match:` channels; `table:` and `tournament:` channels always answer a
+fresh snapshot (a table may be on another match by then; the tournament projection is a state,
+not a stream). Error codes: bad_message, unknown_channel, too_many_subscriptions, unavailable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+
+from hub.api import access, models
+from hub.bus import bus_for
+from hub.watch.core import Conn, Gateway
+from hub.watch.server import WatchServer
+
+log = logging.getLogger(__name__)
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    # Runs inside the app's own lifespan (FastAPI nests router lifespans), so the writer exists.
+    state = app.state
+    settings = state.settings
+    gateway = Gateway(state.engine, state.rules, state.writer, bus_for(settings),
+                      tournaments=getattr(state, "tournaments", None))
+    await gateway.start()
+    state.watch = gateway
+    # The websockets front of the same core: uvicorn hands it /ws/watch upgrades on the hub's own
+    # port when run with `ws=fastws.watch_protocol(app)` (`cuehub serve`, `cuehub demo`), and it
+    # listens on HUB_WATCH_PORT when that is set.
+    front = state.watch_front = WatchServer(gateway, settings)
+    state.watch_server = None
+    try:
+        if settings.watch_port is not None:
+            await front.start(settings.watch_host or settings.host, settings.watch_port)
+            state.watch_server = front
+            log.info("watch gateway on port %s", front.port)
+        yield
+    finally:
+        await front.close()
+        await gateway.close()
+
+
+router = APIRouter(lifespan=lifespan)
+
+
+@router.get("/api/config", tags=["setup and reads"], response_model=None,
+            responses=models.ok(models.WatchConfig, "Where the pages should watch."))
+async def config(request: Request) -> dict[str, Any]:
+    """Where the pages should watch: `watch_url` (a path on this host or a ws(s):// URL) or
+    `watch_port` (the in-process gateway's port on this host); both null: /ws/watch here."""
+    settings = request.app.state.settings
+    server = getattr(request.app.state, "watch_server", None)
+    return {"watch_url": settings.watch_url, "watch_port": server.port if server is not None else None}
+
+
+@router.websocket("/ws/watch")
+async def watch_socket(ws: WebSocket) -> None:
+    await ws.accept()
+    if not access.websocket_origin_allowed(ws.scope, ws.app.state.settings):  # HUB_ALLOWED_ORIGINS
+        await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
+        return
+    gateway: Gateway = ws.app.state.watch
+
+    async def send(text: str) -> None:
+        await ws.send_text(text)
+
+    async def close(code: int) -> None:
+        await ws.close(code=code)
+
+    conn = Conn(gateway, send, close)
+    gateway.connect(conn)
+    sender = conn.start()
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None and message.get("bytes") is not None:
+                text = message["bytes"].decode("utf-8", errors="replace")
+            await gateway.handle(conn, text or "")
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        gateway.disconnect(conn)
+        sender.cancel()
+        with contextlib.suppress(BaseException):
+            await sender

@@ -1,0 +1,437 @@
+"""The watch gateway: /ws/watch (PROTOCOL.md section 2) on the `websockets` library's own server.
+
+Same channels, history, `since` replay, ordering, slow-watcher rules and error codes as the FastAPI
+endpoint (watch.py): both are fronts of one core, `channels.Gateway`. What differs is the write
+path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; here an update is
+framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
+handed to the `Outbox`, which writes each socket's waiting frames in one `transport.write`,
+ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
+than one write per update per watcher allows, several share a write (a round that would start
+right after the last one is held back a little, at most MAX_HOLD_S): one syscall carries them all,
+which is what lets a process deliver more than `broadcast()`, one write per message per socket.
+At ordinary rates each update is written on its own, on the next turn of the loop.
+
+A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
+its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
+it is closed 4408 if it stays stuck), drained by a sender task that exists only while something is
+queued.
+
+Three ways to run it:
+- in the hub process, on the hub's own port: `cuehub serve` and `cuehub demo` hand uvicorn's
+  /ws/watch upgrades to it (fastws.py); same event loop, same `channels.Gateway` object as the app
+  (fed by the same writer and bus);
+- in the hub process, also on `HUB_WATCH_PORT` (`cuehub serve --watch-port`), a listener of its own;
+- as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
+  fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
+
+Besides /ws/watch the port answers `GET /healthz`, `GET /readyz` (the live bus subscription's
+health, 503 with the reason when it is down or silent) and `GET /metrics` (the gateway's own metrics
+when it is a process of its own, the app's when in-process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import struct
+from collections import deque
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
+from hub.ops.heap import freeze_startup_heap
+from hub.ops.metrics import CONTENT_TYPE, Metrics
+from hub.ops.ports import guarded_ws_connection
+from hub.watch.core import Conn, Gateway, Item
+from hub.settings import Settings
+
+log = logging.getLogger(__name__)
+
+PATH = "/ws/watch"
+# Bytes waiting in a socket's transport beyond which updates queue instead (about 40 updates of a
+# typical match): a healthy watcher on a LAN never gets near it.
+HIGH_WATER = 64 * 1024
+MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over subscriptions.MAX_FRAME is bad_message
+OPEN = State.OPEN
+OPEN_TIMEOUT = 10  # s for the opening handshake (websockets' default)
+CLOSE_TIMEOUT = 1  # s for the closing handshake, then the TCP connection is dropped (Conn.run waits 2 s)
+CLOSE_SERVICE_RESTART = 1012  # what uvicorn's own WebSocket protocols send when the server stops
+
+
+# The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
+# long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at most
+# MAX_HOLD_S: an update never waits longer than that before its round starts).
+ROUND_CHUNK = 64
+HOLD_FACTOR = 2.0
+MAX_HOLD_S = 0.025
+
+
+def text_frame(text: str) -> bytes:
+    """`text` as one unmasked, uncompressed, final WebSocket text frame (what a server sends)."""
+    data = text.encode("utf-8")
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return struct.pack("!BBH", 0x81, 126, n) + data
+    return struct.pack("!BBQ", 0x81, 127, n) + data
+
+
+class Outbox:
+    """Sockets with frames waiting, written ROUND_CHUNK per turn of the loop, one write each.
+
+    A round writes every socket that has frames waiting, one `transport.write` (one syscall) per
+    socket whatever the number of frames. Between two chunks the loop runs whatever else is ready
+    (the table's next command, its database round trips), so a fan-out to thousands of watchers
+    never holds the hub for long, and an update that comes mid-round joins the frames of the
+    sockets not written yet.
+
+    Each write costs the kernel about as much for one frame as for several (on loopback the
+    sender's CPU also pays for the receiver's TCP work), so when the fan-out is busy a round is
+    held back a little to gather more: a round that starts within HOLD_FACTOR x (the last round's
+    duration) of its end waits until then, never more than MAX_HOLD_S. A lone update (the last round
+    long over, as at a few updates per second) is written on the next turn of the loop."""
+
+    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics")
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.conns: deque[SocketConn] = deque()
+        self.scheduled = False
+        self.started = 0.0  # loop.time() when the current round began (0: no round going)
+        self.last_end = 0.0  # when the last round ended, and how long it took
+        self.last_took = 0.0
+        self.metrics = metrics
+
+    def add(self, conn: "SocketConn", frame: bytes) -> None:
+        out = conn.out
+        if out is None:
+            conn.out = frame  # one frame as is: a list only when a second joins it
+            self.conns.append(conn)
+            if not self.scheduled:
+                self.scheduled = True
+                loop = asyncio.get_running_loop()
+                hold = min(MAX_HOLD_S, HOLD_FACTOR * self.last_took) - (loop.time() - self.last_end)
+                if hold > 0:
+                    loop.call_later(hold, self.flush)
+                else:
+                    loop.call_soon(self.flush)
+        elif type(out) is list:
+            out.append(frame)
+        else:
+            conn.out = [out, frame]  # type: ignore[list-item]
+        conn.out_bytes += len(frame)
+
+    def flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.started == 0.0:
+            self.started = loop.time()
+        conns = self.conns
+        writes = frames = 0
+        for _ in range(min(ROUND_CHUNK, len(conns))):
+            n = conns.popleft().flush()
+            if n:
+                writes += 1
+                frames += n
+        self.metrics.watch_writes.inc(writes)
+        self.metrics.watch_frames.inc(frames)
+        if conns:
+            loop.call_soon(self.flush)
+        else:
+            self.scheduled = False
+            self.last_end = loop.time()
+            self.last_took, self.started = self.last_end - self.started, 0.0
+
+
+class SocketConn(Conn):
+    """A watcher on the websockets server: written without awaiting while its buffer has room."""
+
+    __slots__ = ("ws", "outbox", "out", "out_bytes")
+    lazy = True
+
+    def __init__(self, gateway: Gateway, ws: ServerConnection, outbox: Outbox) -> None:
+        super().__init__(gateway, self._send_queued, self._close_with)
+        self.ws = ws
+        self.outbox = outbox
+        self.out: bytes | list[bytes] | None = None  # frame(s) for the next round (None: not in the outbox)
+        self.out_bytes = 0
+
+    def write_now(self, item: Item) -> bool:
+        ws = self.ws
+        if ws.protocol.state is not OPEN:
+            return True  # closing: nothing more goes out (the handler forgets it)
+        if ws.send_in_progress is not None or ws.transport.get_write_buffer_size() + self.out_bytes > HIGH_WATER:
+            return False
+        text = self._resolve(item)
+        if text is None:
+            return True
+        if text is item.text:
+            frame = item.frame
+            if frame is None:
+                frame = item.frame = text_frame(text)  # once per change, shared by every watcher
+        else:
+            frame = text_frame(text)  # a snapshot: per watcher, on subscribe or after a skip
+        self.outbox.add(self, frame)
+        return True
+
+    def flush(self) -> int:
+        """Write what the outbox holds for this socket in one write (one syscall), unless it is
+        closing; how many frames that was."""
+        out, self.out, self.out_bytes = self.out, None, 0
+        if out is None or self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
+            return 0
+        if type(out) is list:
+            self.ws.transport.write(b"".join(out))
+            return len(out)
+        self.ws.transport.write(out)
+        return 1
+
+    async def _send_queued(self, text: str) -> None:
+        self.flush()  # frames already handed to the outbox go first: order is kept
+        # websockets' send waits for the buffer to drain below its low-water mark when it is full.
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(text)
+
+    async def _close_with(self, code: int) -> None:
+        self.flush()
+        # A peer that stopped reading never answers the close: drop the TCP connection after
+        # close_timeout (websockets does; this is in case the wait itself was cut short).
+        try:
+            await self.ws.close(code)
+        finally:
+            if not self.ws.transport.is_closing():
+                self.ws.transport.abort()
+
+
+class HandedConnection(ServerConnection):
+    """A watcher's websockets connection whose TCP connection another server accepted (uvicorn,
+    fastws.py) and handed over with the upgrade request. It is one of that server's connections
+    too (`owner`: uvicorn's `server_state.connections`), so that server's shutdown closes it (1012,
+    as uvicorn's own protocol does) and waits for it to be gone."""
+
+    owner: Any = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.owner is not None:
+            self.owner.connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        try:
+            super().connection_lost(exc)
+        finally:
+            if self.owner is not None:
+                self.owner.connections.discard(self)
+
+    def shutdown(self) -> None:
+        """The owner is stopping: close 1012 (a watcher reconnects), or drop a handshake not done."""
+        if self.protocol.state is OPEN:
+            task = self.loop.create_task(self.close(CLOSE_SERVICE_RESTART, "server shutting down"))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        elif not self.transport.is_closing():
+            self.transport.close()
+
+
+class _Handover:
+    """What a websockets `ServerConnection` asks of its server, for connections handed over by
+    another server (no listening socket of its own). Covers websockets 16 (`start_connection_handler`)
+    and 17 (`handler`, `handler_tasks`)."""
+
+    def __init__(self, handler: Any) -> None:
+        self.handler = handler
+        self.handler_tasks: set[asyncio.Task[None]] = set()
+        self.serving = True
+
+    def is_serving(self) -> bool:
+        return self.serving
+
+    def start_connection_handler(self, connection: ServerConnection) -> None:
+        task = asyncio.get_running_loop().create_task(self.handler(connection))
+        self.handler_tasks.add(task)
+
+
+class WatchServer:
+    """The websockets front of one `channels.Gateway`: a listener of its own (`start`) and/or
+    connections handed over by uvicorn (`connection`, fastws.py); one outbox for both."""
+
+    def __init__(self, core: Gateway, settings: Settings, metrics: Metrics | None = None) -> None:
+        self.core = core
+        self.settings = settings
+        self.metrics = metrics if metrics is not None else core.metrics
+        self.server: Server | None = None
+        self.outbox = Outbox(self.metrics)
+        self.handover = _Handover(self._serve_handed)
+        self.handed: set[HandedConnection] = set()  # handed-over connections past their handshake
+
+    @property
+    def accepting(self) -> bool:
+        """Whether handed-over connections are taken (False once `close` began)."""
+        return self.handover.serving
+
+    def connection(self, owner: Any = None) -> HandedConnection:
+        """An asyncio protocol for one TCP connection whose upgrade request another server read:
+        give it the transport (`connection_made`) and the request head (`data_received`)."""
+        protocol = ServerProtocol(max_size=MAX_SIZE)  # no extensions: no per-connection deflate
+        conn = HandedConnection(
+            protocol, self.handover,  # type: ignore[arg-type]
+            ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
+            close_timeout=CLOSE_TIMEOUT, write_limit=HIGH_WATER,
+        )
+        conn.owner = owner
+        return conn
+
+    async def _serve_handed(self, connection: ServerConnection) -> None:
+        """A handed-over connection's life, as websockets' own server runs one: the handshake,
+        heartbeats, `_handler`; the TCP connection is closed on the way out whatever happens."""
+        try:
+            async with asyncio.timeout(OPEN_TIMEOUT):
+                await connection.handshake(self._process_request, None, None)
+            if connection.protocol.state is not OPEN:
+                connection.transport.abort()
+                return
+            connection.start_keepalive()
+            self.handed.add(connection)  # type: ignore[arg-type]
+            try:
+                async with connection:
+                    await self._handler(connection)
+            except Exception:
+                log.exception("watch connection handler failed")
+            finally:
+                self.handed.discard(connection)  # type: ignore[arg-type]
+        except Exception:
+            connection.transport.abort()  # a handshake that failed or timed out
+        finally:
+            self.handover.handler_tasks.discard(asyncio.current_task())  # type: ignore[arg-type]
+
+    async def start(self, host: str, port: int) -> None:
+        self.server = await serve(
+            self._handler, host, port,
+            compression=None,  # frames are built once and shared: no per-connection deflate
+            process_request=self._process_request,
+            max_size=MAX_SIZE,
+            # Heartbeats: a ping every ws_ping_s; a socket that does not answer within as long is closed.
+            ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
+            close_timeout=CLOSE_TIMEOUT,  # then the TCP connection is dropped (Conn.run waits 2 s)
+            open_timeout=self.settings.header_timeout_s,  # a handshake not done by then is dropped (issue 17)
+            create_connection=guarded_ws_connection(),  # counted against the fd limit (hub/ops/ports.py)
+            write_limit=HIGH_WATER,
+            server_header=None,
+        )
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return self.server.sockets[0].getsockname()[1]  # type: ignore[no-any-return]
+
+    async def close(self) -> None:
+        self.handover.serving = False  # a handshake still going answers 503
+        if self.server is not None:
+            self.server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 5)
+            self.server = None
+        tasks = list(self.handover.handler_tasks)
+        if tasks:  # handed-over watchers (uvicorn normally closed them before the app's shutdown)
+            for conn in list(self.handed):
+                conn.shutdown()
+            _, late = await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT + 2)
+            for task in late:
+                task.cancel()
+
+    def _process_request(self, ws: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == PATH:
+            return None  # the handshake goes on (a request without Upgrade gets 426)
+        if path == "/healthz":
+            return ws.respond(200, '{"status":"ok"}\n')
+        if path == "/readyz":  # the live bus subscription (issue 17): stale -> 503 with the reason
+            health = getattr(self.core.bus, "health", None)
+            reason = health() if callable(health) else None
+            body = {"status": "ready" if reason is None else "unavailable",
+                    "checks": {"bus": "ok" if reason is None else f"unreachable: {str(reason)[:200]}"}}
+            response = ws.respond(200 if reason is None else 503, json.dumps(body) + "\n")
+            response.headers["Content-Type"] = "application/json"
+            return response
+        if path == "/metrics":
+            response = ws.respond(200, self.metrics.render())
+            response.headers["Content-Type"] = CONTENT_TYPE
+            return response
+        return ws.respond(404, "not found\n")
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        if not origin_allowed(self.settings, ws.request.headers.get("Origin") if ws.request else None):
+            await ws.close(CLOSE_FORBIDDEN_ORIGIN)  # HUB_ALLOWED_ORIGINS, as on the app's /ws/watch
+            return
+        core = self.core
+        conn = SocketConn(core, ws, self.outbox)
+        core.connect(conn)
+        try:
+            async for message in ws:
+                text = message if isinstance(message, str) else message.decode("utf-8", errors="replace")
+                await core.handle(conn, text)
+        except ConnectionClosed:
+            pass
+        finally:
+            core.disconnect(conn)
+            task = conn.task
+            if task is not None and not task.done():
+                if conn.closing is not None:  # let it finish sending the close code
+                    with contextlib.suppress(BaseException):
+                        await asyncio.wait_for(asyncio.shield(task), 2)
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+
+# --- `cuehub gateway`: a process of its own -----------------------------------------------------
+
+
+async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Event | None = None) -> None:
+    """Serve /ws/watch fed by the bus at settings.bus_url until `stop` is set (or forever)."""
+    from hub.bus import bus_for
+    from hub.store.db import make_engine
+
+    engine = make_engine(settings)
+    rules = importlib.import_module("hub.rules")
+    metrics = Metrics()
+    core = Gateway(engine, rules, None, bus_for(settings), metrics=metrics)
+    await core.start()
+    server = WatchServer(core, settings, metrics)
+    await server.start(host, port)
+    freeze_startup_heap()
+    log.info("watch gateway on %s:%s, bus %s", host, server.port, settings.bus_url.split("?")[0])
+    print(f"cuehub gateway: ws://{host}:{server.port}{PATH}", flush=True)
+    try:
+        await (stop.wait() if stop is not None else asyncio.Future())
+    finally:
+        await server.close()
+        await core.close()
+        await engine.dispose()
+
+
+def main_gateway(settings: Settings, host: str, port: int) -> None:
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
+        uvloop = None  # type: ignore[assignment]
+    import signal
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        await run_gateway(settings, host, port, stop)
+
+    if uvloop is not None:
+        uvloop.run(run())
+    else:
+        asyncio.run(run())

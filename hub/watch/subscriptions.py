@@ -1,0 +1,182 @@
+"""The client-message side of the watch core: a watcher's subscribe / unsubscribe frames.
+
+Anything wrong answers an `error` message on the socket (bad_message, unknown_channel,
+too_many_subscriptions, unavailable), never a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from types import ModuleType
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hub.api.errors import strict_loads
+from hub.ops.logbudget import LogBudget, clip, suppressed
+from hub.ops.metrics import Metrics
+from hub.watch.watcher import ERR, SNAP, UPD, Conn, Item, Sub, message
+from hub.watch.feeds import MatchFeeds, TableFeed, TableFeeds
+from hub.watch.history import dumps, replay
+from hub.store.db import now_ms
+from hub.watch.tournament_feeds import TournamentFeed, TournamentFeeds
+
+log = logging.getLogger(__name__)
+
+MAX_REPLAY = 2000  # a `since` further back than this gets a snapshot instead
+MAX_SUBSCRIPTIONS = 32  # per connection
+MAX_FRAME = 4096  # a watcher's messages are small
+
+
+class Subscriptions:
+    def __init__(self, engine: AsyncEngine, rules: ModuleType, metrics: Metrics, matches: MatchFeeds,
+                 tables: TableFeeds, tournaments: TournamentFeeds) -> None:
+        self.engine = engine
+        self.rules = rules
+        self.metrics = metrics
+        self.matches = matches
+        self.tables = tables
+        self.tournaments = tournaments
+        self.conns: set[Conn] = set()
+        # Warnings per connection are bounded (a socket repeating a failing frame writes a few lines).
+        self.log_budget = LogBudget(lines=5, window_s=60.0)
+
+    def connect(self, conn: Conn) -> None:
+        self.conns.add(conn)
+        self.metrics.watchers.set(len(self.conns))
+
+    def disconnect(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        self.metrics.watchers.set(len(self.conns))
+        self.log_budget.forget(id(conn))
+        for ch in list(conn.subs):
+            self._detach(conn, ch)
+        conn.subs.clear()
+
+    def _detach(self, conn: Conn, channel: str) -> None:
+        kind, _, ident = channel.partition(":")
+        feeds: MatchFeeds | TableFeeds | TournamentFeeds | None = {
+            "match": self.matches, "table": self.tables, "tournament": self.tournaments}.get(kind)
+        feed = None if feeds is None else feeds.get(ident)
+        if feed is not None:
+            feed.watchers.discard(conn)
+        if kind == "tournament":
+            self.tournaments.forget_unwatched(ident)
+        if kind == "table":
+            self.tables.forget_unwatched(ident)
+
+    async def handle(self, conn: Conn, text: str) -> None:
+        """One frame from a watcher. Anything wrong answers an error message, never a crash."""
+        if len(text) > MAX_FRAME:
+            conn.error("bad_message", f"message over {MAX_FRAME} bytes")
+            return
+        try:
+            # The strict parser (as the tablets' and HTTP's): no NaN, no lone surrogates, no NUL,
+            # nesting too deep is bad JSON, not a crash.
+            msg = strict_loads(text)
+        except UnicodeError:
+            conn.error("bad_message", "strings must be valid Unicode text (no lone surrogates)")
+            return
+        except ValueError as exc:
+            conn.error("bad_message", f"malformed JSON: {clip(exc, 120)}")
+            return
+        if not isinstance(msg, dict):
+            conn.error("bad_message", "a message is a JSON object")
+            return
+        kind, channel = msg.get("type"), msg.get("channel")
+        if kind == "ping":  # a screen asking whether the link still carries anything (issue 15)
+            conn.push(Item(ERR, "", text=dumps({"type": "pong", "server_time": now_ms()}), forced=True))
+            return
+        if kind not in ("subscribe", "unsubscribe"):
+            conn.error("bad_message", "type must be subscribe or unsubscribe")
+            return
+        if not isinstance(channel, str) or not channel:
+            conn.error("bad_message", "channel must be a string like match:<id>")
+            return
+        if kind == "unsubscribe":
+            if conn.subs.pop(channel, None) is not None:
+                self._detach(conn, channel)
+            return
+        since = msg.get("since")
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
+            conn.error("bad_message", "since must be a version (an integer >= 0)", channel)
+            return
+        if channel not in conn.subs and len(conn.subs) >= MAX_SUBSCRIPTIONS:
+            conn.error("too_many_subscriptions", f"at most {MAX_SUBSCRIPTIONS} channels per connection", channel)
+            return
+        prefix, _, ident = channel.partition(":")
+        try:
+            if prefix == "match" and ident:
+                ok = await self.subscribe_match(conn, channel, ident, since)
+            elif prefix == "table" and ident:
+                table = await self.tables.load(ident)
+                current = None if table is None or table.current is None else self.matches.get(table.current)
+                if current is not None and self.matches.stale():
+                    await self.matches.refresh(current)
+                ok = self._subscribe_latest(conn, channel, table)
+            elif prefix == "tournament" and ident:
+                ok = self._subscribe_latest(conn, channel, await self.tournaments.load(ident))
+            else:
+                conn.error("unknown_channel", "channels are match:<id>, table:<id> or tournament:<id>", channel)
+                return
+        except Exception as exc:
+            dropped = self.log_budget.allow(id(conn))
+            if dropped is not None:  # one bounded line, a few per connection and minute
+                log.warning("subscribe %s failed: %s: %s%s", clip(repr(channel), 80), type(exc).__name__,
+                            clip(exc, 200), suppressed(dropped))
+            conn.subs.pop(channel, None)
+            self._detach(conn, channel)
+            conn.error("unavailable", "the hub could not read this channel now; try again", channel)
+            return
+        if not ok:
+            conn.error("unknown_channel", f"no such {prefix}: {ident!r}", channel)
+
+    def _attach(self, conn: Conn, channel: str, watchers: set[Conn]) -> Sub:
+        if conn.subs.get(channel) is None:
+            conn.subs[channel] = Sub()
+        watchers.add(conn)
+        return conn.subs[channel]
+
+    def _subscribe_latest(self, conn: Conn, channel: str, feed: TableFeed | TournamentFeed | None) -> bool:
+        """table: and tournament: channels: no `since`, always a fresh snapshot first."""
+        if feed is None:
+            return False
+        self._attach(conn, channel, feed.watchers).version = None
+        conn.push(Item(SNAP, channel))
+        return True
+
+    async def subscribe_match(self, conn: Conn, channel: str, mid: str, since: int | None) -> bool:
+        feed = await self.matches.load(mid)
+        if feed is None:
+            return False
+        if self.matches.stale():  # the bus may be losing messages: the store, not what we last heard
+            await self.matches.refresh(feed)
+        while feed.loading:  # a resync is filling a gap: serve after it
+            await asyncio.sleep(0.01)
+        sub = self._attach(conn, channel, feed.watchers)
+        if since is None or since > feed.version or feed.version - since > MAX_REPLAY:
+            sub.version = None
+            conn.push(Item(SNAP, channel))
+            return True
+        sub.key, sub.version = mid, since
+        if since == feed.version:
+            return True
+        steps = [s for s in feed.ring if s.version > since]
+        if feed.ring and feed.ring[0].version <= since + 1 and not any(s.undo for s in steps):
+            for s in steps:
+                conn.push(Item(UPD, channel, mid, s.version, message("update", channel, s.version, s.data, s.event),
+                               forced=True))
+            return True
+        # Older than the ring, or an undo since then (replayed with today's voided flags): the store.
+        sub.pending = []
+        try:
+            r = await replay(self.engine, self.rules, mid, since)
+        except BaseException:
+            sub.pending = None
+            raise
+        for s in (r.steps if r is not None else []):
+            conn.push(Item(UPD, channel, mid, s.version, message("update", channel, s.version, s.data, s.event),
+                           forced=True))
+        held, sub.pending = sub.pending or [], None
+        for item in held:
+            conn.push(item)
+        return True

@@ -1,0 +1,183 @@
+"""tournament:{tid} channels: the tournament projection (PROTOCOL.md sections 5 and 7), kept per process.
+
+Built from the store on first subscribe (and after a bus resync): the draw's pure projection (a
+fold of the tournament's stream: players, draw, queue, standings, paused tables) around the tables
+and their matches. Then moved on by every change: a change of one of its matches puts the match's
+short form in its table's entry (and the table's status); a tournament event replaces the pure
+part (versions of the stream are checked: a gap rereads the store). Each change raises the
+channel's version by one. A change for a table this process has not seen yet, a match that moved
+tables or a cancelled match rereads the whole projection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import json
+
+from hub import draws
+from hub.ops.metrics import Metrics
+from hub.watch.watcher import SNAP, UPD, Conn, Item, message
+from hub.watch.feeds import MatchFeeds, Spawn
+from hub.watch.history import dumps
+from hub.store import catalog
+from hub.store import tournament_events as tournament_store
+from hub.tournaments.projection import compose, table_status
+
+
+@dataclass(eq=False)
+class TournamentFeed:
+    tid: str
+    version: int = 0
+    proj: dict[str, Any] = field(default_factory=dict)
+    mversions: dict[str, int] = field(default_factory=dict)
+    watchers: set[Conn] = field(default_factory=set)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    loading: bool = False
+    dirty: bool = False
+    text: tuple[int, str] | None = None
+    pure: dict[str, Any] = field(default_factory=dict)  # draws.projection of the tournament's stream
+    pure_version: int = 0
+
+
+class TournamentFeeds:
+    def __init__(self, engine: AsyncEngine, matches: MatchFeeds, metrics: Metrics, spawn: Spawn) -> None:
+        self.engine = engine
+        self.matches = matches
+        self.metrics = metrics
+        self.spawn = spawn
+        self.feeds: dict[str, TournamentFeed] = {}
+
+    def get(self, tid: str) -> TournamentFeed | None:
+        return self.feeds.get(tid)
+
+    async def load(self, tid: str) -> TournamentFeed | None:
+        tour = self.feeds.get(tid)
+        if tour is None:
+            if await catalog.get_tournament(self.engine, tid) is None:
+                return None
+            tour = self.feeds.get(tid)
+            if tour is None:
+                tour = self.feeds[tid] = TournamentFeed(tid)
+                await self._reload(tour)
+        await tour.ready.wait()
+        return tour
+
+    async def _reload(self, tour: TournamentFeed) -> None:
+        if tour.loading:
+            tour.dirty = True
+            return
+        tour.loading = True
+        try:
+            while True:
+                tour.dirty = False
+                info = await catalog.get_tournament(self.engine, tour.tid)
+                events = await tournament_store.read(self.engine, tour.tid)
+                pure = draws.projection(draws.fold(tour.tid, events))
+                current = await catalog.current_matches(self.engine, tour.tid)
+                tables, mversions = [], {}
+                for row in await catalog.list_tables(self.engine, tour.tid):
+                    mid = current.get(row.id)
+                    feed = None if mid is None else await self.matches.load(mid)
+                    if feed is not None:
+                        mversions[mid] = feed.version
+                    tables.append((row.id, row.name, None if feed is None else feed.short))
+                version = await catalog.tournament_version(self.engine, tour.tid)
+                if tour.dirty:
+                    continue  # a change came in while reading: read again
+                proj = compose(info or {}, 0, pure, tables)
+                changed = not tour.ready.is_set() or {**tour.proj, "version": 0} != proj
+                tour.version = max(version, tour.version + (1 if changed else 0))
+                tour.proj = {**proj, "version": tour.version}
+                tour.pure, tour.pure_version = pure, events[-1].version if events else 0
+                tour.mversions.update(mversions)
+                tour.text = None
+                if tour.ready.is_set() and changed:
+                    for conn in tour.watchers:
+                        conn.push(Item(SNAP, "tournament:" + tour.tid))
+                tour.ready.set()
+                return
+        finally:
+            tour.loading = False
+
+    def reload(self, tid: str) -> None:
+        tour = self.feeds.get(tid)
+        if tour is not None:
+            self.spawn(self._reload(tour))
+
+    def on_tournament_change(self, head: dict[str, Any], data: str, event: str) -> None:
+        """A stored tournament event: its pure projection replaces this feed's."""
+        tour = self.feeds.get(head["t"])
+        if tour is None:
+            return
+        if tour.loading or not tour.ready.is_set():
+            tour.dirty = True
+            return
+        v = head["v"]
+        if v <= tour.pure_version:
+            return  # seen already (the store was read after it)
+        if v > tour.pure_version + 1:
+            self.spawn(self._reload(tour))  # missed one: the store has them all
+            return
+        tour.pure, tour.pure_version = json.loads(data), v
+        paused = set(tour.pure.get("paused_tables") or ())
+        for entry in tour.proj.get("tables", []):
+            entry["status"] = table_status(entry["id"], paused, entry["match"])
+        for field_ in ("players", "draw", "queue", "standings"):
+            tour.proj[field_] = tour.pure.get(field_)
+        self._bump(tour, event, head.get("at"), extra=f',"tournament_version":{v}')
+
+    def _bump(self, tour: TournamentFeed, event: str, at: Any, extra: str = "") -> None:
+        tour.version += 1
+        tour.proj["version"] = tour.version
+        tour.text = None
+        if tour.watchers:
+            ch = "tournament:" + tour.tid
+            text = message("update", ch, tour.version, dumps(tour.proj), event, extra=extra)
+            item = Item(UPD, ch, tour.tid, tour.version, text)
+            for conn in tour.watchers:
+                conn.push(item)
+            if isinstance(at, int):
+                self.metrics.fanout_since(at)
+
+    def resync_all(self) -> None:
+        for tour in list(self.feeds.values()):
+            self.spawn(self._reload(tour))
+
+    def on_match_change(self, head: dict[str, Any], event: str) -> None:
+        tour = self.feeds.get(head["t"])
+        if tour is None:
+            return
+        mid, v = head["m"], head["v"]
+        if tour.loading or not tour.ready.is_set():
+            tour.dirty = True
+            return
+        if v <= tour.mversions.get(mid, -1):
+            return
+        tour.mversions[mid] = v
+        entry = next((t for t in tour.proj.get("tables", []) if t["id"] == head["tb"]), None)
+        if entry is None:  # a table this process has not seen yet
+            self.spawn(self._reload(tour))
+            return
+        short = head.get("short")
+        if short is not None and (head.get("new") or entry["match"] is None or entry["match"].get("id") == mid):
+            entry["match"] = short
+            entry["status"] = table_status(entry["id"], set(tour.pure.get("paused_tables") or ()), short)
+        self._bump(tour, event, head.get("at"), extra=f',"match_id":{dumps(mid)}')
+
+    def snapshot(self, tid: str, channel: str) -> tuple[str | None, int, str] | None:
+        tour = self.feeds.get(tid)
+        if tour is None:
+            return None
+        if tour.text is None or tour.text[0] != tour.version:
+            tour.text = (tour.version, dumps(tour.proj))
+        return (tour.tid, tour.version, message("snapshot", channel, tour.version, tour.text[1]))
+
+    def forget_unwatched(self, tid: str) -> None:
+        tour = self.feeds.get(tid)
+        if tour is not None and not tour.watchers:
+            self.feeds.pop(tid, None)

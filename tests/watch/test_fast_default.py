@@ -1,0 +1,134 @@
+"""A plain `cuehub serve` (issue 16, "fast by default"): /ws/watch on the hub's own port is served
+by the watch gateway's websockets front (hub/watch/uvicorn_front.py, the coalesced writes of
+gateway.py), not by the FastAPI endpoint, while the tablets' /ws/tables/... on the same port is
+still the ASGI app; the watch protocol is the same (strict parsing, errors, frame cap, origin
+policy), and stopping the hub closes watchers 1012 without waiting for them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.faults.hubproc import ADMIN, HubProcess
+
+
+def metric(base: str, name: str) -> float:
+    text = httpx.get(base + "/metrics", timeout=5).text
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Any:
+    h = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}", tmp_path, env={"HUB_ALLOWED_ORIGINS": "http://good.example"})
+    h.start()
+    try:
+        yield h
+    finally:
+        h.stop()
+
+
+def setup_match(hub: HubProcess) -> tuple[dict[str, Any], dict[str, Any]]:
+    t = hub.admin_post("/api/tournaments", {"name": "Fast"})
+    tb = hub.admin_post(f"/api/tournaments/{t['id']}/tables", {"name": "T1"})
+    r = httpx.post(hub.base + "/api/matches", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10, json={
+        "tournament_id": t["id"], "table_id": tb["id"], "discipline": "golden_nine",
+        "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 9}})
+    assert r.status_code == 201, r.text
+    return tb, r.json()
+
+
+def test_watch_is_served_by_the_fast_front_and_tables_by_the_app_on_one_port(hub: HubProcess) -> None:
+    tb, m = setup_match(hub)
+    writes0 = metric(hub.base, "cuehub_watch_writes_total")
+
+    async def run() -> None:
+        async with connect(f"{hub.ws_base}/ws/watch") as w:
+            # The websockets front answers the handshake itself (uvicorn's own protocol names itself).
+            assert "uvicorn" not in (w.response.headers.get("Server") or "")
+            await w.send(json.dumps({"type": "subscribe", "channel": f"match:{m['id']}"}))
+            snap = json.loads(await w.recv())
+            assert snap["type"] == "snapshot" and snap["version"] == 0 and isinstance(snap["server_time"], int)
+            async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}") as t:
+                assert "uvicorn" in (t.response.headers.get("Server") or "")  # the ASGI app's socket
+                await t.send(json.dumps({"type": "auth", "token": tb["token"]}))
+                assert json.loads(await t.recv())["type"] == "ready"
+                await t.send(json.dumps({"id": "c1", "match_id": m["id"], "command": {"kind": "start", "breaker": "a"}}))
+                replies = [json.loads(await t.recv()) for _ in range(2)]
+                assert {"type": "ack", "id": "c1", "version": 1} in replies
+            upd = json.loads(await w.recv())
+            assert upd["type"] == "update" and upd["version"] == 1 and upd["event"]["version"] == 1
+            # The same strict parsing and errors as the FastAPI endpoint and the gateway port.
+            await w.send("not json")
+            assert json.loads(await w.recv())["error"]["code"] == "bad_message"
+            await w.send(json.dumps({"type": "subscribe", "channel": "nope:1"}))
+            assert json.loads(await w.recv())["error"]["code"] == "unknown_channel"
+        # A frame over the cap closes 1009, as on the gateway port.
+        async with connect(f"{hub.ws_base}/ws/watch", max_size=None) as w:
+            await w.send("x" * (2 << 20))
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(w.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        # HUB_ALLOWED_ORIGINS, as on the app's /ws/watch: a foreign page's socket is closed 4403.
+        async with connect(f"{hub.ws_base}/ws/watch", origin="http://evil.example") as w:  # type: ignore[arg-type]
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(w.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+    asyncio.run(run())
+    assert metric(hub.base, "cuehub_watch_writes_total") > writes0  # written by the gateway's Outbox
+    assert hub.get("/healthz") == {"status": "ok"}
+
+
+def test_stopping_the_hub_closes_watchers_1012_and_does_not_wait_for_them(hub: HubProcess) -> None:
+    _, m = setup_match(hub)
+
+    async def run() -> tuple[int | None, float]:
+        async with connect(f"{hub.ws_base}/ws/watch", ping_interval=None) as w:
+            await w.send(json.dumps({"type": "subscribe", "channel": f"match:{m['id']}"}))
+            assert json.loads(await w.recv())["type"] == "snapshot"
+            assert hub.proc is not None
+            t0 = time.monotonic()
+            hub.proc.send_signal(signal.SIGTERM)
+            try:
+                while True:
+                    await asyncio.wait_for(w.recv(), 10)
+            except ConnectionClosed as closed:
+                return (closed.rcvd.code if closed.rcvd else None), time.monotonic() - t0
+
+    code, took = asyncio.run(run())
+    assert code == 1012
+    # A clean stop (recent uvicorn re-raises the signal once it has shut down: -15).
+    assert hub.proc is not None and hub.proc.wait(10) in (0, -signal.SIGTERM)
+    assert took < 5
+    assert "Traceback" not in hub.log.read_text()
+
+
+def test_after_the_handover_the_transport_talks_to_the_gateway_connection_itself(sqlite_settings: Any) -> None:
+    """The chooser (fastws.WatchOrAppProtocol) steps aside: an idle watcher costs the gateway
+    connection only, and each packet goes straight to it."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))
+    from cuehub_live_hub import serve
+    from websockets.sync.client import connect as sync_connect
+
+    from hub.app import create_app
+    from hub.watch.server import HandedConnection
+
+    app = create_app(sqlite_settings)
+    with serve(app) as url:
+        with sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) as ws:
+            ws.send(json.dumps({"type": "subscribe", "channel": "match:none"}))
+            assert json.loads(ws.recv(timeout=5))["type"] == "error"  # unknown match
+            handed = list(app.state.watch_front.handed)
+            assert len(handed) == 1 and isinstance(handed[0], HandedConnection)
+            assert handed[0].transport.get_protocol() is handed[0]
