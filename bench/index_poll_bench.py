@@ -14,12 +14,14 @@ import uuid
 from pathlib import Path
 
 import httpx
+
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE / "tests")); sys.path.insert(0, str(HERE / "tests" / "faults")); sys.path.insert(0, str(HERE))
 
+import test_bounds_procs as T
 from hubproc import HubProcess, pg_execute
 from spine_helpers import PG_URL
-import test_bounds_procs as T
+
 schema = "t_" + uuid.uuid4().hex[:12]
 dsn = PG_URL.replace("postgresql+asyncpg", "postgresql")
 pg_execute(dsn, f'CREATE SCHEMA "{schema}"')

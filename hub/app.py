@@ -15,28 +15,28 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import ModuleType
-from typing import AsyncIterator
 
 from fastapi import FastAPI
 
 import hub
 from hub import draws
-from hub.ops import metrics as hub_metrics
-from hub.ops import pages
 from hub.api import access, commands, docs, errors, health, models, pairing, session, setup, tables, tournaments
+from hub.api import table_socket as table
 from hub.matches.clocks import ClockService
-from hub.ops.heap import freeze_startup_heap
 from hub.matches.listings import Listings
 from hub.matches.presence import Presence
-from hub.api import table_socket as table
-from hub.watch import asgi_front as watch
+from hub.ops import metrics as hub_metrics
+from hub.ops import pages
+from hub.ops.heap import freeze_startup_heap
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
 from hub.store.db import check_migrations, is_sqlite, make_engine, migrate
 from hub.tournaments.flow import TournamentFlow
 from hub.tournaments.writer import TournamentWriter
+from hub.watch import asgi_front as watch
 
 log = logging.getLogger(__name__)
 

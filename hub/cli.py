@@ -6,7 +6,8 @@ import argparse
 import asyncio
 import importlib
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pydantic import ValidationError
 

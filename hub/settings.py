@@ -16,7 +16,8 @@ wrong value could hurt (`Field(ge=...)`), and a row in the README's settings tab
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any, Literal, Mapping, NoReturn
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, NoReturn
 
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -136,7 +137,7 @@ class Settings(BaseSettings):
         return value.strip().lower() if isinstance(value, str) else value
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """The settings from `env` (default: the process environment); SettingsError on a bad value."""
         try:
             if env is None:
@@ -146,7 +147,7 @@ class Settings(BaseSettings):
         except ValidationError as exc:
             raise SettingsError(describe(exc)) from None
 
-    def with_(self, **changes: object) -> "Settings":
+    def with_(self, **changes: object) -> Settings:
         """A copy with `changes` applied and validated (the environment is not read again)."""
         return type(self).model_validate({**self.model_dump(), **changes})
 

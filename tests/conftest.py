@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -14,11 +14,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import fake_rules  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
+from spine_helpers import ADMIN, PG_URL, require_pg  # noqa: E402
 
 from hub.app import create_app  # noqa: E402
 from hub.settings import Settings  # noqa: E402
-
-from spine_helpers import ADMIN, PG_URL, require_pg  # noqa: E402
 
 
 @pytest.fixture

@@ -4,8 +4,9 @@ point for the shooter and pass the turn, `concede` ends the match, `undo`, `cloc
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from hub.rules.events import Event, Reject, SetupError
 

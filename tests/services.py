@@ -8,7 +8,8 @@ import os
 import socket
 import subprocess
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

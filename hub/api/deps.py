@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.api import models
 from hub.api.errors import ApiError
+from hub.matches.writer import MatchWriter
 from hub.settings import Settings
 from hub.store import catalog, sessions
-from hub.matches.writer import MatchWriter
 
 SESSION_COOKIE = "cuehub_session"
 CSRF_HEADER = "X-Requested-With"

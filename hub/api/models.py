@@ -329,7 +329,7 @@ class Undo(BaseModel):
 
 
 Command = Annotated[
-    Union[Start, Lag, Shot, Decision, Extension, Foul, Penalty, Concede, Stalemate, Timeout, Pause, Resume, Undo],
+    Start | Lag | Shot | Decision | Extension | Foul | Penalty | Concede | Stalemate | Timeout | Pause | Resume | Undo,
     Field(discriminator="kind"),
 ]
 

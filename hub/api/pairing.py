@@ -21,8 +21,8 @@ import segno
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
-from hub.api import competition_models as cm, models
-from hub.api import deps, peer
+from hub.api import competition_models as cm
+from hub.api import deps, models, peer
 from hub.api.errors import ApiError, read_json
 from hub.api.throttle import TooManyAttempts, guard_of, too_many_response
 from hub.store import catalog, pairing

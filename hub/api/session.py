@@ -20,8 +20,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response, Security
 from fastapi.responses import JSONResponse
 
-from hub.api import competition_models as cm, models
-from hub.api import deps, peer
+from hub.api import competition_models as cm
+from hub.api import deps, models, peer
 from hub.api.errors import ApiError, error_body, read_json
 from hub.api.throttle import TooManyAttempts, guard_of, too_many_response
 from hub.store import sessions

@@ -8,10 +8,11 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from hub import draws
-from hub.ops import conditional
-from hub.api import competition_models as cm, deps, models
+from hub.api import competition_models as cm
+from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
 from hub.matches.listings import Listings
+from hub.ops import conditional
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.tournaments.projection import tournament_projection

@@ -28,12 +28,12 @@ from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import error_body, strict_loads
 from hub.api.rate import rate_of
+from hub.matches.presence import Presence, Tablet, restore
+from hub.matches.writer import Change, MatchWriter, TableNotice, TokenRevoked
 from hub.ops.logbudget import LogBudget, suppressed
 from hub.ops.metrics import metrics_of
-from hub.matches.presence import Presence, Tablet, restore
 from hub.store import catalog
 from hub.store.db import now_ms
-from hub.matches.writer import Change, MatchWriter, TableNotice, TokenRevoked
 
 log = logging.getLogger(__name__)
 # Failure lines per table are bounded: a tablet reconnecting through an outage writes a few.
@@ -64,7 +64,7 @@ async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None
     try:
         text = await asyncio.wait_for(ws.receive_text(), AUTH_TIMEOUT_S)
         msg = strict_loads(text)
-    except (asyncio.TimeoutError, ValueError, KeyError, TypeError, RuntimeError):
+    except (TimeoutError, ValueError, KeyError, TypeError, RuntimeError):
         return None
     if not isinstance(msg, dict) or msg.get("type") != "auth" or not isinstance(msg.get("token"), str):
         return None

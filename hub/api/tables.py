@@ -9,7 +9,8 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
-from hub.api import competition_models as cm, deps, models
+from hub.api import competition_models as cm
+from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
 from hub.store import catalog
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse

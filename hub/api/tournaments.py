@@ -23,15 +23,15 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from hub import draws
-from hub.api import deps, models
 from hub.api import competition_models as cm
+from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
+from hub.matches.writer import Ack, MatchWriter
 from hub.store import catalog
 from hub.tournaments import results
 from hub.tournaments.flow import draw_entries
 from hub.tournaments.projection import tournament_projection
 from hub.tournaments.writer import NotStored, TournamentWriter
-from hub.matches.writer import Ack, MatchWriter
 
 router = APIRouter(prefix="/api", tags=["running a competition"], responses=models.errors(503))
 ADMIN = [Depends(deps.require_admin)]

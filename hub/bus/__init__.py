@@ -17,7 +17,8 @@ not), which `/readyz` reports; redis_bus.py documents its heartbeat and channel 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 Handler = Callable[[bytes | None], None]
 

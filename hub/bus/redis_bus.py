@@ -36,7 +36,8 @@ import os
 import re
 import time
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
@@ -180,7 +181,7 @@ class RedisBus:
                 self._wake.clear()
                 try:
                     await asyncio.wait_for(self._wake.wait(), self.heartbeat_s)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     # Idle: a PING keeps the connection known to NATs and load balancers on the way,
                     # and finds a silent one before a change has to wait on it.
                     try:
@@ -236,7 +237,7 @@ class RedisBus:
                 # Bounded: through a silent network even the handshake never answers.
                 try:
                     await asyncio.wait_for(pubsub.subscribe(self.channel), self.stale_after)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     raise Silent(f"silent: no answer to SUBSCRIBE within {self.stale_after:g}s") from None
                 # subscribe() only sends the command: until Redis confirms it, a message published
                 # elsewhere is not delivered here (pub/sub keeps nothing). Subscribed means confirmed.
@@ -291,7 +292,7 @@ class RedisBus:
             try:
                 msg = await asyncio.wait_for(
                     pubsub.get_message(ignore_subscribe_messages=False, timeout=min(remaining, 1.0)), remaining + 0.5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             if msg is not None and msg.get("type") == "subscribe":
                 return
@@ -316,7 +317,7 @@ class RedisBus:
                 # In subscribed mode PING is answered ["pong", ""] on this same connection.
                 try:
                     await asyncio.wait_for(pubsub.ping(), beat)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     raise Silent(f"silent: could not send a PING within {beat:g}s") from None
 
     async def close(self) -> None:

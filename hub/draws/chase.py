@@ -25,10 +25,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from hub.draws.settle import DrawMatch, TypeResult, settle
 from hub.draws.round_robin import snake
+from hub.draws.settle import DrawMatch, TypeResult, settle
 
 if TYPE_CHECKING:
     from hub.draws.state import DrawSpec, TournamentState

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from hub.draws import draw_commands, match_commands, player_commands
 from hub.draws.events import bad

@@ -9,8 +9,9 @@ answer once per state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from hub.draws import brackets, chase, round_robin
 from hub.draws.settle import DrawMatch, TypeResult

@@ -14,7 +14,8 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from hub.draws.events import DrawReject, conflict
 from hub.draws.state import TournamentState

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from hub.draws import fields
 from hub.draws.chase import DEFAULT_ROUNDS

@@ -7,9 +7,10 @@ Events of kinds this package does not know (the I/O layer's own) only advance th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any
 
 from hub.draws.events import TournamentEvent
 from hub.draws.state import Call, DrawSpec, Player, Result, TournamentState, Walkover

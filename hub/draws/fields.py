@@ -3,7 +3,8 @@ naming the field."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from hub.draws.events import DrawReject, bad
 

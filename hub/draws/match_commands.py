@@ -3,12 +3,13 @@ take_result, void_result, pause_table, resume_table."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from hub.draws import fields
-from hub.draws.settle import DrawMatch
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.player_commands import known_player
+from hub.draws.settle import DrawMatch
 from hub.draws.state import TournamentState
 
 MAX_SCORE = 1_000_000

@@ -9,7 +9,8 @@ per call and 1024 in a tournament.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from hub.draws import fields
 from hub.draws.events import DrawReject, bad, conflict

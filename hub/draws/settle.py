@@ -13,8 +13,9 @@ players withdrawn by then are the absent ones (a later withdrawal changes nothin
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from hub.draws.state import TournamentState

@@ -12,9 +12,10 @@ never touches the old one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from hub.draws.derive import Derived, derive
 

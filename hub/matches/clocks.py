@@ -34,15 +34,16 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.presence import Presence
+from hub.matches.writer import Ack, Change, MatchWriter
 from hub.store import catalog
 from hub.store.db import now_ms
-from hub.matches.writer import Ack, Change, MatchWriter
 
 log = logging.getLogger(__name__)
 

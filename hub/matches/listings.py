@@ -26,18 +26,19 @@ from __future__ import annotations
 import json
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.matches.writer import Change, MatchWriter
 from hub.ops.conditional import etag_of
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.store.schema import matches, tables, tournaments
-from hub.matches.writer import Change, MatchWriter
 
 LISTING_TTL_S = 1.0
 MAX_SHORTS = 20_000  # short forms kept (a few hundred bytes each)

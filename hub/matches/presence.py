@@ -25,14 +25,15 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.matches.writer import Ack, Change, MatchWriter
 from hub.store import presence as store
 from hub.store.db import now_ms
-from hub.matches.writer import Ack, Change, MatchWriter
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from starlette.requests import Request
 from starlette.responses import Response

@@ -9,7 +9,8 @@ the budget itself is bounded too. Messages are cut to `clip()` (MAX_CHARS) so a 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 MAX_KEYS = 10_000
 MAX_CHARS = 300

@@ -24,8 +24,9 @@ import logging
 import os
 import re
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 _context: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("cuehub_log_context", default={})
 

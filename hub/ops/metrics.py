@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import prometheus_client
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 from prometheus_client import CollectorRegistry, GCCollector, PlatformCollector, ProcessCollector
 
-from hub.ops.logs import bind
 from hub.matches.writer import Ack, Answer, MatchWriter
+from hub.ops.logs import bind
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import functools
 import mimetypes
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
@@ -74,7 +74,7 @@ def check_files() -> None:
                   + [f"js/{n}.js" for n in names] + [f"css/{n}.css" for n in names], "the web pages")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shell(page: str, title_key: str) -> tuple[bytes, str]:
     html = (web_root() / "page.html").read_text(encoding="utf-8").format(page=page, title_key=title_key)
     body = html.encode("utf-8")

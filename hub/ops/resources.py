@@ -20,7 +20,7 @@ class MissingPiece(RuntimeError):
     """A part of the hub is missing from this install (pages, migrations, a router)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def locate(name: str) -> Path:
     """The directory of `name` ("web" or "migrations"), inside the installed package or the checkout."""
     package = Path(str(resources.files("hub")))

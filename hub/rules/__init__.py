@@ -30,8 +30,8 @@ Time only enters through ``Event.at`` (server ms); the shot/match clock deadline
 projection are computed from those.
 """
 
-from hub.rules.events import Event, Reject, SetupError
 from hub.rules.engine import decide, evolve, fold, initial, projection, short_projection
+from hub.rules.events import Event, Reject, SetupError
 from hub.rules.setup import MatchSetup, validate_setup
 from hub.rules.state import MatchState
 

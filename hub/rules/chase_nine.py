@@ -6,13 +6,13 @@ before it in ``rack.order``, its 下家 the one after.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from hub.rules import core
 from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
 from hub.rules.state import MatchState
-
 
 
 class ChaseNine(Discipline):

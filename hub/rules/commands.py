@@ -6,7 +6,8 @@ is the engine's business.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from hub.rules.core import CALLED_FOULS, CUE_BALL_STATES
 from hub.rules.events import Reject

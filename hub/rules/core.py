@@ -6,7 +6,8 @@ that is safe) and reads no clock: times come in through the events.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from hub.rules.state import MatchState, Pending, PlayerState, RackState
 

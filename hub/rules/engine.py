@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from hub.rules import core
 from hub.rules.chase_nine import ChaseNine
 from hub.rules.chinese_eight import ChineseEight
-from hub.rules.commands import (ADMIN_KINDS, ENTERED_KINDS, SERVER_KINDS, TABLE_KINDS, TURN_KINDS, check_balls_on_table,
-                                 command_data)
+from hub.rules.commands import (
+    ADMIN_KINDS,
+    ENTERED_KINDS,
+    SERVER_KINDS,
+    TABLE_KINDS,
+    TURN_KINDS,
+    check_balls_on_table,
+    command_data,
+)
 from hub.rules.discipline import Discipline
 from hub.rules.events import Event, Reject
 from hub.rules.golden_nine import GoldenNine

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from hub.rules.events import SetupError
 
@@ -57,7 +58,7 @@ class MatchSetup:
     # The draw match this match plays ({"tournament_id", "key", "round"} as items), or None.
     draw: tuple[tuple[str, str], ...] | None = None
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "MatchSetup":
+    def __deepcopy__(self, memo: dict[int, Any]) -> MatchSetup:
         return self  # frozen: states share it
 
     # derived once: the fold looks players up on every event

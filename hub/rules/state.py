@@ -98,7 +98,7 @@ class ExpiredTurn:
     at: int  # when it was stored
     started_at: int  # when that turn's clock started
     player: str  # whose time ran out
-    state: "MatchState"  # the match as if the expiry had not happened (never changed in place)
+    state: MatchState  # the match as if the expiry had not happened (never changed in place)
 
 
 @dataclass(slots=True)
@@ -137,7 +137,7 @@ class MatchState:
     link_lost_since: int | None = None  # server ms since the table's tablets were last heard (link_lost)
     expired_turn: ExpiredTurn | None = None
 
-    def clone(self) -> "MatchState":
+    def clone(self) -> MatchState:
         """A copy that shares nothing mutable with this state.  Completed ``racks`` entries
         and ``last`` are never changed after they are made, so they are shared."""
         new = copy.copy(self)

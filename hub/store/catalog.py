@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError

@@ -20,7 +20,7 @@ CODE_DIGITS = 6
 
 
 def code_hash(code: str) -> str:
-    return hashlib.sha256(f"pair:{code}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"pair:{code}".encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

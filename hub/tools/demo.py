@@ -23,9 +23,10 @@ import socket
 import sys
 import tempfile
 import time
-from pathlib import Path
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -261,7 +262,7 @@ async def run_demo(args: argparse.Namespace) -> int:
         if sim_task is not None:
             try:
                 await asyncio.wait_for(sim_task, 5)
-            except (asyncio.TimeoutError, Exception):
+            except (TimeoutError, Exception):
                 sim_task.cancel()
                 with contextlib.suppress(BaseException):
                     await sim_task
@@ -270,7 +271,7 @@ async def run_demo(args: argparse.Namespace) -> int:
         server.should_exit = True
         try:
             await asyncio.wait_for(asyncio.shield(serve_task), 6)
-        except (asyncio.TimeoutError, Exception, SystemExit):
+        except (TimeoutError, Exception, SystemExit):
             server.force_exit = True
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(serve_task, 2)

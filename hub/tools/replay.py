@@ -20,8 +20,9 @@ import importlib
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence, TextIO
+from typing import Any, TextIO
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine

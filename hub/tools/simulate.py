@@ -17,8 +17,9 @@ import random
 import sys
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 import httpx
 
@@ -33,12 +34,13 @@ from hub.tools.strokes import (  # noqa: F401 - CALLED_FOULS, balls_on re-export
     DISCIPLINES,
     NAMES,
     TableSpec,
-    player_in,
     balls_on,
     default_specs,
     match_setup,
     next_command,
+    player_in,
 )
+
 # --------------------------------------------------------------------------------------
 # running tables
 
@@ -274,7 +276,7 @@ class Simulator:
                 await session.wait_for(lambda x: x is not None and x.get("id") == mid and int(x.get("version", 0)) >= version,
                                        timeout=5)
                 m = session.match  # type: ignore[assignment]
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 m = await self._get_match(mid)
             slot.match = m
 
@@ -285,7 +287,7 @@ class Simulator:
         for _ in range(20):
             try:
                 return await session.send(cmd, match_id=mid, id=cid, timeout=15)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.log(f"{slot.table_name}: no answer to {cmd['kind']} yet; still waiting")
         raise RuntimeError(f"match {mid}: no answer to command {cid} for 5 minutes")
 
@@ -410,7 +412,7 @@ class DrawSimulator(Simulator):
                     m = await session.wait_for(
                         lambda x: x is not None and x.get("status") != "finished" and x.get("id") not in slot.match_ids,
                         timeout=1.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue  # no match on this table yet (or the draw is over: the watcher stops us)
                 assert m is not None
                 slot.match = m

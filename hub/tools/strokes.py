@@ -4,8 +4,9 @@ the match projection alone (the simulator is a protocol client; it never imports
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 DISCIPLINES = ("golden_nine", "chase_nine", "wpa_nine", "chinese_eight")
 

@@ -34,10 +34,10 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.matches.writer import Ack, Change, MatchWriter, TableNotice
 from hub.store import catalog
 from hub.store import tournament_events as store
 from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter
-from hub.matches.writer import Ack, Change, MatchWriter, TableNotice
 
 log = logging.getLogger(__name__)
 

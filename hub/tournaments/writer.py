@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Awaitable, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.store import catalog
-from hub.store.db import now_ms
 from hub.store import tournament_events as store
+from hub.store.db import now_ms
 
 log = logging.getLogger(__name__)
 

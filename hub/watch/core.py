@@ -29,20 +29,21 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 from types import ModuleType
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.bus import Bus
+from hub.matches.writer import Change, MatchWriter, TableNotice
 from hub.ops.metrics import Metrics, metrics_of
+from hub.tournaments.writer import TournamentChange, TournamentWriter
 from hub.watch import wire
-from hub.watch.watcher import CLOSE_STUCK, QUEUE_LIMIT, Conn, Item, message
 from hub.watch.feeds import MatchFeeds, TableFeeds
 from hub.watch.subscriptions import MAX_SUBSCRIPTIONS, Subscriptions
 from hub.watch.tournament_feeds import TournamentFeeds
-from hub.tournaments.writer import TournamentChange, TournamentWriter
-from hub.matches.writer import Change, MatchWriter, TableNotice
+from hub.watch.watcher import CLOSE_STUCK, QUEUE_LIMIT, Conn, Item, message
 
 # What the fronts and the tests take from here (the rest lives in the parts' own modules).
 __all__ = ["CLOSE_STUCK", "MAX_SUBSCRIPTIONS", "QUEUE_LIMIT", "Conn", "Gateway", "Item", "message"]

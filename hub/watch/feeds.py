@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.ops.metrics import Metrics
-from hub.watch.watcher import SNAP, UPD, Conn, Item, message
-from hub.watch.history import dumps, replay, short_form
 from hub.store import catalog
+from hub.watch.history import dumps, replay, short_form
+from hub.watch.watcher import SNAP, UPD, Conn, Item, message
 
 HISTORY = 256  # recent updates kept per match for `since`
 IDLE_FEEDS = 1024  # matches tracked without watchers before the oldest are forgotten

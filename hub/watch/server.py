@@ -50,8 +50,8 @@ from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
 from hub.ops.heap import freeze_startup_heap
 from hub.ops.metrics import CONTENT_TYPE, Metrics
 from hub.ops.ports import guarded_ws_connection
-from hub.watch.core import Conn, Gateway, Item
 from hub.settings import Settings
+from hub.watch.core import Conn, Gateway, Item
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class Outbox:
         self.last_took = 0.0
         self.metrics = metrics
 
-    def add(self, conn: "SocketConn", frame: bytes) -> None:
+    def add(self, conn: SocketConn, frame: bytes) -> None:
         out = conn.out
         if out is None:
             conn.out = frame  # one frame as is: a list only when a second joins it

@@ -9,16 +9,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from types import ModuleType
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.api.errors import strict_loads
 from hub.ops.logbudget import LogBudget, clip, suppressed
 from hub.ops.metrics import Metrics
-from hub.watch.watcher import ERR, SNAP, UPD, Conn, Item, Sub, message
+from hub.store.db import now_ms
 from hub.watch.feeds import MatchFeeds, TableFeed, TableFeeds
 from hub.watch.history import dumps, replay
-from hub.store.db import now_ms
 from hub.watch.tournament_feeds import TournamentFeed, TournamentFeeds
+from hub.watch.watcher import ERR, SNAP, UPD, Conn, Item, Sub, message
 
 log = logging.getLogger(__name__)
 

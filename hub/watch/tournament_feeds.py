@@ -12,21 +12,20 @@ tables or a cancelled match rereads the whole projection.
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import json
-
 from hub import draws
 from hub.ops.metrics import Metrics
-from hub.watch.watcher import SNAP, UPD, Conn, Item, message
-from hub.watch.feeds import MatchFeeds, Spawn
-from hub.watch.history import dumps
 from hub.store import catalog
 from hub.store import tournament_events as tournament_store
 from hub.tournaments.projection import compose, table_status
+from hub.watch.feeds import MatchFeeds, Spawn
+from hub.watch.history import dumps
+from hub.watch.watcher import SNAP, UPD, Conn, Item, message
 
 
 @dataclass(eq=False)

@@ -15,12 +15,13 @@ import asyncio
 import contextlib
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Protocol
 
 from hub.ops.metrics import Metrics
-from hub.watch.history import dumps
 from hub.store.db import now_ms
+from hub.watch.history import dumps
 
 CLOSE_STUCK = 4408
 QUEUE_LIMIT = 64  # live messages waiting per watcher; beyond, the watcher skips to snapshots

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hub.watch.history import dumps, short_form
-from hub.tournaments.writer import TournamentChange
 from hub.matches.writer import Change, TableNotice
+from hub.tournaments.writer import TournamentChange
+from hub.watch.history import dumps, short_form
 
 
 def encode_change(change: Change) -> bytes:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from spine_helpers import admin, bearer, envelope, make_match, make_table
 
 

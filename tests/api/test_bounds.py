@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from spine_helpers import admin, bearer, envelope, make_match, make_table
 from starlette.websockets import WebSocketDisconnect
 
 from hub.api.rate import TableRate
@@ -20,7 +22,6 @@ from hub.ops.logbudget import LogBudget
 from hub.settings import Settings
 from hub.store.db import make_engine
 from hub.store.schema import rejections
-from spine_helpers import admin, bearer, envelope, make_match, make_table
 
 BREAK_SHOT = {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [], "rail": True, "break_crossings": 5}
 

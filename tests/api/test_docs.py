@@ -5,7 +5,7 @@ test_api_docs.py renders both in Chromium with every request off the hub blocked
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient

@@ -14,15 +14,15 @@ import sqlite3
 import threading
 import time
 import uuid
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from services import free_port, pg_execute
+from spine_helpers import ADMIN, PG_URL, require_pg
 
 from hub.app import create_app
 from hub.settings import Settings
-from services import free_port, pg_execute
-from spine_helpers import ADMIN, PG_URL, require_pg
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jsonschema
 import pytest
 from fastapi.testclient import TestClient
+from spine_helpers import ADMIN, admin, bearer
 
 from hub.app import create_app
 from hub.settings import Settings
-from spine_helpers import ADMIN, admin, bearer
 
 _ALL = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "acceptance").glob("*.json"))
 # Every discipline's shapes (clocks, ranking, decisions, rejects) without replaying all of them

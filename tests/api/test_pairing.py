@@ -8,17 +8,17 @@ import re
 import time
 from urllib.parse import unquote
 
+import fake_rules
 import pytest
 from fastapi.testclient import TestClient
+from spine_helpers import admin, bearer, envelope, make_match, make_table
 from starlette.websockets import WebSocketDisconnect
 
-import fake_rules
 from hub.api import pairing as pairing_api
 from hub.api.pairing import qr_data_url
 from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
 from tests.api.peers import Peers
-from spine_helpers import admin, bearer, envelope, make_match, make_table
 
 
 def new_code(c: TestClient, table_id: str) -> dict:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import time
 from http.cookies import SimpleCookie
 
-from fastapi.testclient import TestClient
-
 import fake_rules
+from fastapi.testclient import TestClient
+from spine_helpers import ADMIN, admin, make_table
+
 from hub.api.throttle import Backoff, Policies
 from hub.app import create_app
 from tests.api.peers import Peers
-from spine_helpers import ADMIN, admin, make_table
 
 CSRF = {"X-Requested-With": "cuehub"}
 

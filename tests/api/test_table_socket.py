@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from starlette.websockets import WebSocketDisconnect
-
 from spine_helpers import bearer, envelope, make_match, make_table
+from starlette.websockets import WebSocketDisconnect
 
 
 def _auth(ws, token):

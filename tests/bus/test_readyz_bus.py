@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
+from spine_helpers import ADMIN
 
 from hub.app import create_app
 from hub.settings import Settings
-from spine_helpers import ADMIN
 
 
 def test_readyz_is_200_with_a_channel_on_the_bus_url_and_reports_the_live_subscription(

@@ -8,20 +8,21 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
+from bus_helpers import kill_clients
 from fastapi.testclient import TestClient
+from spine_helpers import ADMIN, PG_URL, make_match, make_table
+from watch_helpers import Play, recv, sub
 from websockets.asyncio.client import connect
 
-from bus_helpers import kill_clients
 from hub.app import create_app
 from hub.bus import redis_bus
 from hub.settings import Settings
-from spine_helpers import ADMIN, PG_URL, make_match, make_table
-from watch_helpers import Play, recv, sub
 from tests.services import free_port, stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,9 +53,8 @@ async def test_redis_bus_round_trip(bus_url: str) -> None:
 @pytest.fixture
 def two_apps(pg_schema: str, bus_url: str) -> Iterator[tuple[TestClient, TestClient]]:
     settings = Settings(database_url=PG_URL, database_schema=pg_schema, admin_token=ADMIN, bus_url=bus_url)
-    with TestClient(create_app(settings)) as a:
-        with TestClient(create_app(settings.with_(auto_migrate=False))) as b:
-            yield a, b
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings.with_(auto_migrate=False))) as b:
+        yield a, b
 
 
 def test_watcher_on_another_process_and_resync_after_redis_drops_it(

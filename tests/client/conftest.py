@@ -13,7 +13,6 @@ for p in (str(_CLIENT), str(_HERE)):
 
 
 import pytest  # noqa: E402
-
 from cuehub_live_hub import ADMIN_TOKEN  # noqa: E402
 
 

@@ -6,7 +6,8 @@ import contextlib
 import socket
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import uvicorn
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-import httpx
 import pytest
-from cuehub_live_hub import ADMIN_TOKEN
-
 from cuehub_client import AdminClient, AuthError, CommandRejected, HubError, TableSession, Watcher
+from cuehub_live_hub import ADMIN_TOKEN
 
 
 async def _setup(url: str, discipline: str = "wpa_nine"):

@@ -8,9 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from websockets.asyncio.server import serve
-
 from cuehub_client import Watcher
+from websockets.asyncio.server import serve
 
 
 class FakeWatch:

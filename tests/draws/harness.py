@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from hub.draws import (DrawReject, TournamentEvent, TournamentState, calls, decide, dispatch, evolve, initial,
-                       projection, stale_calls)
+from hub.draws import (
+    DrawReject,
+    TournamentEvent,
+    TournamentState,
+    calls,
+    decide,
+    dispatch,
+    evolve,
+    initial,
+    projection,
+    stale_calls,
+)
 
 TEMPLATES = {
     "golden_nine": {"discipline": "golden_nine", "format": {"racks": 5}, "options": {}},

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from hub.draws import (DrawReject, TournamentEvent, calls, decide, dispatch, downstream, evolve, key_of_match, match_body,
-                       stale_calls)
+from hub.draws import (
+    DrawReject,
+    TournamentEvent,
+    calls,
+    decide,
+    dispatch,
+    downstream,
+    evolve,
+    key_of_match,
+    match_body,
+    stale_calls,
+)
 from tests.draws.harness import TEMPLATES, Stream
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
 from tests.services import free_port, pg_execute  # noqa: F401 - pg_execute re-exported for the fault tests
 
 ADMIN = "faults-admin-token"

@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
-
 from hubproc import ADMIN, HubProcess
 from spine_helpers import PG_URL
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 H = {"Authorization": f"Bearer {ADMIN}"}
 BREAK_SHOT = {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [], "rail": True, "break_crossings": 5}

@@ -7,9 +7,8 @@ import asyncio
 import json
 
 import httpx
-from websockets.asyncio.client import connect
-
 from hubproc import HubProcess, free_port
+from websockets.asyncio.client import connect
 
 
 def test_tablets_get_acks_without_redis(tmp_path):

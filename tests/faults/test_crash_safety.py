@@ -21,11 +21,10 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import connect
-from websockets.exceptions import WebSocketException
-
 from hubproc import HubProcess, pg_execute
 from spine_helpers import PG_URL, require_pg
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 SEED = int(os.environ.get("CUEHUB_FAULT_SEED", "8"))
 KILLS = int(os.environ.get("CUEHUB_FAULT_KILLS", "6"))
@@ -87,7 +86,7 @@ class Tablet:
             try:
                 await self._session(stop)
                 return
-            except (OSError, WebSocketException, asyncio.TimeoutError, httpx.HTTPError):
+            except (TimeoutError, OSError, WebSocketException, httpx.HTTPError):
                 self.ledger.reconnects += 1
                 await asyncio.sleep(0.05 + self.rng.random() * 0.2)
 

@@ -13,16 +13,14 @@ import contextlib
 import json
 import sqlite3
 import uuid
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
-import pytest
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
-
 from hubproc import HubProcess, pg_execute
 from spine_helpers import PG_URL, require_pg
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from spine_helpers import ADMIN, PG_URL, admin, bearer, require_pg
 from starlette.websockets import WebSocketDisconnect
 
 from hub.app import create_app
-from spine_helpers import ADMIN, PG_URL, admin, bearer, require_pg
 from tests.services import pg_execute
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")

@@ -19,11 +19,11 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance, status_code_conformance
 from schemathesis.python import asgi
+from spine_helpers import ADMIN
 
 from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
 from hub.settings import Settings
-from spine_helpers import ADMIN
 
 EXAMPLES = int(os.environ.get("CUEHUB_FUZZ_EXAMPLES", "25"))
 

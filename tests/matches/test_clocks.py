@@ -6,23 +6,23 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from spine_helpers import ADMIN, PG_URL, bearer, envelope, make_match, make_table, require_pg
 
 import hub.rules as rules
 from hub.app import create_app
 from hub.matches.clocks import MATCH, SHOT, ClockService, Due, next_due
+from hub.matches.writer import Ack, MatchWriter, Rejected
 from hub.settings import Settings
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.store.db import make_engine, migrate
-from hub.matches.writer import Ack, MatchWriter, Rejected
-
 from tests.services import wait_until
-from spine_helpers import ADMIN, PG_URL, bearer, envelope, make_match, make_table, require_pg
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -271,7 +271,7 @@ class Hub:
         self.writer = MatchWriter(self.engine, rules, clock=fake.now)
         self.clocks = ClockService(self.writer, self.engine, now=fake.now, sleep=fake.sleep, retry_s=0.05)
 
-    async def start(self) -> "Hub":
+    async def start(self) -> Hub:
         await migrate(self.engine)
         await self.clocks.start()
         return self
@@ -562,7 +562,7 @@ class TabletHub(Hub):
         self.clocks = ClockService(self.writer, self.engine, now=fake.now, sleep=fake.sleep, retry_s=0.05,
                                    presence=self.presence, grace_s=3.0, startup_grace_s=0)
 
-    async def start(self) -> "TabletHub":
+    async def start(self) -> TabletHub:
         await migrate(self.engine)
         await self.presence.start()
         await self.clocks.start()

@@ -5,19 +5,19 @@ reaches within LISTING_TTL_S, and 304 for a client that has it."""
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from spine_helpers import ADMIN, admin, bearer, envelope
 
 from hub.app import create_app
 from hub.matches.listings import LISTING_TTL_S
 from hub.settings import Settings
-from spine_helpers import ADMIN, admin, bearer, envelope
 
 
 @contextmanager

@@ -6,14 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from spine_helpers import ADMIN
 
 from hub.matches.presence import PRESENT_MS, REMOTE_PRESENT_MS, Presence
 from hub.settings import Settings
 from hub.store import catalog
 from hub.store import presence as store
 from hub.store.db import make_engine, migrate
-
-from spine_helpers import ADMIN
 
 
 class Clock:

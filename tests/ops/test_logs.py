@@ -13,9 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from services import free_port, require_redis, stop_processes
 
 from hub.ops.logs import JsonFormatter
-from services import free_port, require_redis, stop_processes
 
 
 def test_color_message_and_ansi_never_reach_a_line() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import email.utils
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -65,8 +65,9 @@ def test_pages_keep_their_security_headers_on_304(hub: TestClient) -> None:
 
 
 def test_a_changed_file_gets_a_new_etag(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
-    from hub.ops import conditional
     from starlette.requests import Request
+
+    from hub.ops import conditional
 
     f = tmp_path / "a.js"
     f.write_text("one")
@@ -77,7 +78,7 @@ def test_a_changed_file_gets_a_new_etag(tmp_path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_static_still_refuses_what_it_refused(hub: TestClient) -> None:
-    for bad in ("/static/page.html", "/static/../hub/pages.py", "/static/nope.js", "/static/js"):
+    for bad in ("/static/page.html", "/static/../hub/app.py", "/static/nope.js", "/static/js"):
         assert hub.get(bad).status_code == 404, bad
         assert hub.head(bad).status_code == 404, bad
     assert hub.post("/static/js/live.js").status_code == 405

@@ -29,14 +29,15 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
+from spine_helpers import ADMIN, PG_URL, admin, make_match, make_table
 from websockets.asyncio.client import connect
 
-from spine_helpers import ADMIN, PG_URL, admin, make_match, make_table
 from tests.faults.silent_proxy import SilentProxy
 from tests.production.test_multiprocess import Hub
 from tests.production.test_observability import sample

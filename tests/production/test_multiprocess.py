@@ -19,13 +19,14 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
-
 from spine_helpers import ADMIN, PG_URL
+
 from tests.rules.random_play import random_command
 from tests.services import free_port, require_redis
 

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
-import re
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from spine_helpers import bearer, envelope, make_match, make_table
 
 from hub.app import create_app
 from hub.ops.logs import JsonFormatter, bind
 from hub.ops.metrics import NULL, Metrics, metrics_of
 from hub.settings import Settings
-from spine_helpers import ADMIN, bearer, envelope, make_match, make_table
 
 
 def sample(text: str, name: str, **labels: str) -> float:

@@ -10,12 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
+from spine_helpers import bearer, envelope, make_match, make_table
 
 from hub.app import create_app
 from hub.settings import Settings
-from spine_helpers import bearer, envelope, make_match, make_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

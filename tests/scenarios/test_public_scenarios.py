@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-
 from spine_helpers import admin, bearer
+
 from hub.app import create_app
 
 SCENARIOS = Path(os.environ.get("HUB_SCENARIOS_DIR") or Path(__file__).resolve().parents[2] / "../shared/scenarios")

@@ -8,13 +8,13 @@ import hmac
 import sqlite3
 import time
 
+import fake_rules
 import pytest
 from fastapi.testclient import TestClient
+from spine_helpers import ADMIN, admin, bearer, envelope, make_match, make_table
 from starlette.websockets import WebSocketDisconnect
 
-import fake_rules
 from hub.app import create_app
-from spine_helpers import ADMIN, admin, bearer, envelope, make_match, make_table
 
 
 def _closed_with(ws) -> int:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
+import fake_rules
 import pytest
 
-import fake_rules
+from hub.matches.writer import Ack, MatchWriter, Rejected
 from hub.rules.events import Event
 from hub.settings import Settings
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.store.db import make_engine, migrate
-from hub.matches.writer import Ack, MatchWriter, Rejected
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

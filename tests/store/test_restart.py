@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi.testclient import TestClient
-
 import fake_rules
+from fastapi.testclient import TestClient
 from spine_helpers import bearer, envelope, make_match, make_table
+
 from hub.app import create_app
 
 

@@ -23,9 +23,8 @@ for _p in (_ROOT / "clients" / "python", _ROOT / "tests" / "client"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from cuehub_live_hub import free_port  # noqa: E402
-
 from cuehub_client import Watcher  # noqa: E402
+from cuehub_live_hub import free_port  # noqa: E402
 
 DISCIPLINES = {"golden_nine", "chase_nine", "wpa_nine", "chinese_eight"}
 
@@ -35,7 +34,7 @@ def _real_rules() -> bool:
     return spec is not None and spec.origin is not None and "fake_rules" not in spec.origin
 
 
-def _reader(stream, q: "queue.Queue[str]") -> None:
+def _reader(stream, q: queue.Queue[str]) -> None:
     for line in iter(stream.readline, ""):
         q.put(line)
     q.put("")
@@ -56,7 +55,7 @@ def demo(tmp_path: Path):
         [sys.executable, "-m", "hub.tools.demo", "--port", str(port), "--data-dir", str(tmp_path / "data"),
          "--speed", "10", "--no-progress"],
         cwd=_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines: "queue.Queue[str]" = queue.Queue()
+    lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
     out: list[str] = []
     tid = None

@@ -125,9 +125,8 @@ def _real_hub_app(tmp_path: Path, admin: str):
 
 
 def test_simulated_matches_finish_with_a_result(tmp_path: Path) -> None:
-    from cuehub_live_hub import serve
-
     from cuehub_client import AdminClient
+    from cuehub_live_hub import serve
 
     admin = "sim-admin"
     app = _real_hub_app(tmp_path, admin)
@@ -157,9 +156,8 @@ def test_simulated_matches_finish_with_a_result(tmp_path: Path) -> None:
 
 
 def test_same_seed_plays_the_same_matches(tmp_path: Path) -> None:
-    from cuehub_live_hub import serve
-
     from cuehub_client import AdminClient
+    from cuehub_live_hub import serve
 
     admin = "sim-admin"
     runs = []
@@ -181,9 +179,8 @@ def test_same_seed_plays_the_same_matches(tmp_path: Path) -> None:
 
 
 def test_rejects_are_logged_and_the_table_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cuehub_live_hub import serve
-
     from cuehub_client import AdminClient
+    from cuehub_live_hub import serve
 
     real = simulate.next_command
     calls = {"n": 0}

@@ -5,14 +5,15 @@ undo of a finished draw match."""
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from spine_helpers import admin, bearer, envelope
 
 from hub.app import create_app
 from hub.settings import Settings
-from spine_helpers import ADMIN, admin, bearer, envelope
 
 WPA = {"discipline": "wpa_nine", "format": {"race_to": 2}, "options": {}}
 

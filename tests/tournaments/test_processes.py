@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from spine_helpers import PG_URL
 
 from hub.tools.simulate import DrawPlan, DrawSimulator
-from spine_helpers import PG_URL
 from tests.faults.hubproc import ADMIN, HubProcess
 from tests.services import require_redis
 

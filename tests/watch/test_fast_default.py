@@ -125,10 +125,9 @@ def test_after_the_handover_the_transport_talks_to_the_gateway_connection_itself
     from hub.watch.server import HandedConnection
 
     app = create_app(sqlite_settings)
-    with serve(app) as url:
-        with sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) as ws:
-            ws.send(json.dumps({"type": "subscribe", "channel": "match:none"}))
-            assert json.loads(ws.recv(timeout=5))["type"] == "error"  # unknown match
-            handed = list(app.state.watch_front.handed)
-            assert len(handed) == 1 and isinstance(handed[0], HandedConnection)
-            assert handed[0].transport.get_protocol() is handed[0]
+    with serve(app) as url, sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) as ws:
+        ws.send(json.dumps({"type": "subscribe", "channel": "match:none"}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "error"  # unknown match
+        handed = list(app.state.watch_front.handed)
+        assert len(handed) == 1 and isinstance(handed[0], HandedConnection)
+        assert handed[0].transport.get_protocol() is handed[0]

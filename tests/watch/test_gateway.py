@@ -13,7 +13,8 @@ import json
 import os
 import socket
 import struct
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import pytest
@@ -24,12 +25,12 @@ from websockets.exceptions import ConnectionClosed
 from hub.app import create_app
 from hub.bus.memory import MemoryBus
 from hub.ops.metrics import Metrics
+from hub.settings import Settings
 from hub.watch import core as channels
-from hub.watch import watcher as conn_mod
 from hub.watch import server as gateway_mod
+from hub.watch import watcher as conn_mod
 from hub.watch.core import Gateway
 from hub.watch.server import SocketConn, WatchServer, text_frame
-from hub.settings import Settings
 
 BIG = "x" * 20_000  # a fat projection, so a peer that does not read fills its buffers quickly
 
@@ -109,7 +110,7 @@ class StalledPeer:
                 i = j + n
             try:
                 chunk = self.sock.recv(1 << 20)
-            except (socket.timeout, ConnectionResetError):
+            except (TimeoutError, ConnectionResetError):
                 return None
             if not chunk:
                 return None

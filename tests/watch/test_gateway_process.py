@@ -15,15 +15,16 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import connect
-
 from spine_helpers import ADMIN, PG_URL, make_match, make_table
 from watch_helpers import Play
+from websockets.asyncio.client import connect
+
 from tests.services import free_port, require_redis, stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]

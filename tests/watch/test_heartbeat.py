@@ -52,7 +52,7 @@ class SilentPeer:
             return True
         except ConnectionResetError:
             return True
-        except socket.timeout:
+        except TimeoutError:
             return False
         finally:
             self.sock.close()

@@ -5,16 +5,17 @@ TestClient) and the in-process websockets gateway (HUB_WATCH_PORT, a real socket
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-
-from hub.app import create_app
-from hub.watch import subscriptions
-from hub.settings import Settings
 from spine_helpers import make_match, make_table
 from watch_helpers import GatewaySocket, Play, recv, sub
+
+from hub.app import create_app
+from hub.settings import Settings
+from hub.watch import subscriptions
 
 
 @pytest.fixture

@@ -62,7 +62,7 @@ class GatewaySocket:
         self._cm = connect(url, open_timeout=5, **kwargs)
         self.ws = self._cm.__enter__()
 
-    def __enter__(self) -> "GatewaySocket":
+    def __enter__(self) -> GatewaySocket:
         return self
 
     def __exit__(self, *exc: Any) -> None:

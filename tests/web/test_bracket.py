@@ -13,7 +13,6 @@ import uuid
 from typing import Any
 
 import httpx
-import pytest
 
 from .conftest import ADMIN_TOKEN, XSS_NAME, Hub, PageWatch, shot
 

@@ -12,9 +12,10 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -39,7 +40,7 @@ class ServedHub:
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> "ServedHub":
+    def start(self) -> ServedHub:
         env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{self.db}",
                "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("HUB_BUS_URL", None)

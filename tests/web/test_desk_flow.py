@@ -15,7 +15,8 @@ import random
 import re
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -101,7 +102,7 @@ class Background:
 
         self.loop.run_until_complete(main())
 
-    def start(self) -> "Background":
+    def start(self) -> Background:
         self.thread.start()
         assert self.started.wait(30), "the simulated tablets did not start"
         return self

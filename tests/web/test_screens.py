@@ -41,7 +41,7 @@ def test_routes_and_static(hub: Hub) -> None:
     r = httpx.get(hub.url + "/static/js/live.js")
     assert r.status_code == 200 and "javascript" in r.headers["content-type"]
     assert httpx.get(hub.url + "/static/css/base.css").headers["content-type"].startswith("text/css")
-    for bad in ("/static/../hub/pages.py", "/static/%2e%2e/hub/pages.py", "/static/nope.js", "/static/js/../../../pyproject.toml"):
+    for bad in ("/static/../hub/app.py", "/static/%2e%2e/hub/app.py", "/static/nope.js", "/static/js/../../../pyproject.toml"):
         assert httpx.get(hub.url + bad).status_code == 404, bad
 
 

@@ -29,8 +29,8 @@ def submit_on_screen(page: Any) -> None:
     }""")
     assert box["sy"] == 0, box
     assert box["w"] > 0 and box["h"] > 0, box
-    assert 0 <= box["x"] and box["x"] + box["w"] <= box["vw"], box
-    assert 0 <= box["y"] and box["y"] + box["h"] <= box["vh"], box
+    assert box["x"] >= 0 and box["x"] + box["w"] <= box["vw"], box
+    assert box["y"] >= 0 and box["y"] + box["h"] <= box["vh"], box
     assert box["hit"], box  # not covered by anything
 
 
@@ -39,7 +39,7 @@ def fully_on_screen(page: Any, selector: str) -> None:
         const r = document.querySelector({selector!r}).getBoundingClientRect();
         return {{top: r.top, bottom: r.bottom, vh: innerHeight}};
     }}""")
-    assert 0 <= box["top"] and box["bottom"] <= box["vh"], (selector, box)
+    assert box["top"] >= 0 and box["bottom"] <= box["vh"], (selector, box)
 
 
 def shot_path(name: str) -> Any:

@@ -12,7 +12,14 @@ from tests.services import wait_until
 
 from .conftest import Hub, PageWatch, shot
 from .tablet_helpers import (
-    command, events, kinds, new_match, no_reject, open_tablet, start, version,
+    command,
+    events,
+    kinds,
+    new_match,
+    no_reject,
+    open_tablet,
+    start,
+    version,
 )
 
 LONG_CLOCK = {"shot_clock": {"shot_s": 60, "break_s": 60, "extension_s": 30}}

@@ -4,8 +4,9 @@ fall back to the hub's own /ws/watch when the advertised gateway does not answer
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest

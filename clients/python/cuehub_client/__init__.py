@@ -9,7 +9,7 @@
 from .admin import AdminClient
 from .errors import AuthError, CommandRejected, HubError, SessionClosed
 from .session import TableSession
-from .watcher import WatchMessage, Watcher
+from .watcher import Watcher, WatchMessage
 
 __all__ = [
     "AdminClient",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import httpx
 
@@ -31,7 +32,7 @@ class AdminClient:
         self.admin_token = admin_token
         self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, transport=transport)
 
-    async def __aenter__(self) -> "AdminClient":
+    async def __aenter__(self) -> AdminClient:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

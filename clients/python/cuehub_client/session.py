@@ -9,8 +9,9 @@ import logging
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -63,7 +64,7 @@ class TableSession:
         self.match: Match | None = None
         self.server_time_offset_ms: float = 0.0  # server_time - local time, from the last message
         self.reconnects = 0
-        self._pending: "OrderedDict[str, _Pending]" = OrderedDict()
+        self._pending: OrderedDict[str, _Pending] = OrderedDict()
         self._ws: ClientConnection | None = None
         self._lock = asyncio.Lock()
         self._runner: asyncio.Task | None = None
@@ -73,7 +74,7 @@ class TableSession:
         self._fatal: BaseException | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
-    async def __aenter__(self) -> "TableSession":
+    async def __aenter__(self) -> TableSession:
         await self.connect()
         return self
 

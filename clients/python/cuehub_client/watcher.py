@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, AsyncIterator
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -54,7 +55,7 @@ class Watcher:
         self._connected: asyncio.Event = asyncio.Event()
         self._closed = False
 
-    async def __aenter__(self) -> "Watcher":
+    async def __aenter__(self) -> Watcher:
         await self.connect()
         return self
 
