@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -74,133 +75,141 @@ async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
-    await ws.accept()
-    settings = ws.app.state.settings
-    if not access.websocket_origin_allowed(ws.scope, settings):
-        await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
-        return
-    try:
-        table = await _authenticate(ws, table_id)
-    except SQLAlchemyError:  # the store is down: a retryable close, not a bad token
-        log.error("table socket %s: database unavailable during auth", table_id)
-        await ws.close(code=1011)
-        return
-    if table is None:
-        await ws.close(code=CLOSE_AUTH)
-        return
-    writer: MatchWriter = ws.app.state.writer
-    metrics = metrics_of(ws)
-    limit: int = settings.max_body_bytes
-    outbox: asyncio.Queue[dict[str, Any] | str | int | None] = asyncio.Queue()
-    closing: list[int] = []  # set once a close code is queued: no more frames are run
+    await TableSession(ws, table_id).run()
 
-    def close_with(code: int) -> None:
-        if not closing:
-            closing.append(code)
-            outbox.put_nowait(code)
 
-    forget = access.register_table_session(ws.app, table_id, close_with)
-    # A rotation in this process between the token's check and the line above found no session to
-    # close: look again now that a rotation would find this one.
-    try:
-        again = await catalog.get_table(ws.app.state.engine, table_id)
-    except SQLAlchemyError:
-        forget()
-        log.error("table socket %s: database unavailable during auth", table_id)
-        await ws.close(code=1011)
-        return
-    if again is None or again.token_hash != table.token_hash:
-        forget()
-        await ws.close(code=CLOSE_AUTH)
-        return
-    tablet = _present(ws, table_id)
-    # Changes seen while `ready` is being built wait here, so `ready` is always the first message:
-    # (match id, version, projection as a dict from this process's writer or JSON from the bus).
-    early: list[tuple[str, int, Any]] | None = []
-    # The last version of each match pushed as `state` (`ready` included): the writer here and
-    # the bus both tell of a change stored here; whichever comes second is dropped, and a state
-    # older than one already sent is never pushed after it.
-    sent: dict[str, int] = {}
-    last_null: list[bool] = [False]  # the last state pushed said "no match on the table"
+class TableSession:
+    """One tablet's socket, step by step: authenticate -> register (so a rotation finds it) ->
+    follow the table's changes -> `ready` -> receive frames until the socket ends -> close.
 
-    def push_state(mid: str, version: int, projection: Any) -> None:
-        if early is not None:
-            early.append((mid, version, projection))
+    Every frame sent goes through `outbox` (drained by `_send_loop`); a close code put there ends
+    the session (`close_with`), after which no more frames are run."""
+
+    def __init__(self, ws: WebSocket, table_id: str) -> None:
+        self.ws = ws
+        self.table_id = table_id
+        self.settings = ws.app.state.settings
+        self.writer: MatchWriter = ws.app.state.writer
+        self.limit: int = self.settings.max_body_bytes
+        self.outbox: asyncio.Queue[dict[str, Any] | str | int | None] = asyncio.Queue()
+        self.closing: int | None = None  # set once a close code is queued: no more frames are run
+        self.table: catalog.TableRow | None = None
+        self.tablet: Tablet | None = None
+        # Changes seen while `ready` is being built wait here, so `ready` is always the first message:
+        # (match id, version, projection as a dict from this process's writer or JSON from the bus).
+        self.early: list[tuple[str, int, Any]] | None = []
+        # The last version of each match pushed as `state` (`ready` included): the writer here and
+        # the bus both tell of a change stored here; whichever comes second is dropped, and a state
+        # older than one already sent is never pushed after it.
+        self.sent: dict[str, int] = {}
+        self.last_null = False  # the last state pushed said "no match on the table"
+        self._forget: Callable[[], None] | None = None
+        self._unsubscribes: list[Callable[[], None]] = []
+
+    # --- the steps ------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        ws = self.ws
+        await ws.accept()
+        if not access.websocket_origin_allowed(ws.scope, self.settings):
+            await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
             return
-        if closing or version <= sent.get(mid, -1):
+        if not await self.authenticate() or not await self.register():
             return
-        if outbox.qsize() >= QUEUE_LIMIT:
-            close_with(CLOSE_SLOW)
-            return
-        sent[mid] = version
-        last_null[0] = False
-        if isinstance(projection, str):  # JSON already (the bus): spliced, not parsed again
-            outbox.put_nowait(f'{{"type":"state","match":{projection},"server_time":{now_ms()}}}')
-        else:
-            outbox.put_nowait({"type": "state", "match": projection, "server_time": now_ms()})
+        self.tablet = _present(ws, self.table_id)
+        # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
+        self.subscribe()
+        sender = asyncio.create_task(_send_loop(ws, self.outbox))
+        metrics = metrics_of(ws)
+        metrics.table_socket_opened()  # cuehub_table_sockets_connected: authenticated sessions
+        try:
+            await self.follow()
+            await self.send_ready()
+            await self.receive_loop()
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            # A failure that is not the tablet's (the database went away): close so it reconnects and
+            # resends; command ids make the resend safe.
+            dropped = _LOG_BUDGET.allow(self.table_id)
+            if dropped is not None:
+                log.exception("table socket %s failed%s", self.table_id, suppressed(dropped))
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011)
+        finally:
+            metrics.table_socket_closed()
+            await self.close(sender)
 
-    def on_change(change: Change) -> None:
-        if change.table_id == table_id:
-            push_state(change.match_id, change.version, change.projection)
+    async def authenticate(self) -> bool:
+        """The first frame must be `auth` with this table's token; else the socket is closed."""
+        try:
+            self.table = await _authenticate(self.ws, self.table_id)
+        except SQLAlchemyError:  # the store is down: a retryable close, not a bad token
+            log.error("table socket %s: database unavailable during auth", self.table_id)
+            await self.ws.close(code=1011)
+            return False
+        if self.table is None:
+            await self.ws.close(code=CLOSE_AUTH)
+            return False
+        return True
 
-    async def push_current() -> None:
-        with contextlib.suppress(Exception):  # a failed read: the next change pushes again
-            current = await writer.table_projection(table_id)
-            if closing:
-                return
-            if current is not None:
-                push_state(current["id"], current["version"], current)
-            elif not last_null[0]:
-                last_null[0] = True
-                outbox.put_nowait({"type": "state", "match": None, "server_time": now_ms()})
+    async def register(self) -> bool:
+        """Be findable by a token rotation in this process (which closes the session), then check
+        the token again: a rotation between the first check and the registration found nothing."""
+        assert self.table is not None
+        self._forget = forget = access.register_table_session(self.ws.app, self.table_id, self.close_with)
+        try:
+            again = await catalog.get_table(self.ws.app.state.engine, self.table_id)
+        except SQLAlchemyError:
+            forget()
+            log.error("table socket %s: database unavailable during auth", self.table_id)
+            await self.ws.close(code=1011)
+            return False
+        if again is None or again.token_hash != self.table.token_hash:
+            forget()
+            await self.ws.close(code=CLOSE_AUTH)
+            return False
+        return True
 
-    def on_table_change(change: Change | TableNotice) -> None:
-        """The table's match left it (moved to another table, or cancelled before it started):
-        the tablet gets `state` with whatever is on the table now (maybe null)."""
-        left = change.moved_from if isinstance(change, Change) else change.table_id
-        if left == table_id and early is None and not closing:
-            asyncio.ensure_future(push_current())
+    def subscribe(self) -> None:
+        """This process's writer: its match changes, and the table notices (a match left the table)."""
+        self._unsubscribes += [
+            self.writer.subscribe(self.on_change),
+            self.writer.subscribe(self.on_table_change),
+            self.writer.subscribe_tables(self.on_table_notice),
+        ]
 
-    class Follower:
-        """The gateway's side (issue 17): changes of the table's match stored by any process."""
+    async def follow(self) -> None:
+        """The watch side: changes of the table's match stored by any process (bus + store)."""
+        watch = getattr(self.ws.app.state, "watch", None)
+        if watch is not None:
+            self._unsubscribes.append(await watch.follow_table(self.table_id, _Follower(self)))
 
-        def changed(self, mid: str, version: int, data: str) -> None:
-            push_state(mid, version, data)
-
-        def switched(self, mid: str | None) -> None:
-            if early is None and not closing:
-                asyncio.ensure_future(push_current())
-
-    # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
-    unsubscribe = writer.subscribe(on_change)
-    unsubscribe_moves = writer.subscribe(on_table_change)
-    unsubscribe_tables = writer.subscribe_tables(on_table_change)
-    unfollow: Any = None
-    sender = asyncio.create_task(_send_loop(ws, outbox))
-    metrics.table_socket_opened()  # cuehub_table_sockets_connected: authenticated sessions
-    try:
-        gateway = getattr(ws.app.state, "watch", None)
-        if gateway is not None:
-            unfollow = await gateway.follow_table(table_id, Follower())
-        current = await restore(writer, await writer.table_projection(table_id))  # presence: back
-        outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
+    async def send_ready(self) -> None:
+        """`ready` with the table's match now (its link restored if it was lost), then the changes
+        held while it was being read."""
+        current = await restore(self.writer, await self.writer.table_projection(self.table_id))  # presence: back
+        self.outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
         if current is not None:
-            sent[current["id"]] = current["version"]
+            self.sent[current["id"]] = current["version"]
         else:
-            last_null[0] = True
-        held, early = early, None
+            self.last_null = True
+        held, self.early = self.early, None
         for mid, version, projection in held or ():
-            push_state(mid, version, projection)
+            self.push_state(mid, version, projection)
+
+    async def receive_loop(self) -> None:
+        """Frames until the socket ends or a close is queued: rate budget, ping, token re-check, command."""
+        ws, table_id, table = self.ws, self.table_id, self.table
+        assert table is not None
         loop = asyncio.get_running_loop()
-        rate, burst = settings.table_rate_per_s, settings.table_rate_burst
+        rate, burst = self.settings.table_rate_per_s, self.settings.table_rate_burst
         budget = rate_of(ws.app)
         flooded = 0
         checked = loop.time()
-        while not closing:
+        while self.closing is None:
             message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if closing:
+            if message["type"] == "websocket.disconnect" or self.closing is not None:
                 break
             text = message.get("text")
             if text is None and message.get("bytes") is not None:
@@ -209,51 +218,112 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             if budget.take(table_id) > 0:
                 flooded += 1
                 if flooded > burst:
-                    close_with(CLOSE_FLOOD)
+                    self.close_with(CLOSE_FLOOD)
                     break
-                outbox.put_nowait(_reject(_peek_id(text or "", limit), "rate_limited",
-                                          f"over {rate:g} commands/s; send it again later with the same id"))
+                self.outbox.put_nowait(_reject(_peek_id(text or "", self.limit), "rate_limited",
+                                               f"over {rate:g} commands/s; send it again later with the same id"))
                 continue
             flooded = 0
-            if _heard(ws, tablet, text or ""):
-                outbox.put_nowait({"type": "pong", "server_time": now_ms()})
+            if _heard(ws, self.tablet, text or ""):
+                self.outbox.put_nowait({"type": "pong", "server_time": now_ms()})
                 continue
             if now - checked > TOKEN_RECHECK_S:
                 checked = now
                 current_row = await catalog.get_table(ws.app.state.engine, table_id)
                 if current_row is None or current_row.token_hash != table.token_hash:
-                    close_with(CLOSE_AUTH)  # the token was rotated (maybe by another process)
+                    self.close_with(CLOSE_AUTH)  # the token was rotated (maybe by another process)
                     break
             try:
-                outbox.put_nowait(await _handle_frame(writer, table_id, text or "", limit, table.token_hash))
+                self.outbox.put_nowait(await _handle_frame(self.writer, table_id, text or "", self.limit,
+                                                           table.token_hash))
             except TokenRevoked:
-                close_with(CLOSE_AUTH)  # rotated (maybe in another process): nothing was stored
+                self.close_with(CLOSE_AUTH)  # rotated (maybe in another process): nothing was stored
                 break
-    except WebSocketDisconnect:
-        pass
-    except Exception:
-        # A failure that is not the tablet's (the database went away): close so it reconnects and
-        # resends; command ids make the resend safe.
-        dropped = _LOG_BUDGET.allow(table_id)
-        if dropped is not None:
-            log.exception("table socket %s failed%s", table_id, suppressed(dropped))
-        with contextlib.suppress(Exception):
-            await ws.close(code=1011)
-    finally:
-        metrics.table_socket_closed()
-        _absent(ws, tablet)
-        forget()
-        unsubscribe()
-        unsubscribe_moves()
-        unsubscribe_tables()
-        if unfollow is not None:
-            unfollow()
-        if closing:  # let the sender reach the close code before it is stopped
+
+    async def close(self, sender: asyncio.Task[None]) -> None:
+        """Leave presence, the rotation registry and every subscription; let the sender finish."""
+        _absent(self.ws, self.tablet)
+        if self._forget is not None:
+            self._forget()
+        for unsubscribe in self._unsubscribes:
+            unsubscribe()
+        if self.closing is not None:  # let the sender reach the close code before it is stopped
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(asyncio.shield(sender), 2.0)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
+
+    # --- what the session is told ---------------------------------------------------------------
+
+    def close_with(self, code: int) -> None:
+        """Queue a close code (once): the sender closes the socket with it, no more frames are run."""
+        if self.closing is None:
+            self.closing = code
+            self.outbox.put_nowait(code)
+
+    def push_state(self, mid: str, version: int, projection: Any) -> None:
+        if self.early is not None:
+            self.early.append((mid, version, projection))
+            return
+        if self.closing is not None or version <= self.sent.get(mid, -1):
+            return
+        if self.outbox.qsize() >= QUEUE_LIMIT:
+            self.close_with(CLOSE_SLOW)
+            return
+        self.sent[mid] = version
+        self.last_null = False
+        if isinstance(projection, str):  # JSON already (the bus): spliced, not parsed again
+            self.outbox.put_nowait(f'{{"type":"state","match":{projection},"server_time":{now_ms()}}}')
+        else:
+            self.outbox.put_nowait({"type": "state", "match": projection, "server_time": now_ms()})
+
+    async def push_current(self) -> None:
+        """`state` with whatever is on the table now (maybe null, sent once in a row)."""
+        with contextlib.suppress(Exception):  # a failed read: the next change pushes again
+            current = await self.writer.table_projection(self.table_id)
+            if self.closing is not None:
+                return
+            if current is not None:
+                self.push_state(current["id"], current["version"], current)
+            elif not self.last_null:
+                self.last_null = True
+                self.outbox.put_nowait({"type": "state", "match": None, "server_time": now_ms()})
+
+    def look_again(self) -> None:
+        """The table's match may have changed: push what is on it now (once `ready` is out)."""
+        if self.early is None and self.closing is None:
+            asyncio.ensure_future(self.push_current())
+
+    def on_change(self, change: Change) -> None:
+        """A change stored by this process's writer."""
+        if change.table_id == self.table_id:
+            self.push_state(change.match_id, change.version, change.projection)
+
+    def on_table_change(self, change: Change) -> None:
+        """A match moved off this table (`table_moved`): the tablet gets what is on the table now."""
+        if change.moved_from == self.table_id:
+            self.look_again()
+
+    def on_table_notice(self, notice: TableNotice) -> None:
+        """A table notice from the writer (the table's scheduled match was cancelled, or the table
+        was made or renamed): the tablet gets `state` with whatever is on the table now (maybe null).
+        Notices meant for the tablet itself (not just a new `state`) belong here."""
+        if notice.table_id == self.table_id:
+            self.look_again()
+
+
+class _Follower:
+    """The watch side's view of a session: changes of the table's match stored by any process."""
+
+    def __init__(self, session: TableSession) -> None:
+        self._session = session
+
+    def changed(self, mid: str, version: int, data: str) -> None:
+        self._session.push_state(mid, version, data)
+
+    def switched(self, mid: str | None) -> None:
+        self._session.look_again()
 
 
 async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | str | int | None]) -> None:
