@@ -26,6 +26,7 @@ from hub import draws
 from hub.api import access, commands, docs, errors, health, models, pairing, session, setup, tables, tournaments
 from hub.api import table_socket as table
 from hub.matches.clocks import ClockService
+from hub.matches.instrumented import InstrumentedWriter
 from hub.matches.listings import Listings
 from hub.matches.presence import Presence
 from hub.ops import metrics as hub_metrics
@@ -78,11 +79,11 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         app.state.admin_hash = admin_hash
         # Locals, not app.state, in the finally: several TestClients may share one app, and each
         # lifespan must stop what it started (not the next one's services on a closed loop).
-        writer = hub_metrics.InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
+        writer = InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
         app.state.writer = writer
         # Refusals remembered within bounds (issue 17): HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S.
-        writer.refusals_per_match = settings.refusals_per_match
-        writer.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
+        writer.cache.refusals_per_match = settings.refusals_per_match
+        writer.cache.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
         listings = app.state.listings = Listings(engine, rules_module, writer)
         # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/matches/presence.py).
         presence = app.state.presence = Presence(engine, writer)

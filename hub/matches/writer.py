@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.matches.cache import LiveMatch, MatchCache
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.store.db import now_ms
@@ -44,10 +44,7 @@ Answer = Ack | Rejected
 # The table's token changed since the sender was let in (rotation, in any process): nothing stored.
 TokenRevoked = store.TokenRevoked
 
-# Refusals remembered per match and for how long (HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S; the app
-# sets the writer's from its settings); how often a process sweeps every match's expired refusals.
-REFUSALS_PER_MATCH = 1000
-REFUSAL_TTL_MS = 7 * 86_400_000
+# How often a process sweeps every match's expired refusals (their bounds: hub/matches/cache.py).
 SWEEP_EVERY_MS = 60_000
 
 
@@ -81,20 +78,6 @@ TableListener = Callable[[TableNotice], None]
 ReopenGuard = Callable[[catalog.MatchRow], Awaitable[str | None]]
 
 
-@dataclass(slots=True)
-class _Live:
-    """What the writer keeps in memory for a loaded match."""
-
-    row: catalog.MatchRow
-    setup: Any
-    state: Any
-    projection: dict[str, Any]
-    version: int
-    commands: dict[str, int] = field(default_factory=dict)  # command id -> stored version
-    rejects: dict[str, store.RejectAnswer] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
 def fill_player_ids(body: Mapping[str, Any]) -> dict[str, Any]:
     """Give players without an id a stable one (p1, p2, ...), before the setup is stored, so a
     rebuild from the stored body gives the same ids."""
@@ -117,10 +100,6 @@ def fill_player_ids(body: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# Matches kept in memory (state, projection, command ids); the least recently used beyond this
-# are folded again from the store when next needed.
-MAX_LIVE = 512
-
 _LOST_RACE: Any = object()  # _decide_and_store lost the append race to another process
 
 
@@ -131,13 +110,10 @@ class MatchWriter:
         self._engine = engine
         self._rules = rules
         self._clock = clock
-        self._live: OrderedDict[str, _Live] = OrderedDict()  # least recently used first
-        self._load_locks: dict[str, asyncio.Lock] = {}
+        self.cache = MatchCache(engine, rules, clock)
         self._listeners: list[Listener] = []
         self._table_listeners: list[TableListener] = []
         self.reopen_guard: ReopenGuard | None = None
-        self.refusals_per_match = REFUSALS_PER_MATCH
-        self.refusal_ttl_ms = REFUSAL_TTL_MS
         self._swept_at = 0
 
     # --- listeners ----------------------------------------------------------------------------
@@ -176,122 +152,32 @@ class MatchWriter:
             except Exception:  # a broken listener must never hurt the writer or the others
                 log.exception("listener failed on %s v%s", change.match_id, change.version)
 
-    def _publish(self, live: _Live, event: dict[str, Any] | None, moved_from: str | None = None) -> None:
+    def _publish(self, live: LiveMatch, event: dict[str, Any] | None, moved_from: str | None = None) -> None:
         change = Change(live.row.id, live.row.tournament_id, live.row.table_id, live.version, live.projection, event,
                         moved_from)
         asyncio.get_running_loop().call_soon(self._notify, change)
 
     # --- reads --------------------------------------------------------------------------------
 
-    async def _load(self, match_id: str) -> _Live | None:
-        live = self._live.get(match_id)
-        if live is not None:
-            self._live.move_to_end(match_id)
-            return live
-        lock = self._load_locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            live = self._live.get(match_id)
-            if live is not None:
-                return live
-            row = await catalog.get_match(self._engine, match_id)
-            if row is None:
-                self._load_locks.pop(match_id, None)
-                return None
-            setup = self._setup(row)
-            live = _Live(row=row, setup=setup, state=None, projection={}, version=0)
-            await self._refold(live)
-            live.rejects = await self._load_rejections(match_id)
-            self._remember(match_id, live)
-            return live
-
-    def _remember(self, match_id: str, live: _Live) -> None:
-        """Keep `live` in memory; beyond MAX_LIVE matches forget the least recently used ones that
-        nobody is writing to. A forgotten match is folded again from the store when next used (its
-        command ids and stored refusals with it), so this bounds memory, never loses anything; and
-        should a forgotten copy still be in use somewhere, the store's unique (match_id, version)
-        keeps the two copies from both storing a version."""
-        self._live[match_id] = live
-        self._live.move_to_end(match_id)
-        if len(self._live) <= MAX_LIVE:
-            return
-        for old_id in list(self._live)[: len(self._live) - MAX_LIVE]:
-            old = self._live[old_id]
-            if old.lock.locked() or old_id == match_id:
-                continue
-            del self._live[old_id]
-            load_lock = self._load_locks.get(old_id)
-            if load_lock is not None and not load_lock.locked():
-                del self._load_locks[old_id]
-
-    async def _current(self, match_id: str) -> _Live | None:
-        """The match, caught up with the store, for a read.  Another hub process (or a clock in
-        one) may have stored events since this process last looked; the store is the truth, so a
-        memory copy behind the stored head is folded again before it is read."""
-        live = await self._load(match_id)
-        if live is None:
-            return None
-        head = await store.head_version(self._engine, match_id)
-        if head != live.version:
-            async with live.lock:
-                await self._catch_up(live, head)
-        return live
-
-    async def _catch_up(self, live: _Live, head: int | None = None) -> bool:
-        """Refold `live` if the store is ahead of it (call with its lock held); True if it was.
-        Not published: the process that stored those events published them."""
-        if head is None:
-            head = await store.head_version(self._engine, live.row.id)
-        if head == live.version:
-            return False
-        await self._refold(live)
-        live.rejects = await self._load_rejections(live.row.id)
-        return True
-
-    async def _load_rejections(self, match_id: str) -> dict[str, store.RejectAnswer]:
-        """The match's remembered refusals, within the bounds (a start reloads no more)."""
-        return await store.load_rejections(self._engine, match_id, keep=self.refusals_per_match,
-                                           since=self._clock() - self.refusal_ttl_ms)
-
-    def _remember_refusal(self, live: _Live, command_id: str, answer: store.RejectAnswer) -> None:
-        live.rejects.pop(command_id, None)
-        live.rejects[command_id] = answer
-        while len(live.rejects) > self.refusals_per_match:  # oldest first (insertion order)
-            del live.rejects[next(iter(live.rejects))]
-
-    def _setup(self, row: catalog.MatchRow) -> Any:
-        return self._rules.validate_setup(
-            row.setup, match_id=row.id, tournament_id=row.tournament_id, table_id=row.table_id
-        )
-
-    async def _refold(self, live: _Live) -> None:
-        """Rebuild the state from the stored stream (first load, undo, or after losing a race)."""
-        stream = await store.read_events(self._engine, live.row.id)
-        live.state = self._rules.fold(live.setup, stream)
-        live.projection = self._rules.projection(live.state)
-        live.version = stream[-1].version if stream else 0
-        live.commands = {e.command_id: e.version for e in stream if e.command_id is not None}
-
     def cached_state(self, match_id: str) -> tuple[int, Any] | None:
-        """(version, state) of the match if it is in memory now; no I/O, and it stays where it is in
-        the LRU order (hub/matches/listings.py reuses the state for short forms at that version)."""
-        live = self._live.get(match_id)
-        return None if live is None or live.state is None else (live.version, live.state)
+        """(version, state) of the match if it is in memory now (no I/O): MatchCache.cached_state."""
+        return self.cache.cached_state(match_id)
 
     async def match_row(self, match_id: str) -> catalog.MatchRow | None:
         """The match's ids (tournament, table) from memory: the hot path of every command."""
-        live = await self._load(match_id)
+        live = await self.cache.load(match_id)
         return None if live is None else live.row
 
     async def state(self, match_id: str) -> Any | None:
-        live = await self._current(match_id)
+        live = await self.cache.current(match_id)
         return None if live is None else live.state
 
     async def projection(self, match_id: str) -> dict[str, Any] | None:
-        live = await self._current(match_id)
+        live = await self.cache.current(match_id)
         return None if live is None else live.projection
 
     async def short_projection(self, match_id: str) -> dict[str, Any] | None:
-        live = await self._current(match_id)
+        live = await self.cache.current(match_id)
         return None if live is None else self._rules.short_projection(live.state)
 
     async def table_projection(self, table_id: str) -> dict[str, Any] | None:
@@ -319,8 +205,8 @@ class MatchWriter:
             discipline=discipline, setup=setup_body, status=proj["status"], draw_key=draw_key, also=also,
         )
         row = catalog.MatchRow(match_id, tournament_id, table_id, discipline, setup_body, proj["status"], 0, draw_key)
-        live = _Live(row=row, setup=setup, state=state, projection=proj, version=0)
-        self._remember(match_id, live)
+        live = LiveMatch(row=row, setup=setup, state=state, projection=proj, version=0)
+        self.cache.remember(match_id, live)
         self._publish(live, None)
         return proj
 
@@ -328,16 +214,15 @@ class MatchWriter:
         """Take a scheduled match off its table (PROTOCOL.md section 7, `DELETE /api/matches/{mid}`, and
         the draw's uncalls); `also(conn)` runs in the same transaction. None (and nothing changed) when
         the match is unknown or no longer scheduled. The table's listeners are told to look again."""
-        live = await self._load(match_id)
+        live = await self.cache.load(match_id)
         if live is None:
             return None
         async with live.lock:
             row = await catalog.cancel_match(self._engine, match_id, also)
             if row is None:
-                await self._catch_up(live)
+                await self.cache.catch_up(live)
                 return None
-            self._live.pop(match_id, None)  # gone for every reader; its events stay in the store
-            self._load_locks.pop(match_id, None)
+            self.cache.forget(match_id)  # gone for every reader; its events stay in the store
         notice = TableNotice(row.table_id, row.tournament_id, match_id)
         asyncio.get_running_loop().call_soon(self._notify_table, notice)
         return row
@@ -348,8 +233,7 @@ class MatchWriter:
         rows = await catalog.cancel_draw_matches(self._engine, tournament_id, also)
         loop = asyncio.get_running_loop()
         for row in rows:
-            self._live.pop(row.id, None)
-            self._load_locks.pop(row.id, None)
+            self.cache.forget(row.id)
             loop.call_soon(self._notify_table, TableNotice(row.table_id, row.tournament_id, row.id))
         return [row.id for row in rows]
 
@@ -372,7 +256,7 @@ class MatchWriter:
         behind when another process stored events: then an accepted command's append collides
         with the stored version (unique (match_id, version)) and is judged again after a refold,
         and a refusal is only given after checking the store's head (see `_reject`)."""
-        live = await self._load(match_id)
+        live = await self.cache.load(match_id)
         if live is None:
             return Rejected("unknown_match", f"no match {match_id!r}")
         async with live.lock:
@@ -403,7 +287,7 @@ class MatchWriter:
         return await self.submit(match_id, None, command, expected_version, server=True)
 
     async def _decide_and_store(
-        self, live: _Live, command_id: str | None, command: Mapping[str, Any], server: bool,
+        self, live: LiveMatch, command_id: str | None, command: Mapping[str, Any], server: bool,
         token: str | None = None,
     ) -> Answer:
         rules = self._rules
@@ -441,14 +325,14 @@ class MatchWriter:
             await store.append(self._engine, live.row.id, event, status=proj["status"], void_target=void_target,
                                table_id=moved_to, token=None if token is None else (live.row.table_id, token))
         except store.DuplicateCommand as dup:  # another process stored this id first
-            await self._refold(live)
+            await self.cache.refold(live)
             return Ack(dup.version)
         except store.AlreadyRefused as refused:  # refused before (maybe by another process): same answer
             assert command_id is not None
-            self._remember_refusal(live, command_id, refused.answer)
+            self.cache.remember_refusal(live, command_id, refused.answer)
             return Rejected(refused.answer.code, refused.answer.message)
         except store.VersionConflict:  # another process stored this version first
-            await self._catch_up(live)
+            await self.cache.catch_up(live)
             return _LOST_RACE
         except catalog.TableBusy:
             if moved_to is not None:
@@ -461,8 +345,7 @@ class MatchWriter:
         except SQLAlchemyError:
             # The database failed (not a constraint): the commit may or may not have happened, so
             # forget this match's memory; the next access refolds it and a retry gets the truth.
-            self._live.pop(live.row.id, None)
-            self._load_locks.pop(live.row.id, None)
+            self.cache.forget(live.row.id)
             raise
 
         live.state, live.projection, live.version = new_state, proj, event.version
@@ -475,32 +358,32 @@ class MatchWriter:
         self._publish(live, event.to_json(), moved_from)
         return Ack(event.version)
 
-    async def _reject(self, live: _Live, command_id: str | None, code: str, message: str,
+    async def _reject(self, live: LiveMatch, command_id: str | None, code: str, message: str,
                       checked: bool = False, token: str | None = None) -> Any:
         """Refuse the command (stored under its id, so a resend gets the same answer), unless memory
         turns out to be behind the store: then _LOST_RACE, and the command is judged again. Refusals
         are remembered within HUB_REFUSALS_PER_MATCH / HUB_REFUSAL_TTL_S."""
-        if not checked and await self._catch_up(live):
+        if not checked and await self.cache.catch_up(live):
             return _LOST_RACE
         if command_id is not None:
             now = self._clock()
             # The count is pruned once this process remembers a whole bound's worth (its memory holds
             # the newest of the store's); the TTL by a sweep of every match, at most every TTL.
-            full = len(live.rejects) >= self.refusals_per_match
+            full = len(live.rejects) >= self.cache.refusals_per_match
             first = await store.save_rejection(
                 self._engine, live.row.id, command_id, store.RejectAnswer(code, message), now,
-                keep=self.refusals_per_match if full else None,
+                keep=self.cache.refusals_per_match if full else None,
                 token=None if token is None else (live.row.table_id, token),
             )
-            if now - self._swept_at >= min(SWEEP_EVERY_MS, self.refusal_ttl_ms):
+            if now - self._swept_at >= min(SWEEP_EVERY_MS, self.cache.refusal_ttl_ms):
                 self._swept_at = now
                 try:
-                    await store.sweep_rejections(self._engine, now - self.refusal_ttl_ms)
+                    await store.sweep_rejections(self._engine, now - self.cache.refusal_ttl_ms)
                 except SQLAlchemyError:
                     log.warning("could not sweep expired refusals")
             if isinstance(first, int):  # another process stored this id meanwhile: its answer stands
-                await self._refold(live)
+                await self.cache.refold(live)
                 return Ack(first)
-            self._remember_refusal(live, command_id, first)
+            self.cache.remember_refusal(live, command_id, first)
             return Rejected(first.code, first.message)
         return Rejected(code, message)

@@ -7,7 +7,7 @@
   tags every record logged inside it; the match writer binds them around each command;
 - `log.info("...", extra={"match_id": ...})`: per call.
 
-A line: {"ts": "2025-01-01T12:00:00.123Z", "level": "info", "logger": "hub.ops.metrics",
+A line: {"ts": "2025-01-01T12:00:00.123Z", "level": "info", "logger": "hub.matches.instrumented",
 "msg": "command shot stored as v12", "match_id": "m..", "table_id": "tb..", "kind": "shot", ...}
 
 uvicorn's access lines also carry `client`, `method`, `path`, `http_version` and `status`. Never

@@ -1,4 +1,4 @@
-"""Prometheus metrics on `prometheus_client`: `/metrics` and the writer's instrumentation.
+"""Prometheus metrics on `prometheus_client`: the hub's metrics and `/metrics`.
 
 One `Metrics` object per app (`app.state.metrics`; `create_app` makes it) with its own
 `CollectorRegistry`, so two apps in one test process do not share counts. Besides the hub's own
@@ -21,13 +21,12 @@ Each metric attribute (`m.watchers`, `m.watch_writes`, ...) keeps the small inte
 of the hub uses: `inc(amount=1, **labels)`, `dec`, `set`, `observe`, and for tests `value(**labels)`
 and `count(**labels)`.
 
-Command counts, ack latency and clock firings are measured by `InstrumentedWriter`, a
-`MatchWriter` whose `submit` is timed (server-made commands are the clock firings).
+Command counts, ack latency and clock firings are measured by `InstrumentedWriter`
+(hub/matches/instrumented.py), a `MatchWriter` whose `submit` is timed.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -36,11 +35,6 @@ import prometheus_client
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 from prometheus_client import CollectorRegistry, GCCollector, PlatformCollector, ProcessCollector
-
-from hub.matches.writer import Ack, Answer, MatchWriter
-from hub.ops.logs import bind
-
-log = logging.getLogger(__name__)
 
 # The text exposition format generate_latest() writes (what promtool and Prometheus read).
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -249,53 +243,6 @@ def metrics_of(holder: Any) -> Metrics:
         if isinstance(obj, Metrics):
             return obj
     return NULL
-
-
-# --- the writer, timed ---------------------------------------------------------------------------
-
-
-class InstrumentedWriter(MatchWriter):
-    """A MatchWriter that counts and times every command, and binds match/table ids to the logs
-    written while it runs."""
-
-    def __init__(self, *args: Any, metrics: Metrics, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.metrics = metrics
-
-    async def submit(
-        self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
-        *, server: bool = False, token: str | None = None,
-    ) -> Answer:
-        m = self.metrics
-        source = "server" if server else "table"
-        raw_kind = command.get("kind") if isinstance(command, Mapping) else None
-        kind = raw_kind if isinstance(raw_kind, str) and raw_kind in COMMAND_KINDS else "other"
-        t0 = time.perf_counter()
-        with bind(match_id=match_id):
-            try:
-                row = await self.match_row(match_id)
-                with bind(table_id=row.table_id if row else None, tournament_id=row.tournament_id if row else None):
-                    answer = await super().submit(match_id, command_id, command, expected_version, server=server,
-                                                  token=token)
-                    elapsed = time.perf_counter() - t0
-                    m.ack_seconds.observe(elapsed, source=source)
-                    if isinstance(answer, Ack):
-                        m.commands_accepted.inc(kind=kind, source=source)
-                        log.info("command %s stored as v%s", kind, answer.version,
-                                 extra={"command_id": command_id, "kind": kind, "version": answer.version,
-                                        "outcome": "ack", "ms": round(elapsed * 1000, 2)})
-                    else:
-                        code = answer.code if answer.code in REJECT_CODES else "other"
-                        m.commands_rejected.inc(code=code, source=source)
-                        log.info("command %s rejected: %s", kind, answer.code,
-                                 extra={"command_id": command_id, "kind": kind, "code": answer.code,
-                                        "outcome": "reject", "ms": round(elapsed * 1000, 2)})
-                    if server:
-                        m.clock_fired(kind, isinstance(answer, Ack))
-                    return answer
-            except Exception:
-                m.command_errors.inc()
-                raise
 
 
 # --- the endpoint ---------------------------------------------------------------------------------

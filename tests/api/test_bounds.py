@@ -99,7 +99,7 @@ def test_refusals_kept_per_match_and_reloaded_within_the_bound(sqlite_settings: 
         r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
                    headers=bearer(table["token"]))
         assert r.status_code == 200
-        live = c.app.state.writer._live[mid]
+        live = c.app.state.writer.cache._live[mid]
         assert sorted(live.rejects) == [f"r{i}" for i in range(25, 30)]
         # A remembered id keeps its first answer even though it would be accepted now ...
         r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="r29"), headers=bearer(table["token"]))

@@ -171,7 +171,7 @@ def test_json_logs_carry_match_and_table_ids(hub: TestClient) -> None:
     line = stored[0]
     assert line["match_id"] == mid and line["table_id"] == table["table_id"] and line["tournament_id"] == table["tid"]
     assert line["kind"] == "start" and line["version"] == 1 and line["command_id"] == "c-1"
-    assert line["level"] == "info" and line["logger"] == "hub.ops.metrics" and line["ts"].endswith("Z")
+    assert line["level"] == "info" and line["logger"] == "hub.matches.instrumented" and line["ts"].endswith("Z")
 
 
 def test_bind_nests_and_formats_exceptions() -> None:

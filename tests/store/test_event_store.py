@@ -175,9 +175,9 @@ async def test_a_stroke_on_a_fresh_match_does_not_read_the_stores_head(engine):
 
 
 async def test_the_writer_keeps_a_bounded_number_of_matches_and_refolds_the_others(engine, monkeypatch):
-    import hub.matches.writer as writer_mod
+    import hub.matches.cache as cache_mod
 
-    monkeypatch.setattr(writer_mod, "MAX_LIVE", 3)
+    monkeypatch.setattr(cache_mod, "MAX_LIVE", 3)
     t = await catalog.create_tournament(engine, "T")
     w = MatchWriter(engine, fake_rules)
     body = {"discipline": "golden_nine", "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}
@@ -186,14 +186,14 @@ async def test_the_writer_keeps_a_bounded_number_of_matches_and_refolds_the_othe
         tb = await catalog.create_table(engine, t["id"], str(i))
         mids.append((await w.create_match(body, tournament_id=t["id"], table_id=tb["id"]))["id"])
         assert await w.submit(mids[-1], f"s{i}", {"kind": "start", "breaker": "a"}) == Ack(1)
-        assert len(w._live) <= 3
+        assert len(w.cache) <= 3
     first = mids[0]
-    assert first not in w._live  # forgotten...
+    assert first not in w.cache  # forgotten...
     assert await w.submit(first, "s0", {"kind": "start", "breaker": "a"}) == Ack(1)  # ...its ids are not
     refused = await w.submit(first, "again", {"kind": "start", "breaker": "a"})
     assert isinstance(refused, Rejected) and refused.code == "already_started"
     assert await w.submit(first, "shot", {"kind": "shot", "player": "a"}) == Ack(2)
-    assert (await w.projection(first))["version"] == 2 and len(w._live) <= 3
+    assert (await w.projection(first))["version"] == 2 and len(w.cache) <= 3
     for mid in mids[1:3]:  # forgotten too, and refolded on demand, refusals included
         assert await w.submit(mid, "again", {"kind": "start", "breaker": "a"}) == Rejected(refused.code, refused.message)
     assert await w.submit(first, "again", {"kind": "start", "breaker": "a"}) == refused  # the stored refusal
