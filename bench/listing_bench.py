@@ -77,7 +77,7 @@ def main() -> None:
         settings = Settings(database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'b.db'}", admin_token=ADMIN)
         with TestClient(create_app(settings)) as c:
             matches = setup(c, args.matches)
-            state = c.app.state
+            state = c.app.state.services
 
             async def per_match() -> bytes:
                 rows = await catalog.list_matches(state.engine, status="live")

@@ -46,12 +46,13 @@ async def _rollback(engine: sa.ext.asyncio.AsyncEngine) -> None:
 async def _commit(engine: sa.ext.asyncio.AsyncEngine) -> None:
     from hub.api.health import check_store
 
-    class Req:  # check_store reads the engine from request.app.state
+    class Req:  # check_store reads the engine from request.app.state.services
         class app:  # noqa: N801
             class state:  # noqa: N801
-                pass
+                class services:  # noqa: N801
+                    pass
 
-    Req.app.state.engine = engine
+    Req.app.state.services.engine = engine
     await check_store(Req)  # type: ignore[arg-type]
 
 

@@ -1,9 +1,10 @@
 """Wiring: settings -> engine (migrated) -> admin token -> match writer -> routers.
 
-`create_app(settings=None, rules=None)` is the app factory; uvicorn uses `hub.app:create_app`
-with `--factory`. While running, `app.state` holds: settings, engine, rules, writer, admin_hash,
-presence (tablet links), clocks, listings, tournaments (the tournament writer) and flow (the draw's dispatcher), and watch
-(from the watch router's lifespan).
+`create_app(settings=None, rules=None, throttle_policies=None)` is the app factory; uvicorn uses
+`hub.app:create_app` with `--factory`. While running, `app.state.services` holds the typed
+`hub.services.Services`: settings, engine, rules, writer, admin_hash, metrics, presence (tablet
+links), clocks, listings, tournaments (the tournament writer) and flow (the draw's dispatcher), and
+watch (from the watch router's lifespan).
 
 A missing piece fails here, loudly, before anything listens: every router is imported directly
 (an import error is an error, not a hub without /ws/watch), and the pages, migrations and API
@@ -25,6 +26,7 @@ import hub
 from hub import draws
 from hub.api import access, commands, docs, errors, health, models, pairing, session, setup, tables, tournaments
 from hub.api import table_socket as table
+from hub.api.throttle import Policies
 from hub.matches.clocks import ClockService
 from hub.matches.instrumented import InstrumentedWriter
 from hub.matches.listings import Listings
@@ -32,6 +34,7 @@ from hub.matches.presence import Presence
 from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
+from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
 from hub.store.db import check_migrations, is_sqlite, make_engine, migrate
@@ -55,13 +58,16 @@ def check_install() -> None:
     docs.check_files()
 
 
-def create_app(settings: Settings | None = None, *, rules: ModuleType | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, rules: ModuleType | None = None,
+               throttle_policies: Policies | None = None) -> FastAPI:
     if settings is None:
         try:
             settings = Settings.from_env()
         except SettingsError as exc:  # e.g. `uvicorn --factory hub.app:create_app` with HUB_PORT=abc
             exit_on_bad_settings(exc)
     check_install()
+    # One per app, not per lifespan: counts survive a second TestClient on the same app.
+    metrics = hub_metrics.Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -73,26 +79,25 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
             # Printed this once; only its hash is stored.
             print(f"cuehub admin token (shown once, keep it): {generated}", flush=True)
         rules_module = rules or importlib.import_module("hub.rules")
-        app.state.settings = settings
-        app.state.engine = engine
-        app.state.rules = rules_module
-        app.state.admin_hash = admin_hash
         # Locals, not app.state, in the finally: several TestClients may share one app, and each
         # lifespan must stop what it started (not the next one's services on a closed loop).
-        writer = InstrumentedWriter(engine, rules_module, metrics=app.state.metrics)
-        app.state.writer = writer
+        writer = InstrumentedWriter(engine, rules_module, metrics=metrics)
         # Refusals remembered within bounds (issue 17): HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S.
         writer.cache.refusals_per_match = settings.refusals_per_match
         writer.cache.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
-        listings = app.state.listings = Listings(engine, rules_module, writer)
+        listings = Listings(engine, rules_module, writer)
         # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/matches/presence.py).
-        presence = app.state.presence = Presence(engine, writer)
+        presence = Presence(engine, writer)
         await presence.start()
-        clocks = app.state.clocks = ClockService(writer, engine, presence=presence,
-                                                 grace_s=settings.tablet_grace_s)
+        clocks = ClockService(writer, engine, presence=presence, grace_s=settings.tablet_grace_s)
         await clocks.start()
-        app.state.tournaments = TournamentWriter(engine, draws)
-        flow = app.state.flow = TournamentFlow(engine, writer, app.state.tournaments, draws)
+        tournament_writer = TournamentWriter(engine, draws)
+        flow = TournamentFlow(engine, writer, tournament_writer, draws)
+        app.state.services = Services(
+            settings=settings, engine=engine, rules=rules_module, admin_hash=admin_hash, metrics=metrics,
+            writer=writer, listings=listings, presence=presence, clocks=clocks, tournaments=tournament_writer,
+            flow=flow, throttle_policies=throttle_policies,
+        )
         await flow.start()
         freeze_startup_heap()
         try:
@@ -109,7 +114,6 @@ def create_app(settings: Settings | None = None, *, rules: ModuleType | None = N
         docs_url=None, redoc_url=None,  # hub/api/docs.py serves both from the package's own files
         separate_input_output_schemas=False,
     )
-    app.state.metrics = hub_metrics.Metrics()
     errors.install(app)
     models.install(app)
     app.include_router(health.router)

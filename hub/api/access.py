@@ -19,6 +19,7 @@ from starlette.datastructures import Headers
 
 from hub.api import deps, models
 from hub.api.errors import ApiError, error_body
+from hub.services import services_of
 from hub.settings import Settings
 from hub.store import catalog
 
@@ -82,11 +83,7 @@ Closer = Callable[[int], None]
 
 
 def _sessions(app: Any) -> dict[str, dict[int, Closer]]:
-    reg = getattr(app.state, "table_sessions", None)
-    if reg is None:
-        reg = {}
-        app.state.table_sessions = reg
-    return reg
+    return services_of(app).table_sessions
 
 
 def register_table_session(app: Any, table_id: str, closer: Closer) -> Callable[[], None]:
@@ -121,7 +118,7 @@ async def rotate_table_token(table_id: str, request: Request) -> dict[str, Any]:
     if out is None:
         raise ApiError(404, "not_found", f"no table {table_id!r}")
     closed = close_table_sessions(request.app, table_id)
-    cache = getattr(request.app.state, "token_cache", None)  # hub/api/rate.py: tokens seen lately
+    cache = deps.services(request).token_cache  # hub/api/rate.py: tokens seen lately
     if cache is not None:
         cache.clear()
     return {**out, "closed_sockets": closed}

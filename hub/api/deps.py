@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.api import models
 from hub.api.errors import ApiError
 from hub.matches.writer import MatchWriter
+from hub.services import Services, services_of
 from hub.settings import Settings
 from hub.store import catalog, sessions
 
@@ -35,16 +36,21 @@ admin_bearer = models.ADMIN_TOKEN
 desk_session = models.DESK_SESSION
 
 
+def services(request: Request) -> Services:
+    """The running app's services (hub/services.py)."""
+    return services_of(request.app)
+
+
 def engine(request: Request) -> AsyncEngine:
-    return request.app.state.engine
+    return services(request).engine
 
 
 def writer(request: Request) -> MatchWriter:
-    return request.app.state.writer
+    return services(request).writer
 
 
 def settings(request: Request) -> Settings:
-    return request.app.state.settings
+    return services(request).settings
 
 
 def bearer_token(request: Request) -> str:
@@ -61,7 +67,7 @@ def session_lifetime(request: Request) -> sessions.Lifetime:
 
 
 def is_admin_token(request: Request, token: str) -> bool:
-    return hmac.compare_digest(catalog.token_hash(token), request.app.state.admin_hash)
+    return hmac.compare_digest(catalog.token_hash(token), services(request).admin_hash)
 
 
 async def require_admin(
@@ -78,6 +84,6 @@ async def require_admin(
     if request.method not in SAFE_METHODS and request.headers.get(CSRF_HEADER) != CSRF_VALUE:
         raise ApiError(403, "csrf_header_required",
                        f"a write signed in with the session cookie must carry the header {CSRF_HEADER}: {CSRF_VALUE}")
-    expires = await sessions.use_session(engine(request), cookie, request.app.state.admin_hash, session_lifetime(request))
+    expires = await sessions.use_session(engine(request), cookie, services(request).admin_hash, session_lifetime(request))
     if expires is None:
         raise ApiError(401, "session_expired", "the desk session has ended; sign in again")

@@ -65,11 +65,8 @@ async def check_store(request: Request) -> None:
 
 
 def _bus_of(request: Request) -> Any:
-    state = request.app.state
-    bus = getattr(state, "bus", None)
-    if bus is None:
-        bus = getattr(getattr(state, "watch", None), "bus", None)
-    return bus
+    watch = deps.services(request).watch
+    return None if watch is None else watch.bus
 
 
 async def check_bus(request: Request) -> None:

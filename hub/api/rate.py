@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from hub.services import services_of
 from hub.store import catalog
 
 MAX_TABLES = 10_000
@@ -51,8 +52,8 @@ class TableRate:
 
 def rate_of(app: Any) -> TableRate:
     """The app's per-table budget, made on first use from its settings."""
-    state = app.state
-    rate = getattr(state, "table_rate", None)
+    state = services_of(app)
+    rate = state.table_rate
     settings = state.settings
     if rate is None or (rate.rate, rate.burst) != (settings.table_rate_per_s, float(settings.table_rate_burst)):
         rate = TableRate(settings.table_rate_per_s, settings.table_rate_burst)
@@ -95,7 +96,8 @@ class TokenCache:
 
 
 def token_cache_of(app: Any) -> TokenCache:
-    cache = getattr(app.state, "token_cache", None)
+    state = services_of(app)
+    cache = state.token_cache
     if cache is None:
-        cache = app.state.token_cache = TokenCache()
+        cache = state.token_cache = TokenCache()
     return cache

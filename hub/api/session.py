@@ -69,7 +69,7 @@ async def sign_in(request: Request) -> Response:
         return JSONResponse(error_body("wrong_token", "that is not the admin token"), status_code=401, headers=NO_STORE)
     await guard.succeeded(key)
     life = deps.session_lifetime(request)
-    value, _expires = await sessions.open_session(engine, request.app.state.admin_hash, life)
+    value, _expires = await sessions.open_session(engine, deps.services(request).admin_hash, life)
     response = Response(status_code=204, headers=NO_STORE)
     _set_cookie(response, request, value, life.max_ms // 1000)
     log.info("desk signed in from %s", address)
@@ -82,7 +82,7 @@ async def session_state(request: Request, cookie: str | None = Security(deps.des
     expires = None
     if cookie:
         expires = await sessions.use_session(
-            deps.engine(request), cookie, request.app.state.admin_hash, deps.session_lifetime(request)
+            deps.engine(request), cookie, deps.services(request).admin_hash, deps.session_lifetime(request)
         )
     return JSONResponse({"signed_in": expires is not None, "expires_at": expires}, headers=NO_STORE)
 

@@ -34,7 +34,7 @@ def _name(body: Any) -> str:
 
 
 def _listings(request: Request) -> Listings:
-    return request.app.state.listings  # type: ignore[no-any-return]
+    return deps.services(request).listings
 
 
 async def _body(request: Request) -> Any:
@@ -53,8 +53,8 @@ async def create_tournament(request: Request) -> JSONResponse:
 async def list_tournaments(request: Request) -> dict[str, Any]:
     """Every tournament, newest first, each with what is live, next and whether it is finished
     (hub/tournaments/summary.py: the home page's list)."""
-    state = request.app.state
-    listed = getattr(state, "tournament_list", None)
+    state = deps.services(request)
+    listed = state.tournament_list
     # Made on first use, for the services of this lifespan (another TestClient's start replaces them).
     if listed is None or not listed.serves(deps.engine(request), state.tournaments):
         listed = state.tournament_list = TournamentList(deps.engine(request), _listings(request), state.tournaments,
@@ -66,7 +66,7 @@ async def list_tournaments(request: Request) -> dict[str, Any]:
     cm.CompetitionProjection, "The tournament projection (PROTOCOL.md sections 5 and 7).") | models.errors(404))
 async def get_tournament(tid: str, request: Request) -> dict[str, Any]:
     """The tournament projection: its tables and the match on each, with a version."""
-    proj = await tournament_projection(_listings(request), request.app.state.tournaments, draws, tid)
+    proj = await tournament_projection(_listings(request), deps.services(request).tournaments, draws, tid)
     if proj is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     return proj
@@ -83,7 +83,7 @@ async def create_table(tid: str, request: Request) -> JSONResponse:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     table = await catalog.create_table(deps.engine(request), tid, name)
     deps.writer(request).table_changed(table["id"], tid)  # screens see it; the draw's flow feeds it
-    flow = request.app.state.flow
+    flow = deps.services(request).flow
     if tid in flow.watched:  # a new free table takes the next ready match of a draw, before this answer
         flow.kick(tid)
         await flow.idle(tid)
@@ -110,7 +110,7 @@ async def create_match(request: Request) -> JSONResponse:
     table = await catalog.get_table(engine, table_id)
     if table is None or table.tournament_id != tid:
         raise ApiError(404, "not_found", f"no table {table_id!r} in tournament {tid!r}")
-    rules = request.app.state.rules
+    rules = deps.services(request).rules
     try:
         proj = await deps.writer(request).create_match(body, tournament_id=tid, table_id=table_id)
     except rules.SetupError as exc:

@@ -33,6 +33,7 @@ from hub.matches.presence import Presence, Tablet, restore
 from hub.matches.writer import Change, MatchWriter, TableNotice, TokenRevoked
 from hub.ops.logbudget import LogBudget, suppressed
 from hub.ops.metrics import metrics_of
+from hub.services import services_of
 from hub.store import catalog
 from hub.store.db import now_ms
 
@@ -69,7 +70,7 @@ async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None
         return None
     if not isinstance(msg, dict) or msg.get("type") != "auth" or not isinstance(msg.get("token"), str):
         return None
-    table = await catalog.table_by_token(ws.app.state.engine, msg["token"])
+    table = await catalog.table_by_token(services_of(ws.app).engine, msg["token"])
     return table if table is not None and table.id == table_id else None
 
 
@@ -88,8 +89,9 @@ class TableSession:
     def __init__(self, ws: WebSocket, table_id: str) -> None:
         self.ws = ws
         self.table_id = table_id
-        self.settings = ws.app.state.settings
-        self.writer: MatchWriter = ws.app.state.writer
+        self.services = services_of(ws.app)
+        self.settings = self.services.settings
+        self.writer: MatchWriter = self.services.writer
         self.limit: int = self.settings.max_body_bytes
         self.outbox: asyncio.Queue[dict[str, Any] | str | int | None] = asyncio.Queue()
         self.closing: int | None = None  # set once a close code is queued: no more frames are run
@@ -159,7 +161,7 @@ class TableSession:
         assert self.table is not None
         self._forget = forget = access.register_table_session(self.ws.app, self.table_id, self.close_with)
         try:
-            again = await catalog.get_table(self.ws.app.state.engine, self.table_id)
+            again = await catalog.get_table(self.services.engine, self.table_id)
         except SQLAlchemyError:
             forget()
             log.error("table socket %s: database unavailable during auth", self.table_id)
@@ -181,7 +183,7 @@ class TableSession:
 
     async def follow(self) -> None:
         """The watch side: changes of the table's match stored by any process (bus + store)."""
-        watch = getattr(self.ws.app.state, "watch", None)
+        watch = self.services.watch
         if watch is not None:
             self._unsubscribes.append(await watch.follow_table(self.table_id, _Follower(self)))
 
@@ -229,7 +231,7 @@ class TableSession:
                 continue
             if now - checked > TOKEN_RECHECK_S:
                 checked = now
-                current_row = await catalog.get_table(ws.app.state.engine, table_id)
+                current_row = await catalog.get_table(self.services.engine, table_id)
                 if current_row is None or current_row.token_hash != table.token_hash:
                     self.close_with(CLOSE_AUTH)  # the token was rotated (maybe by another process)
                     break
@@ -379,7 +381,7 @@ PING = '{"type":"ping"}'
 
 
 def _presence_of(ws: WebSocket) -> Presence | None:
-    return getattr(ws.app.state, "presence", None)
+    return services_of(ws.app).presence
 
 
 def _present(ws: WebSocket, table_id: str) -> Tablet | None:

@@ -30,6 +30,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.api.errors import error_body
+from hub.services import services_of
 from hub.store import throttle as store
 from hub.store.db import now_ms
 from hub.store.throttle import Counter
@@ -164,9 +165,10 @@ class Guard:
 
 
 def guard_of(app: FastAPI, engine: AsyncEngine) -> Guard:
-    """The app's Guard, made on first use; tests may set `app.state.throttle_policies` first."""
-    guard = getattr(app.state, "desk_guard", None)
+    """The app's Guard, made on first use (tests pass create_app their `throttle_policies`)."""
+    state = services_of(app)
+    guard = state.desk_guard
     if guard is None or guard.engine is not engine:
-        guard = Guard(engine, getattr(app.state, "throttle_policies", None) or Policies())
-        app.state.desk_guard = guard
+        guard = Guard(engine, state.throttle_policies or Policies())
+        state.desk_guard = guard
     return guard

@@ -40,7 +40,7 @@ PROJECTION = models.ok(cm.CompetitionProjection, "The tournament projection, aft
 
 
 def tournaments(request: Request) -> TournamentWriter:
-    return request.app.state.tournaments
+    return deps.services(request).tournaments
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -65,7 +65,7 @@ async def _apply(request: Request, tid: str, command: dict[str, Any], **kw: Any)
 
 
 async def _projection(request: Request, tid: str) -> dict[str, Any]:
-    proj = await tournament_projection(request.app.state.listings, tournaments(request), draws, tid)
+    proj = await tournament_projection(deps.services(request).listings, tournaments(request), draws, tid)
     if proj is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     return proj
@@ -78,7 +78,7 @@ def _players(state: Any) -> dict[str, dict[str, Any]]:
 async def _flow_idle(request: Request, tid: str) -> None:
     """Let the flow act on a change before answering, so the answer shows its consequences
     (the first matches called after a draw, a walkover's winner moved on)."""
-    flow = request.app.state.flow
+    flow = deps.services(request).flow
     flow.kick(tid)
     await flow.idle(tid)
 
@@ -151,7 +151,7 @@ def _check_template(request: Request, match: Any) -> dict[str, Any]:
     extra = set(match) - {"discipline", "format", "options"}
     if extra:
         raise ApiError(422, "bad_request", f"match: unknown field {sorted(extra)[0]!r}")
-    rules = request.app.state.rules
+    rules = deps.services(request).rules
     players = DUMMY[: 3 if match.get("discipline") == "chase_nine" else 2]
     try:
         rules.validate_setup({**match, "players": players}, match_id="m", tournament_id="t", table_id="tb")
@@ -258,7 +258,7 @@ async def call_now(tid: str, key: str, request: Request) -> dict[str, Any]:
         if not free:
             raise ApiError(409, "no_free_table", "no table is free")
         table_id = free[0]
-    flow = request.app.state.flow
+    flow = deps.services(request).flow
     match_id = catalog.new_id("m")
     body_ = draws.match_body(state, key)
 

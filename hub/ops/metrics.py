@@ -1,6 +1,6 @@
 """Prometheus metrics on `prometheus_client`: the hub's metrics and `/metrics`.
 
-One `Metrics` object per app (`app.state.metrics`; `create_app` makes it) with its own
+One `Metrics` object per app (`services_of(app).metrics`; `create_app` makes it) with its own
 `CollectorRegistry`, so two apps in one test process do not share counts. Besides the hub's own
 metrics (README.md, "Metrics", documents each one) the registry carries prometheus_client's
 standard process (`process_*`: CPU, memory, open file descriptors), garbage-collector
@@ -232,8 +232,9 @@ NULL = Metrics(standard=False)
 
 
 def metrics_of(holder: Any) -> Metrics:
-    """The Metrics of an app, request, websocket, app.state or writer; a no-op one when none."""
-    for path in (("metrics",), ("state", "metrics"), ("app", "state", "metrics")):
+    """The Metrics of an app, request, websocket, app.state, services or writer; a no-op one when none."""
+    for path in (("metrics",), ("services", "metrics"), ("state", "services", "metrics"),
+                 ("app", "state", "services", "metrics")):
         obj = holder
         try:
             for name in path:

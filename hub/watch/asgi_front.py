@@ -1,7 +1,7 @@
 """/ws/watch (PROTOCOL.md section 2): public, read-only live channels.
 
 The gateway (channels.py) starts with the app through this router's lifespan: it subscribes to
-the writer, connects the bus named by HUB_BUS_URL and is kept on `app.state.watch`. Heartbeats are
+the writer, connects the bus named by HUB_BUS_URL and is kept on the app's services (`services_of(app).watch`). Heartbeats are
 the server's WebSocket pings (uvicorn's ws_ping_interval / ws_ping_timeout, 20 s each by
 default): a socket that stops answering is closed, and its subscriptions go with it.
 
@@ -29,6 +29,7 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from hub.api import access, models
 from hub.bus import bus_for
+from hub.services import services_of
 from hub.watch.core import Conn, Gateway
 from hub.watch.server import WatchServer
 
@@ -38,10 +39,10 @@ log = logging.getLogger(__name__)
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Runs inside the app's own lifespan (FastAPI nests router lifespans), so the writer exists.
-    state = app.state
+    state = services_of(app)
     settings = state.settings
     gateway = Gateway(state.engine, state.rules, state.writer, bus_for(settings),
-                      tournaments=getattr(state, "tournaments", None))
+                      tournaments=state.tournaments)
     await gateway.start()
     state.watch = gateway
     # The websockets front of the same core: uvicorn hands it /ws/watch upgrades on the hub's own
@@ -68,18 +69,20 @@ router = APIRouter(lifespan=lifespan)
 async def config(request: Request) -> dict[str, Any]:
     """Where the pages should watch: `watch_url` (a path on this host or a ws(s):// URL) or
     `watch_port` (the in-process gateway's port on this host); both null: /ws/watch here."""
-    settings = request.app.state.settings
-    server = getattr(request.app.state, "watch_server", None)
+    services = services_of(request.app)
+    settings = services.settings
+    server = services.watch_server
     return {"watch_url": settings.watch_url, "watch_port": server.port if server is not None else None}
 
 
 @router.websocket("/ws/watch")
 async def watch_socket(ws: WebSocket) -> None:
     await ws.accept()
-    if not access.websocket_origin_allowed(ws.scope, ws.app.state.settings):  # HUB_ALLOWED_ORIGINS
+    if not access.websocket_origin_allowed(ws.scope, services_of(ws.app).settings):  # HUB_ALLOWED_ORIGINS
         await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
         return
-    gateway: Gateway = ws.app.state.watch
+    gateway = services_of(ws.app).watch
+    assert gateway is not None  # this router's lifespan made it
 
     async def send(text: str) -> None:
         await ws.send_text(text)

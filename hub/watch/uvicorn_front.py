@@ -6,7 +6,7 @@ WebSocket it hands the connection (the transport and the request head, as bytes)
 given as `ws`. This one looks at the request's path:
 
 - `/ws/watch`: the connection becomes a websockets `ServerConnection` of the app's `WatchServer`
-  (`app.state.watch_front`, made by watch.py's lifespan around the app's own `channels.Gateway`):
+  (`services_of(app).watch_front`, made by watch.py's lifespan around the app's own `channels.Gateway`):
   the same handshake, frames, strict parsing, closes, heartbeats and frame cap as the gateway port,
   the same coalesced writes (`Outbox`), the same event loop and core as the rest of the app;
 - any other path (`/ws/tables/...`): uvicorn's own WebSocket protocol (`auto`), the ASGI app as
@@ -37,7 +37,7 @@ def _adopt(transport: Any, chooser: asyncio.Protocol, protocol: asyncio.Protocol
 
 
 def watch_protocol(app: Any) -> type[asyncio.Protocol]:
-    """The class for uvicorn's `ws` option: /ws/watch to `app.state.watch_front`, every other
+    """The class for uvicorn's `ws` option: /ws/watch to `services_of(app).watch_front`, every other
     WebSocket path to uvicorn's own protocol (`auto`: websockets-sansio on recent uvicorn)."""
     from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
@@ -60,7 +60,8 @@ def watch_protocol(app: Any) -> type[asyncio.Protocol]:
             # uvicorn's first call: the request head it parsed ("GET /ws/watch?x HTTP/1.1\r\n...").
             parts = data.split(b" ", 2)
             target = parts[1] if len(parts) > 2 else b""
-            front = getattr(app.state, "watch_front", None)
+            services = getattr(app.state, "services", None)  # None before the app's lifespan
+            front = None if services is None else services.watch_front
             args = self._args
             assert args is not None
             protocol: Any

@@ -99,7 +99,7 @@ def test_refusals_kept_per_match_and_reloaded_within_the_bound(sqlite_settings: 
         r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
                    headers=bearer(table["token"]))
         assert r.status_code == 200
-        live = c.app.state.writer.cache._live[mid]
+        live = c.app.state.services.writer.cache._live[mid]
         assert sorted(live.rejects) == [f"r{i}" for i in range(25, 30)]
         # A remembered id keeps its first answer even though it would be accepted now ...
         r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="r29"), headers=bearer(table["token"]))
@@ -213,7 +213,7 @@ def test_log_budget_bounds_lines_per_key() -> None:
 
 def test_subscribe_failures_log_a_few_bounded_lines(sqlite_settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
     with TestClient(create_app(sqlite_settings)) as c:
-        subs = c.app.state.watch.subscriptions
+        subs = c.app.state.services.watch.subscriptions
 
         async def broken(*_: Any) -> Any:
             raise RuntimeError("x" * 5000)

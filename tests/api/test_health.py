@@ -152,7 +152,7 @@ def test_readiness_needs_a_write_not_only_a_read(sqlite_settings: Settings) -> N
 def test_readiness_asks_the_bus_its_own_health(sqlite_settings: Settings) -> None:
     """A bus with `health()` (None: healthy, else why) is asked, not pinged from outside."""
     with TestClient(create_app(sqlite_settings)) as hub:
-        bus = hub.app.state.watch.bus
+        bus = hub.app.state.services.watch.bus
         bus.health = lambda: "subscription lost"  # type: ignore[attr-defined]
         try:
             r = hub.get("/readyz")

@@ -146,9 +146,7 @@ def test_several_codes_alive_for_one_table(client):
 
 
 def _app(settings, policies: Policies):
-    app = create_app(settings, rules=fake_rules)
-    app.state.throttle_policies = policies
-    return app
+    return create_app(settings, rules=fake_rules, throttle_policies=policies)
 
 
 def test_repeated_wrong_codes_from_one_address_are_slowed(sqlite_settings):

@@ -153,8 +153,7 @@ def test_repeated_wrong_tokens_from_one_address_are_slowed(sqlite_settings):
     # Slots of 0.8 s and answers counted quick under 0.5 s: far enough apart that a loaded machine
     # (a first commit, a busy CI box) cannot blur a slowed answer into a quick one.
     quick = Backoff(free=2, first_ms=800, max_ms=1600, hold_ms=1200, refuse_pause_ms=400)
-    app = create_app(sqlite_settings, rules=fake_rules)
-    app.state.throttle_policies = Policies(sign_in=quick)
+    app = create_app(sqlite_settings, rules=fake_rules, throttle_policies=Policies(sign_in=quick))
     with Peers(app) as at:
         c, other, warm = at("10.0.0.1"), at("10.0.0.2"), at("10.0.0.3")
         sign_in(warm, "wrong")  # the first request of a process (imports, the first commit) is not timed

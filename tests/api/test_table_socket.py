@@ -109,9 +109,9 @@ def test_a_ping_is_answered_with_a_pong_and_counts_as_heard(client):
         ws.send_json({"type": "ping"})
         pong = ws.receive_json()
         assert pong["type"] == "pong" and isinstance(pong["server_time"], int)
-        seen = client.app.state.presence.attendance(table["table_id"])
+        seen = client.app.state.services.presence.attendance(table["table_id"])
         assert seen.known and seen.present
-    seen = client.app.state.presence.attendance(table["table_id"])
+    seen = client.app.state.services.presence.attendance(table["table_id"])
     assert seen.known and not seen.present  # its socket closed
 
 
@@ -128,7 +128,7 @@ def test_a_tablet_that_comes_back_finds_its_link_restored_before_ready(sqlite_se
         r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
                    headers=bearer(table["token"]))
         assert r.status_code == 200
-        writer = c.app.state.writer
+        writer = c.app.state.services.writer
         at = c.get(f"/api/matches/{mid}").json()["version"]
         answer = c.portal.call(writer.submit_server, mid, {"kind": "link_lost", "since": 0}, at)
         assert answer.version == at + 1

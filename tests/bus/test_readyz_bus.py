@@ -21,7 +21,7 @@ def test_readyz_is_200_with_a_channel_on_the_bus_url_and_reports_the_live_subscr
     with TestClient(create_app(settings)) as c:
         r = c.get("/readyz")
         assert r.status_code == 200 and r.json()["checks"] == {"store": "ok", "bus": "ok"}, r.text
-        bus = c.app.state.watch.bus  # type: ignore[attr-defined]
+        bus = c.app.state.services.watch.bus  # type: ignore[attr-defined]
         # The live subscription, as the heartbeat sees it: silent -> 503 with the reason.
         bus.heard = time.monotonic() - 10
         r = c.get("/readyz")

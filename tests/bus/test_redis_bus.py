@@ -65,7 +65,7 @@ def test_watcher_on_another_process_and_resync_after_redis_drops_it(
     mid = make_match(a, table)["id"]
     play = Play(a, table, mid)  # every command goes through process A
     monkeypatch.setattr(redis_bus, "RECONNECT_S", (1.0,))  # B stays away long enough to miss some
-    gateway_b = b.app.state.watch
+    gateway_b = b.app.state.services.watch
     with b.websocket_connect("/ws/watch") as ws:
         sub(ws, f"match:{mid}")
         assert recv(ws)["version"] == 0

@@ -28,11 +28,11 @@ from hub.settings import Settings
 EXAMPLES = int(os.environ.get("CUEHUB_FUZZ_EXAMPLES", "25"))
 
 _tmp = Path(tempfile.mkdtemp(prefix="cuehub-schemathesis-"))
-APP = create_app(Settings(database_url=f"sqlite+aiosqlite:///{_tmp / 'hub.db'}", admin_token=ADMIN))
-# Generated sign-ins and pairing codes are guesses from one address: without this the backoff
-# (tests/api/test_throttle.py) would answer most of them 429 before any handler logic ran.
-APP.state.throttle_policies = Policies(sign_in=Backoff(free=10**9), pairing=Backoff(free=10**9),
-                                       pairing_hub=Budget(limit=10**9))
+# Generated sign-ins and pairing codes are guesses from one address: without these policies the
+# backoff (tests/api/test_throttle.py) would answer most of them 429 before any handler logic ran.
+APP = create_app(Settings(database_url=f"sqlite+aiosqlite:///{_tmp / 'hub.db'}", admin_token=ADMIN),
+                 throttle_policies=Policies(sign_in=Backoff(free=10**9), pairing=Backoff(free=10**9),
+                                            pairing_hub=Budget(limit=10**9)))
 
 
 def _setup() -> tuple[dict[str, str], dict[str, Any]]:

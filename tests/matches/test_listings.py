@@ -28,7 +28,7 @@ def statements(app: Any) -> Iterator[list[str]]:
         if not statement.lstrip().upper().startswith(("PRAGMA", "BEGIN", "COMMIT", "ROLLBACK")):
             seen.append(statement)
 
-    engine = app.state.engine.sync_engine
+    engine = app.state.services.engine.sync_engine
     sa.event.listen(engine, "before_cursor_execute", count)
     try:
         yield seen
@@ -60,8 +60,8 @@ def per_match_reads(c: TestClient, status: str | None) -> list[dict[str, Any]]:
     from hub.store import catalog
 
     async def run() -> list[dict[str, Any]]:
-        rows = await catalog.list_matches(c.app.state.engine, status=status)
-        return [await c.app.state.writer.short_projection(r.id) for r in rows]
+        rows = await catalog.list_matches(c.app.state.services.engine, status=status)
+        return [await c.app.state.services.writer.short_projection(r.id) for r in rows]
 
     return c.portal.call(run)  # type: ignore[union-attr]
 
@@ -111,12 +111,12 @@ async def per_table_reads(app: Any, tid: str) -> dict[str, Any]:
     from hub.store import catalog
     from hub.tournaments.projection import compose
 
-    engine, writer = app.state.engine, app.state.writer
+    engine, writer = app.state.services.engine, app.state.services.writer
     tables = []
     for t in await catalog.list_tables(engine, tid):
         mid = await catalog.current_match_id(engine, t.id)
         tables.append((t.id, t.name, None if mid is None else await writer.short_projection(mid)))
-    pure = draws.projection(await app.state.tournaments.state(tid))
+    pure = draws.projection(await app.state.services.tournaments.state(tid))
     info = await catalog.get_tournament(engine, tid)
     return compose(info, await catalog.tournament_version(engine, tid), pure, tables)
 
@@ -152,7 +152,7 @@ def test_another_processs_change_shows_within_the_ttl(db: Path) -> None:
     with app_on(db) as a, app_on(db) as b:
         tid = populate(a, 2)
         now = [1000.0]
-        b.app.state.listings._clock = lambda: now[0]
+        b.app.state.services.listings._clock = lambda: now[0]
         before = b.get("/api/matches").json()["matches"]
         table = a.post(f"/api/tournaments/{tid}/tables", json={"name": "Late"}, headers=admin()).json()
         a.post("/api/matches", headers=admin(), json={
@@ -180,7 +180,7 @@ def test_a_fold_racing_a_new_event_never_drops_the_match(db: Path) -> None:
     with app_on(db) as c:
         populate(c, 3)
     with app_on(db) as c:
-        listings = c.app.state.listings
+        listings = c.app.state.services.listings
         heads = [(m["id"], m["version"]) for m in per_match_reads(c, None)]
         stale = [(mid, max(0, v - 1)) for mid, v in heads]  # as if read one version ago
         fragments = c.portal.call(listings._fragments, stale)  # type: ignore[union-attr]

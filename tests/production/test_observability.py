@@ -98,8 +98,8 @@ def test_hooks_for_watch_and_clocks() -> None:
 
 def test_metrics_of_finds_the_apps_metrics(hub: TestClient) -> None:
     app = hub.app
-    assert metrics_of(app) is app.state.metrics
-    assert metrics_of(app.state.writer) is app.state.metrics
+    assert metrics_of(app) is app.state.services.metrics
+    assert metrics_of(app.state.services.writer) is app.state.services.metrics
 
 
 def test_readyz_ok_with_memory_bus(hub: TestClient) -> None:
@@ -138,12 +138,12 @@ def test_readyz_503_when_the_store_is_gone(hub: TestClient) -> None:
         def connect(self):  # noqa: ANN201
             raise OSError("store down")
 
-    real = hub.app.state.engine
-    hub.app.state.engine = Broken()
+    real = hub.app.state.services.engine
+    hub.app.state.services.engine = Broken()
     try:
         r = hub.get("/readyz")
     finally:
-        hub.app.state.engine = real
+        hub.app.state.services.engine = real
     assert r.status_code == 503
     assert r.json()["checks"]["store"].startswith("unreachable")
 

@@ -128,6 +128,6 @@ def test_after_the_handover_the_transport_talks_to_the_gateway_connection_itself
     with serve(app) as url, sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) as ws:
         ws.send(json.dumps({"type": "subscribe", "channel": "match:none"}))
         assert json.loads(ws.recv(timeout=5))["type"] == "error"  # unknown match
-        handed = list(app.state.watch_front.handed)
+        handed = list(app.state.services.watch_front.handed)
         assert len(handed) == 1 and isinstance(handed[0], HandedConnection)
         assert handed[0].transport.get_protocol() is handed[0]

@@ -358,4 +358,4 @@ def test_api_config_advertises_the_gateway(sqlite_settings: Settings) -> None:
     with TestClient(create_app(sqlite_settings.with_(watch_port=0, watch_url="/ws/watch"))) as c:
         cfg = c.get("/api/config").json()
         assert cfg["watch_url"] == "/ws/watch" and isinstance(cfg["watch_port"], int) and cfg["watch_port"] > 0
-        assert c.app.state.watch_server.core is c.app.state.watch  # one core, two fronts
+        assert c.app.state.services.watch_server.core is c.app.state.services.watch  # one core, two fronts

@@ -1,0 +1,72 @@
+"""The app's services, typed: what `create_app`'s lifespan makes (settings, store engine, rules,
+match writer, listings, presence, clocks, tournament writer and flow, metrics), what the watch
+router's lifespan adds (the watch core and its websockets front), and the few per-app caches made
+on first use (rate budget, token cache, desk throttle, tournament list, open table sockets).
+
+One `Services` object per lifespan lives on `app.state.services`; read it with `services_of(app)`
+(or `hub.api.deps.services(request)` in a route). Another TestClient's start on the same app
+replaces it, so each lifespan's services and caches are its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hub.settings import Settings
+
+if TYPE_CHECKING:
+    from hub.api.rate import TableRate, TokenCache
+    from hub.api.throttle import Guard, Policies
+    from hub.matches.clocks import ClockService
+    from hub.matches.listings import Listings
+    from hub.matches.presence import Presence
+    from hub.matches.writer import MatchWriter
+    from hub.ops.metrics import Metrics
+    from hub.tournaments.flow import TournamentFlow
+    from hub.tournaments.summary import TournamentList
+    from hub.tournaments.writer import TournamentWriter
+    from hub.watch.core import Gateway
+    from hub.watch.server import WatchServer
+
+
+@dataclass(slots=True, eq=False)
+class Services:
+    """Everything a route, socket or front needs from the running app. The wiring fields are set
+    once by the lifespans; only the caches below them change afterwards."""
+
+    settings: Settings
+    engine: AsyncEngine
+    rules: ModuleType
+    admin_hash: str
+    metrics: Metrics
+    writer: MatchWriter
+    listings: Listings
+    presence: Presence
+    clocks: ClockService
+    tournaments: TournamentWriter
+    flow: TournamentFlow
+    # Tests slow the desk's sign-in and pairing throttles down to fit in a test (create_app's argument).
+    throttle_policies: Policies | None = None
+    # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
+    # front again when it also listens on HUB_WATCH_PORT.
+    watch: Gateway | None = None
+    watch_front: WatchServer | None = None
+    watch_server: WatchServer | None = None
+    # Made on first use.
+    table_rate: TableRate | None = None
+    token_cache: TokenCache | None = None
+    desk_guard: Guard | None = None
+    tournament_list: TournamentList | None = None
+    # Open table sockets by table id: closers keyed by id(closer) (hub/api/access.py).
+    table_sessions: dict[str, dict[int, Callable[[int], None]]] = field(default_factory=dict)
+
+
+def services_of(app: Any) -> Services:
+    """The running app's services (raises AttributeError before its lifespan has started)."""
+    services: Services = app.state.services
+    return services
