@@ -31,7 +31,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # A session lasts HUB_SESSION_IDLE_S unused, and never longer than this after sign-in.
 SESSION_MAX_MS = 7 * 24 * 3600 * 1000
 
-# The schemes are declared once, in hub/api/models.py (the OpenAPI document names them there).
+# The schemes are declared once, in hub/api/model_kit.py (the OpenAPI document names them there).
 admin_bearer = models.ADMIN_TOKEN
 desk_session = models.DESK_SESSION
 

@@ -1,0 +1,137 @@
+"""OpenAPI models of the commands (PROTOCOL.md section 3): each command body, the envelope, and
+the ack / reject answers. Documentation only, like every model module (hub/api/models.py).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, Field, RootModel
+from pydantic.json_schema import SkipJsonSchema
+
+from hub.api.model_kit import ErrorDetail, ErrorResponse, Id, absent
+from hub.rules.core import CALLED_FOULS, CUE_BALL_STATES
+
+# --- commands (PROTOCOL.md section 3) ------------------------------------------------------------
+
+PlayerId = Annotated[str, Field(description="A player id of the match.")]
+Ball = Annotated[int, Field(ge=1, le=15)]
+CalledFoul = Literal[CALLED_FOULS]  # type: ignore[valid-type]
+
+
+class Start(BaseModel):
+    """The match begins; rack 1's break is next. `breaker` (two players) or `order` (chase_nine)."""
+
+    kind: Literal["start"]
+    breaker: PlayerId | SkipJsonSchema[None] = absent("Two-player matches: who breaks rack 1.")
+    order: list[PlayerId] | SkipJsonSchema[None] = absent("chase_nine: all three ids; the first breaks.",
+                                                           min_length=3, max_length=3)
+
+
+class Lag(BaseModel):
+    kind: Literal["lag"]
+    winner: PlayerId
+
+
+class Shot(BaseModel):
+    """One stroke, as the referee saw it."""
+
+    kind: Literal["shot"]
+    player: PlayerId = Field(description="The shooter; must be rack.shooter.")
+    first_contact: Ball | None = Field(description="The object ball struck first; null when none.")
+    pocketed: list[Ball] = Field(default_factory=list, max_length=15)
+    off_table: list[Ball] = Field(default_factory=list, max_length=15)
+    cue_ball: Literal[CUE_BALL_STATES] = "table"  # type: ignore[valid-type]
+    rail: bool = False
+    break_rails: int = Field(0, ge=0, le=15)
+    break_crossings: int = Field(0, ge=0, le=100)
+    called_fouls: list[CalledFoul] = Field(default_factory=list)
+    break_position: bool = False
+    push_out: bool = False
+    snooker: bool = False
+    rail_safety: bool = False
+
+
+class Decision(BaseModel):
+    kind: Literal["decision"]
+    player: PlayerId
+    choice: str = Field(min_length=1, max_length=32, description="One of rack.pending.options.")
+
+
+class Extension(BaseModel):
+    kind: Literal["extension"]
+    player: PlayerId
+
+
+class Foul(BaseModel):
+    """A foul called outside a stroke by the player at the table."""
+
+    kind: Literal["foul"]
+    player: PlayerId
+    reason: CalledFoul
+
+
+class Penalty(BaseModel):
+    kind: Literal["penalty"]
+    player: PlayerId
+    type: Literal["intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match"]
+
+
+class Concede(BaseModel):
+    kind: Literal["concede"]
+    player: PlayerId
+    scope: Literal["rack", "match"]
+
+
+class Stalemate(BaseModel):
+    kind: Literal["stalemate"]
+
+
+class Timeout(BaseModel):
+    kind: Literal["timeout"]
+    player: PlayerId
+
+
+class Pause(BaseModel):
+    kind: Literal["pause"]
+    reason: str | None = Field(None, max_length=200)
+
+
+class Resume(BaseModel):
+    kind: Literal["resume"]
+    reason: str | None = Field(None, max_length=200)
+
+
+class Undo(BaseModel):
+    kind: Literal["undo"]
+
+
+Command = Annotated[
+    Start | Lag | Shot | Decision | Extension | Foul | Penalty | Concede | Stalemate | Timeout | Pause | Resume | Undo,
+    Field(discriminator="kind"),
+]
+
+
+class CommandEnvelope(BaseModel):
+    id: Id = Field(description="Chosen by the client (a UUID is a good choice); the same id again gets the first answer.")
+    match_id: str = Field(min_length=1)
+    expected_version: int | None = Field(None, ge=0, description="When given, must equal the match's version.")
+    command: Command
+
+
+class CommandAck(BaseModel):
+    type: Literal["ack"]
+    id: str | None
+    version: int = Field(description="The version the command's event was stored as.")
+
+
+class CommandReject(BaseModel):
+    """A rejected command: 422 `bad_command`, 404 `unknown_match`, 409 every other code."""
+
+    type: Literal["reject"]
+    id: str | None
+    error: ErrorDetail
+
+
+class ErrorOrReject(RootModel[Union[ErrorResponse, CommandReject]]):
+    """Refused before the rules saw it (ErrorResponse), or by the rules (CommandReject)."""
