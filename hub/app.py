@@ -18,7 +18,6 @@ import importlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from types import ModuleType
 
 from fastapi import FastAPI
 
@@ -34,6 +33,7 @@ from hub.matches.presence import Presence
 from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
+from hub.rules.interface import MatchRules
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
@@ -58,7 +58,7 @@ def check_install() -> None:
     docs.check_files()
 
 
-def create_app(settings: Settings | None = None, *, rules: ModuleType | None = None,
+def create_app(settings: Settings | None = None, *, rules: MatchRules | None = None,
                throttle_policies: Policies | None = None) -> FastAPI:
     if settings is None:
         try:

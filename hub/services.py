@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     from hub.matches.presence import Presence
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
+    from hub.rules.interface import MatchRules
     from hub.tournaments.flow import TournamentFlow
     from hub.tournaments.summary import TournamentList
     from hub.tournaments.writer import TournamentWriter
@@ -41,7 +41,7 @@ class Services:
 
     settings: Settings
     engine: AsyncEngine
-    rules: ModuleType
+    rules: MatchRules
     admin_hash: str
     metrics: Metrics
     writer: MatchWriter

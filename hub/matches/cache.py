@@ -12,11 +12,11 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.rules.interface import MatchRules
 from hub.store import catalog
 from hub.store import match_events as store
 
@@ -47,7 +47,7 @@ class LiveMatch:
 class MatchCache:
     """Loaded matches by id, least recently used first, each folded from the store on first use."""
 
-    def __init__(self, engine: AsyncEngine, rules: ModuleType, clock: Callable[[], int]) -> None:
+    def __init__(self, engine: AsyncEngine, rules: MatchRules, clock: Callable[[], int]) -> None:
         self._engine = engine
         self._rules = rules
         self._clock = clock

@@ -28,7 +28,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import sqlalchemy as sa
@@ -36,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.writer import Change, MatchWriter
 from hub.ops.conditional import etag_of
+from hub.rules.interface import MatchRules
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.store.schema import matches, tables, tournaments
@@ -56,7 +56,7 @@ class Listing:
 class Listings:
     """Short forms per (match, version) and cached match listings, for one app."""
 
-    def __init__(self, engine: AsyncEngine, rules: ModuleType, writer: MatchWriter,
+    def __init__(self, engine: AsyncEngine, rules: MatchRules, writer: MatchWriter,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._engine = engine
         self._rules = rules

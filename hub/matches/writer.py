@@ -14,13 +14,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.cache import LiveMatch, MatchCache
+from hub.rules.interface import MatchRules
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.store.db import now_ms
@@ -106,7 +106,7 @@ _LOST_RACE: Any = object()  # _decide_and_store lost the append race to another 
 class MatchWriter:
     """Serialises the commands of each match and keeps live projections in memory."""
 
-    def __init__(self, engine: AsyncEngine, rules: ModuleType, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, engine: AsyncEngine, rules: MatchRules, clock: Callable[[], int] = now_ms) -> None:
         self._engine = engine
         self._rules = rules
         self._clock = clock

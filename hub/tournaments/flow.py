@@ -28,12 +28,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.draws.interface import DrawRules
 from hub.matches.writer import Ack, Change, MatchWriter, TableNotice
 from hub.store import catalog
 from hub.store import tournament_events as store
@@ -54,7 +54,7 @@ def draw_entries(projection: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 class TournamentFlow:
     def __init__(self, engine: AsyncEngine, matches: MatchWriter, tournaments: TournamentWriter,
-                 draws: ModuleType, *, sweep_s: float = SWEEP_S) -> None:
+                 draws: DrawRules, *, sweep_s: float = SWEEP_S) -> None:
         self._engine = engine
         self._matches = matches
         self._tournaments = tournaments

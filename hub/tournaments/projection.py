@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from hub.draws.interface import DrawRules
 from hub.store import catalog
 from hub.tournaments.writer import TournamentWriter
 
@@ -39,7 +39,7 @@ def compose(info: dict[str, Any], version: int, pure: dict[str, Any],
     }
 
 
-async def tournament_projection(listings: Listings, tournaments: TournamentWriter, draws: ModuleType,
+async def tournament_projection(listings: Listings, tournaments: TournamentWriter, draws: DrawRules,
                                 tid: str) -> dict[str, Any] | None:
     """In a constant number of queries: the tables and their matches from the listings (at most
     five), the draw from the tournament writer (one read of what other processes stored)."""

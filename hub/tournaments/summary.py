@@ -17,9 +17,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from hub.draws.interface import DrawRules
 from hub.store import catalog
 from hub.tournaments.projection import tournament_projection
 
@@ -87,7 +87,7 @@ class TournamentList:
     process stored a change (at most every MIN_REBUILD_S), or after LIST_TTL_S (a change another
     process stored)."""
 
-    def __init__(self, engine: AsyncEngine, listings: Listings, tournaments: TournamentWriter, draws: ModuleType,
+    def __init__(self, engine: AsyncEngine, listings: Listings, tournaments: TournamentWriter, draws: DrawRules,
                  writer: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
         self._engine = engine
         self._listings = listings

@@ -15,11 +15,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from hub.draws.interface import DrawRules
 from hub.store import catalog
 from hub.store import tournament_events as store
 from hub.store.db import now_ms
@@ -64,7 +64,7 @@ class _Live:
 
 
 class TournamentWriter:
-    def __init__(self, engine: AsyncEngine, draws: ModuleType, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, engine: AsyncEngine, draws: DrawRules, clock: Callable[[], int] = now_ms) -> None:
         self._engine = engine
         self._draws = draws
         self._clock = clock

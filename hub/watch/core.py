@@ -30,7 +30,6 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -38,6 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.bus import Bus
 from hub.matches.writer import Change, MatchWriter, TableNotice
 from hub.ops.metrics import Metrics, metrics_of
+from hub.rules.interface import MatchRules
 from hub.tournaments.writer import TournamentChange, TournamentWriter
 from hub.watch import wire
 from hub.watch.feeds import MatchFeeds, TableFeeds
@@ -55,7 +55,7 @@ class Gateway:
     """`writer` None: a gateway process that only serves watchers, fed by the bus (no changes of
     its own to publish). `metrics` defaults to the writer's."""
 
-    def __init__(self, engine: AsyncEngine, rules: ModuleType, writer: MatchWriter | None, bus: Bus,
+    def __init__(self, engine: AsyncEngine, rules: MatchRules, writer: MatchWriter | None, bus: Bus,
                  metrics: Metrics | None = None, tournaments: TournamentWriter | None = None) -> None:
         self.engine = engine
         self.rules = rules

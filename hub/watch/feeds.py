@@ -17,12 +17,12 @@ import asyncio
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.ops.metrics import Metrics
+from hub.rules.interface import MatchRules
 from hub.store import catalog
 from hub.watch.history import dumps, replay, short_form
 from hub.watch.watcher import SNAP, UPD, Conn, Item, message
@@ -77,7 +77,7 @@ class TableFeed:
 class MatchFeeds:
     """match:{mid} channels, and the match side of table: channels (`tables` is set by the Gateway)."""
 
-    def __init__(self, engine: AsyncEngine, rules: ModuleType, metrics: Metrics, spawn: Spawn) -> None:
+    def __init__(self, engine: AsyncEngine, rules: MatchRules, metrics: Metrics, spawn: Spawn) -> None:
         self.engine = engine
         self.rules = rules
         self.metrics = metrics

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.rules.interface import MatchRules
 from hub.store import catalog
 from hub.store import match_events as store
 
@@ -57,7 +57,7 @@ class Replay:
     steps: list[Step]  # versions > since, oldest first
 
 
-async def replay(engine: AsyncEngine, rules: ModuleType, match_id: str, since: int | None) -> Replay | None:
+async def replay(engine: AsyncEngine, rules: MatchRules, match_id: str, since: int | None) -> Replay | None:
     """The match now, plus (when `since` is given) one Step per stored event after `since`, each
     with the projection as of that event. None for an unknown match."""
     row = await catalog.get_match(engine, match_id)

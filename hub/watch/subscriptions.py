@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from types import ModuleType
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.api.errors import strict_loads
 from hub.ops.logbudget import LogBudget, clip, suppressed
 from hub.ops.metrics import Metrics
+from hub.rules.interface import MatchRules
 from hub.store.db import now_ms
 from hub.watch.feeds import MatchFeeds, TableFeed, TableFeeds
 from hub.watch.history import dumps, replay
@@ -29,7 +29,7 @@ MAX_FRAME = 4096  # a watcher's messages are small
 
 
 class Subscriptions:
-    def __init__(self, engine: AsyncEngine, rules: ModuleType, metrics: Metrics, matches: MatchFeeds,
+    def __init__(self, engine: AsyncEngine, rules: MatchRules, metrics: Metrics, matches: MatchFeeds,
                  tables: TableFeeds, tournaments: TournamentFeeds) -> None:
         self.engine = engine
         self.rules = rules
