@@ -23,7 +23,7 @@ import socket
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -180,30 +180,18 @@ class DemoEvents:
 async def run_demo(args: argparse.Namespace) -> int:
     from hub.app import create_app
     from hub.cli import uvicorn_options
-    from hub.settings import Settings
 
     temporary = args.data_dir is None
     data_dir = Path(tempfile.mkdtemp(prefix="cuehub-demo-")) if temporary else Path(args.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     db_path = (data_dir / "cuehub.db").resolve()
     token = os.environ.get("HUB_ADMIN_TOKEN") or secrets.token_urlsafe(18)
-    settings = Settings.from_env().with_(
-        database_url=f"sqlite+aiosqlite:///{db_path}",
-        database_schema=None,
-        admin_token=token,
-        bus_url="memory://",
-        host=args.host,
-        port=args.port,
-    )
+    settings = _demo_settings(args, db_path, token)
     client_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-    base_url = f"http://{client_host}:{args.port}"
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(sig, stop.set)
-
+    _signals(loop, stop.set)
     try:
         sock = _listen(args.host, args.port)
     except OSError as exc:
@@ -227,16 +215,9 @@ async def run_demo(args: argparse.Namespace) -> int:
     code = 0
     started = time.monotonic()
     try:
-        while not server.started:
-            if serve_task.done():
-                exc = None if serve_task.cancelled() else serve_task.exception()
-                print(f"cuehub demo: the hub did not start on {args.host}:{args.port}"
-                      f"{f' ({exc!r})' if exc and not isinstance(exc, SystemExit) else ''}", file=sys.stderr)
-                return 1
-            if stop.is_set():
-                return 130
-            await asyncio.sleep(0.02)
-
+        not_started = await _until_started(server, serve_task, stop, args)
+        if not_started is not None:
+            return not_started
         tty = sys.stdout.isatty() and not args.no_progress
         sim = DemoEvents(base_url, token, DEMO_EVENTS, speed=args.speed, seed=args.seed, length=args.length,
                          log=None if tty else (lambda m: _say(m, err=True)))
@@ -254,36 +235,84 @@ async def run_demo(args: argparse.Namespace) -> int:
             code = 1
     finally:
         stop.set()
-        progress_done.set()
-        if progress_task is not None:
-            with contextlib.suppress(Exception):
-                await progress_task
-        _say("\nstopping the demo ...")
-        if sim_task is not None:
-            try:
-                await asyncio.wait_for(sim_task, 5)
-            except (TimeoutError, Exception):
-                sim_task.cancel()
-                with contextlib.suppress(BaseException):
-                    await sim_task
-        elif sim is not None:
-            await sim.aclose()
-        server.should_exit = True
-        try:
-            await asyncio.wait_for(asyncio.shield(serve_task), 6)
-        except (TimeoutError, Exception, SystemExit):
-            server.force_exit = True
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(serve_task, 2)
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(sig)
+        await _stop_simulator(sim, sim_task, progress_task, progress_done)
+        await _stop_server(server, serve_task)
+        _signals(loop, None)
         if sim is not None:
             _say(report(sim.stats, time.monotonic() - started))
         if temporary:
             shutil.rmtree(data_dir, ignore_errors=True)
         _say("demo stopped.")
     return code
+
+
+def _demo_settings(args: argparse.Namespace, db_path: Path, token: str) -> Any:
+    """The demo hub's settings: the environment's, on a SQLite file, with the in-process bus."""
+    from hub.settings import Settings
+
+    return Settings.from_env().with_(
+        database_url=f"sqlite+aiosqlite:///{db_path}",
+        database_schema=None,
+        admin_token=token,
+        bus_url="memory://",
+        host=args.host,
+        port=args.port,
+    )
+
+
+def _signals(loop: asyncio.AbstractEventLoop, handler: Callable[[], None] | None) -> None:
+    """SIGINT and SIGTERM call `handler` (None: the handlers are removed)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            if handler is None:
+                loop.remove_signal_handler(sig)
+            else:
+                loop.add_signal_handler(sig, handler)
+
+
+async def _until_started(server: Any, serve_task: asyncio.Task, stop: asyncio.Event,
+                         args: argparse.Namespace) -> int | None:
+    """None once uvicorn listens; else the exit code (it failed to start, or the demo was stopped)."""
+    while not server.started:
+        if serve_task.done():
+            exc = None if serve_task.cancelled() else serve_task.exception()
+            print(f"cuehub demo: the hub did not start on {args.host}:{args.port}"
+                  f"{f' ({exc!r})' if exc and not isinstance(exc, SystemExit) else ''}", file=sys.stderr)
+            return 1
+        if stop.is_set():
+            return 130
+        await asyncio.sleep(0.02)
+    return None
+
+
+async def _stop_simulator(sim: DemoEvents | None, sim_task: asyncio.Task | None, progress_task: asyncio.Task | None,
+                          progress_done: asyncio.Event) -> None:
+    """The progress display, then the simulated tablets (given 5 s to finish their strokes)."""
+    progress_done.set()
+    if progress_task is not None:
+        with contextlib.suppress(Exception):
+            await progress_task
+    _say("\nstopping the demo ...")
+    if sim_task is not None:
+        try:
+            await asyncio.wait_for(sim_task, 5)
+        except (TimeoutError, Exception):
+            sim_task.cancel()
+            with contextlib.suppress(BaseException):
+                await sim_task
+    elif sim is not None:
+        await sim.aclose()
+
+
+async def _stop_server(server: Any, serve_task: asyncio.Task) -> None:
+    """uvicorn's graceful shutdown (6 s), then a forced one."""
+    server.should_exit = True
+    try:
+        await asyncio.wait_for(asyncio.shield(serve_task), 6)
+    except (TimeoutError, Exception, SystemExit):
+        server.force_exit = True
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(serve_task, 2)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,7 +16,7 @@ for _p in (_ROOT / "clients" / "python", _ROOT / "tests" / "client"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from hub.tools import simulate  # noqa: E402
+from hub.tools import simulate, simulate_tables  # noqa: E402
 from hub.tools.simulate import DISCIPLINES, next_command  # noqa: E402
 
 CALLED = set(simulate.CALLED_FOULS) | {"weak_break", "not_trying"}
@@ -192,7 +192,7 @@ def test_rejects_are_logged_and_the_table_goes_on(tmp_path: Path, monkeypatch: p
             return {"kind": "shot", "player": others[0], "first_contact": None}, "stale", 0.0
         return real(m, rng)
 
-    monkeypatch.setattr(simulate, "next_command", flaky)
+    monkeypatch.setattr(simulate_tables, "next_command", flaky)  # what the tablets call
     admin = "sim-admin"
     logged: list[str] = []
     with serve(_real_hub_app(tmp_path, admin)) as url:

@@ -1,0 +1,161 @@
+"""A whole draw for `cuehub simulate --draw` (hub/tools/simulate.py): `DrawSimulator` makes the
+tournament, its tables, players and draw (the only admin calls), then the hub calls every match
+and the simulated tablets (hub/tools/simulate_tables.py) only play them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+try:  # packaged with the hub (pyproject); fall back to the checkout layout
+    from cuehub_client import HubError, TableSession
+except ImportError:  # pragma: no cover - only in a bare checkout without an install
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"))
+    from cuehub_client import HubError, TableSession
+
+from hub.tools.simulate_tables import Simulator, Stats, TableSlot
+from hub.tools.strokes import (
+    NAMES,
+    TableSpec,
+    match_setup,
+)
+
+# --------------------------------------------------------------------------------------
+# a whole draw: the hub calls the matches, the simulated tablets only play them
+
+DRAW_TYPES = ("single_elimination", "double_elimination", "round_robin", "chase_groups")
+
+
+@dataclass
+class DrawPlan:
+    """A tournament the simulator sets up and then plays to its end through the tablets alone."""
+
+    type: str = "double_elimination"
+    players: int = 16
+    tables: int = 4
+    discipline: str = "golden_nine"
+    length: int = 3
+    shot_clock: bool = False
+    seeding: str = "random"
+    seed: int | None = None
+    groups: int | None = None
+    rounds: int | None = None
+    name: str | None = None
+
+
+def player_names(n: int, rng: random.Random) -> list[str]:
+    """n distinct, plausible names (numbered once the list of real ones runs out)."""
+    names = list(NAMES)
+    rng.shuffle(names)
+    return [names[i] if i < len(names) else f"{names[i % len(names)]} {i // len(names) + 1}" for i in range(n)]
+
+
+class DrawSimulator(Simulator):
+    """Creates the tournament, its tables, its players and its draw (the only admin calls), then
+    drives each table's tablet: whatever match the hub calls to the table is played, and the next
+    one after it, until the draw is finished (`champion` then holds its winner, or None)."""
+
+    def __init__(self, base_url: str, admin_token: str, plan: DrawPlan, *, table_urls: Sequence[str] = (),
+                 **kw: Any) -> None:
+        spec = TableSpec(plan.discipline, shot_clock=plan.shot_clock, length=plan.length)
+        super().__init__(base_url, admin_token, specs=[spec] * plan.tables, matches=None,
+                         tournament_name=plan.name or f"Simulated {plan.type.replace('_', ' ')} "
+                                                      f"(seed {kw.get('seed', 0)})", **kw)
+        self.plan = plan
+        # Hub processes the tablets connect to, table i to table_urls[i % n] (default: base_url).
+        self.table_urls = list(table_urls) or [self.base_url]
+        self.draw: dict[str, Any] | None = None
+        self.champion: str | None = None
+        self.finished = False
+
+    async def setup(self) -> None:
+        plan = self.plan
+        self.tournament = await self.admin.create_tournament(self.tournament_name)
+        tid = self.tournament["id"]
+        rng = random.Random(f"cuehub-sim/{self.seed}/players")
+        for i in range(plan.tables):
+            table = await self.admin.create_table(tid, f"Table {i + 1}")
+            self.slots.append(TableSlot(i, self.specs[i], table["id"], table["name"], table["token"],
+                                        random.Random(f"cuehub-sim/{self.seed}/{i}")))
+        names = player_names(plan.players, rng)
+        await self.admin.add_players(tid, [{"name": n, **({"seed": i + 1} if plan.seeding == "seeded" else {})}
+                                           for i, n in enumerate(names)])
+        template = match_setup(plan.discipline, rng, length=plan.length, shot_clock=plan.shot_clock)
+        extra = {k: v for k, v in (("groups", plan.groups), ("rounds", plan.rounds)) if v is not None}
+        self.draw = await self.admin.make_draw(
+            tid, plan.type, {k: template[k] for k in ("discipline", "format", "options")},
+            seeding=plan.seeding, seed=plan.seed if plan.seed is not None else self.seed, **extra)
+
+    async def run(self, stop: asyncio.Event | None = None) -> Stats:
+        """Play until the draw is finished (or `stop` is set: then `finished` stays False)."""
+        outer = stop or asyncio.Event()
+        inner = asyncio.Event()  # the tables stop on either; only the caller's event stops the caller
+
+        async def relay() -> None:
+            await outer.wait()
+            inner.set()
+
+        tasks = [asyncio.create_task(self._watch_draw(inner), name="sim-draw-watch"),
+                 asyncio.create_task(relay(), name="sim-draw-stop")]
+        try:
+            return await super().run(inner)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+
+    async def _watch_draw(self, stop: asyncio.Event) -> None:
+        """Reads (public REST) until the draw is finished, then stops the tables."""
+        assert self.tournament is not None
+        while not stop.is_set():
+            await self._wait(stop, 1.0 * self.speed)  # about once a second, whatever the speed
+            try:
+                tour = await self.admin.get_tournament(self.tournament["id"])
+            except (httpx.HTTPError, HubError) as exc:
+                self.log(f"reading the tournament failed ({type(exc).__name__}); retrying")
+                continue
+            draw = tour.get("draw") or {}
+            if draw.get("status") == "finished":
+                self.finished, self.champion = True, draw.get("champion")
+                names = {p["id"]: p["name"] for p in tour.get("players") or []}
+                self.log(f"the draw is finished: champion {names.get(self.champion, 'none')}")
+                stop.set()
+                return
+
+    async def _drive(self, slot: TableSlot, stop: asyncio.Event) -> None:
+        session = TableSession(self.table_urls[slot.index % len(self.table_urls)], slot.table_id, slot.token)
+        self._sessions.append(session)
+        try:
+            await session.connect(timeout=15)
+            while not stop.is_set():
+                try:
+                    m = await session.wait_for(
+                        lambda x: x is not None and x.get("status") != "finished" and x.get("id") not in slot.match_ids,
+                        timeout=1.0)
+                except TimeoutError:
+                    continue  # no match on this table yet (or the draw is over: the watcher stops us)
+                assert m is not None
+                slot.match = m
+                slot.match_ids.append(m["id"])
+                self.stats.matches_created += 1
+                await self._wait(stop, slot.rng.uniform(1.0, 3.0))  # the players come to the table
+                await self._play_match(slot, session, stop)
+                slot.played += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.stats.errors.append(f"{slot.table_name}: {type(exc).__name__}: {exc}")
+            self.log(f"{slot.table_name}: stopped after {type(exc).__name__}: {exc}")
+        finally:
+            slot.done = True
