@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from hub.tournaments.flow import TournamentFlow
     from hub.tournaments.summary import TournamentList
     from hub.tournaments.writer import TournamentWriter
-    from hub.watch.core import Gateway
+    from hub.watch.core import WatchCore
     from hub.watch.server import WatchServer
 
 
@@ -54,7 +54,7 @@ class Services:
     throttle_policies: Policies | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
-    watch: Gateway | None = None
+    watch: WatchCore | None = None
     watch_front: WatchServer | None = None
     watch_server: WatchServer | None = None
     # Made on first use.

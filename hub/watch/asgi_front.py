@@ -1,13 +1,13 @@
 """/ws/watch (PROTOCOL.md section 2): public, read-only live channels.
 
-The gateway (channels.py) starts with the app through this router's lifespan: it subscribes to
-the writer, connects the bus named by HUB_BUS_URL and is kept on the app's services (`services_of(app).watch`). Heartbeats are
-the server's WebSocket pings (uvicorn's ws_ping_interval / ws_ping_timeout, 20 s each by
-default): a socket that stops answering is closed, and its subscriptions go with it.
+The watch core (`WatchCore`, core.py) starts with the app through this router's lifespan: it
+subscribes to the writer, connects the bus named by HUB_BUS_URL and is kept on the app's services
+(`services_of(app).watch`). Heartbeats are the server's WebSocket pings (uvicorn's
+ws_ping_interval / ws_ping_timeout, 20 s each by default): a socket that stops answering is closed, and its subscriptions go with it.
 
 This FastAPI endpoint is the fallback, for the app under any ASGI server. `cuehub serve` and
 `cuehub demo` give uvicorn a WebSocket protocol of ours (fastws.py) that hands /ws/watch
-upgrades to the websockets front of the same core (gateway.py: same event loop, same feeds, a much
+upgrades to the websockets front of the same core (server.py: same event loop, same feeds, a much
 cheaper write per watcher), so this endpoint is not reached there. With HUB_WATCH_PORT set, that
 front also listens on a port of its own; `GET /api/config` tells the pages where to watch
 (`watch_url` / `watch_port`, null when unset: /ws/watch on the page's own host).
@@ -30,7 +30,7 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from hub.api import access, models
 from hub.bus import bus_for
 from hub.services import services_of
-from hub.watch.core import Conn, Gateway
+from hub.watch.core import Conn, WatchCore
 from hub.watch.server import WatchServer
 
 log = logging.getLogger(__name__)
@@ -41,14 +41,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Runs inside the app's own lifespan (FastAPI nests router lifespans), so the writer exists.
     state = services_of(app)
     settings = state.settings
-    gateway = Gateway(state.engine, state.rules, state.writer, bus_for(settings),
-                      tournaments=state.tournaments)
-    await gateway.start()
-    state.watch = gateway
+    core = WatchCore(state.engine, state.rules, state.writer, bus_for(settings),
+                     tournaments=state.tournaments)
+    await core.start()
+    state.watch = core
     # The websockets front of the same core: uvicorn hands it /ws/watch upgrades on the hub's own
     # port when run with `ws=fastws.watch_protocol(app)` (`cuehub serve`, `cuehub demo`), and it
     # listens on HUB_WATCH_PORT when that is set.
-    front = state.watch_front = WatchServer(gateway, settings)
+    front = state.watch_front = WatchServer(core, settings)
     state.watch_server = None
     try:
         if settings.watch_port is not None:
@@ -58,7 +58,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         await front.close()
-        await gateway.close()
+        await core.close()
 
 
 router = APIRouter(lifespan=lifespan)
@@ -81,8 +81,8 @@ async def watch_socket(ws: WebSocket) -> None:
     if not access.websocket_origin_allowed(ws.scope, services_of(ws.app).settings):  # HUB_ALLOWED_ORIGINS
         await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
         return
-    gateway = services_of(ws.app).watch
-    assert gateway is not None  # this router's lifespan made it
+    core = services_of(ws.app).watch
+    assert core is not None  # this router's lifespan made it
 
     async def send(text: str) -> None:
         await ws.send_text(text)
@@ -90,8 +90,8 @@ async def watch_socket(ws: WebSocket) -> None:
     async def close(code: int) -> None:
         await ws.close(code=code)
 
-    conn = Conn(gateway, send, close)
-    gateway.connect(conn)
+    conn = Conn(core, send, close)
+    core.connect(conn)
     sender = conn.start()
     try:
         while True:
@@ -101,11 +101,11 @@ async def watch_socket(ws: WebSocket) -> None:
             text = message.get("text")
             if text is None and message.get("bytes") is not None:
                 text = message["bytes"].decode("utf-8", errors="replace")
-            await gateway.handle(conn, text or "")
+            await core.handle(conn, text or "")
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        gateway.disconnect(conn)
+        core.disconnect(conn)
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender

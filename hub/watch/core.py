@@ -1,6 +1,6 @@
 """The watch gateway's core: channels, history, per-watcher queues. No socket code here.
 
-    writer Change ──(queue, pump task)──▶ bus payload (wire.py) ──▶ bus ──▶ every process's Gateway.on_bus
+    writer Change ──(queue, pump task)──▶ bus payload (wire.py) ──▶ bus ──▶ every process's WatchCore.on_bus
                                                                               │
             feeds.MatchFeeds (match:{mid}) ─ feeds.TableFeeds (table:{id}) ─ tournament_feed.TournamentFeeds
                                                                               │ one text per change and channel
@@ -10,10 +10,10 @@
 The parts: `conn` (one socket: its subscriptions and bounded outbox), `feeds` and
 `tournament_feed` (the feeds per channel kind: what this process knows of each match, table and
 tournament, and who watches them), `wire` (the bus payload), `subscriptions` (the client-message
-side: subscribe / unsubscribe frames), and `Gateway` here, which wires them to the writer and
+side: subscribe / unsubscribe frames), and `WatchCore` here, which wires them to the writer and
 the bus.
 
-Two fronts share this core (and, in one process, one Gateway object): the FastAPI endpoint
+Two fronts share this core (and, in one process, one WatchCore object): the FastAPI endpoint
 (watch.py, an awaited ASGI send per message, queued per watcher; the fallback under other
 servers) and the websockets front (gateway.py: what `cuehub serve` gives /ws/watch on its own
 port through fastws.py, and `cuehub gateway` on a port of its own; a socket whose queue is empty
@@ -46,12 +46,12 @@ from hub.watch.tournament_feeds import TournamentFeeds
 from hub.watch.watcher import CLOSE_STUCK, QUEUE_LIMIT, Conn, Item, message
 
 # What the fronts and the tests take from here (the rest lives in the parts' own modules).
-__all__ = ["CLOSE_STUCK", "MAX_SUBSCRIPTIONS", "QUEUE_LIMIT", "Conn", "Gateway", "Item", "message"]
+__all__ = ["CLOSE_STUCK", "MAX_SUBSCRIPTIONS", "QUEUE_LIMIT", "Conn", "Item", "WatchCore", "message"]
 
 log = logging.getLogger(__name__)
 
 
-class Gateway:
+class WatchCore:
     """`writer` None: a gateway process that only serves watchers, fed by the bus (no changes of
     its own to publish). `metrics` defaults to the writer's."""
 

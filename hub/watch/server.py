@@ -1,7 +1,7 @@
 """The watch gateway: /ws/watch (PROTOCOL.md section 2) on the `websockets` library's own server.
 
 Same channels, history, `since` replay, ordering, slow-watcher rules and error codes as the FastAPI
-endpoint (watch.py): both are fronts of one core, `channels.Gateway`. What differs is the write
+endpoint (watch.py): both are fronts of one core, `core.WatchCore`. What differs is the write
 path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; here an update is
 framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
 handed to the `Outbox`, which writes each socket's waiting frames in one `transport.write`,
@@ -18,7 +18,7 @@ queued.
 
 Three ways to run it:
 - in the hub process, on the hub's own port: `cuehub serve` and `cuehub demo` hand uvicorn's
-  /ws/watch upgrades to it (fastws.py); same event loop, same `channels.Gateway` object as the app
+  /ws/watch upgrades to it (fastws.py); same event loop, same `core.WatchCore` object as the app
   (fed by the same writer and bus);
 - in the hub process, also on `HUB_WATCH_PORT` (`cuehub serve --watch-port`), a listener of its own;
 - as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
@@ -51,7 +51,7 @@ from hub.ops.heap import freeze_startup_heap
 from hub.ops.metrics import CONTENT_TYPE, Metrics
 from hub.ops.ports import guarded_ws_connection
 from hub.settings import Settings
-from hub.watch.core import Conn, Gateway, Item
+from hub.watch.core import Conn, Item, WatchCore
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,7 @@ class SocketConn(Conn):
     __slots__ = ("ws", "outbox", "out", "out_bytes")
     lazy = True
 
-    def __init__(self, gateway: Gateway, ws: ServerConnection, outbox: Outbox) -> None:
+    def __init__(self, gateway: WatchCore, ws: ServerConnection, outbox: Outbox) -> None:
         super().__init__(gateway, self._send_queued, self._close_with)
         self.ws = ws
         self.outbox = outbox
@@ -258,10 +258,10 @@ class _Handover:
 
 
 class WatchServer:
-    """The websockets front of one `channels.Gateway`: a listener of its own (`start`) and/or
+    """The websockets front of one `core.WatchCore`: a listener of its own (`start`) and/or
     connections handed over by uvicorn (`connection`, fastws.py); one outbox for both."""
 
-    def __init__(self, core: Gateway, settings: Settings, metrics: Metrics | None = None) -> None:
+    def __init__(self, core: WatchCore, settings: Settings, metrics: Metrics | None = None) -> None:
         self.core = core
         self.settings = settings
         self.metrics = metrics if metrics is not None else core.metrics
@@ -401,7 +401,7 @@ async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Ev
     engine = make_engine(settings)
     rules = importlib.import_module("hub.rules")
     metrics = Metrics()
-    core = Gateway(engine, rules, None, bus_for(settings), metrics=metrics)
+    core = WatchCore(engine, rules, None, bus_for(settings), metrics=metrics)
     await core.start()
     server = WatchServer(core, settings, metrics)
     await server.start(host, port)

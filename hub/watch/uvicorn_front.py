@@ -6,7 +6,7 @@ WebSocket it hands the connection (the transport and the request head, as bytes)
 given as `ws`. This one looks at the request's path:
 
 - `/ws/watch`: the connection becomes a websockets `ServerConnection` of the app's `WatchServer`
-  (`services_of(app).watch_front`, made by watch.py's lifespan around the app's own `channels.Gateway`):
+  (`services_of(app).watch_front`, made by watch.py's lifespan around the app's own `core.WatchCore`):
   the same handshake, frames, strict parsing, closes, heartbeats and frame cap as the gateway port,
   the same coalesced writes (`Outbox`), the same event loop and core as the rest of the app;
 - any other path (`/ws/tables/...`): uvicorn's own WebSocket protocol (`auto`), the ASGI app as

@@ -1,7 +1,7 @@
 """One watcher socket as the watch core sees it: its subscriptions and its bounded outbox.
 
 `Conn` is what both fronts (watch.py's FastAPI endpoint, gateway.py's websockets server) hand to
-`channels.Gateway`: `push(item)` never awaits; a front that can write without awaiting overrides
+`core.WatchCore`: `push(item)` never awaits; a front that can write without awaiting overrides
 `write_now`, otherwise `run` (the sender task) drains the queue one message at a time. A watcher
 that falls QUEUE_LIMIT messages behind skips to each channel's latest snapshot; one whose send
 has been stuck for STUCK_S is closed 4408.

@@ -12,14 +12,14 @@ import pytest
 from hub.bus.memory import MemoryBus
 from hub.watch import core as channels
 from hub.watch import watcher as conn_mod
-from hub.watch.core import Conn, Gateway
+from hub.watch.core import Conn, WatchCore
 
 
 def head(v: int) -> dict[str, Any]:
     return {"m": "m1", "t": "t1", "tb": "tb1", "v": v, "new": v == 0, "undo": False, "short": None}
 
 
-def publish(gw: Gateway, v: int) -> None:
+def publish(gw: WatchCore, v: int) -> None:
     gw.on_message(head(v), f'{{"version":{v}}}', "null" if v == 0 else f'{{"version":{v}}}')
 
 
@@ -38,7 +38,7 @@ class Sock:
         self.closed = code
 
 
-async def watcher(gw: Gateway, sock: Sock) -> Conn:
+async def watcher(gw: WatchCore, sock: Sock) -> Conn:
     conn = Conn(gw, sock.send, sock.close)
     gw.connect(conn)
     assert await gw.subscriptions.subscribe_match(conn, "match:m1", "m1", None)
@@ -47,7 +47,7 @@ async def watcher(gw: Gateway, sock: Sock) -> Conn:
 
 
 async def test_slow_watcher_skips_to_the_latest_snapshot_and_others_get_everything() -> None:
-    gw = Gateway(None, None, None, MemoryBus())  # type: ignore[arg-type]
+    gw = WatchCore(None, None, None, MemoryBus())  # type: ignore[arg-type]
     publish(gw, 0)
     gate = asyncio.Event()
     fast_socks = [Sock() for _ in range(20)]
@@ -79,7 +79,7 @@ async def test_slow_watcher_skips_to_the_latest_snapshot_and_others_get_everythi
 
 async def test_a_watcher_stuck_for_good_is_closed_4408(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(conn_mod, "STUCK_S", 0.05)
-    gw = Gateway(None, None, None, MemoryBus())  # type: ignore[arg-type]
+    gw = WatchCore(None, None, None, MemoryBus())  # type: ignore[arg-type]
     publish(gw, 0)
     stuck_sock = Sock(asyncio.Event())  # never set: a peer that stopped reading
     ok_sock = Sock()

@@ -29,7 +29,7 @@ from hub.settings import Settings
 from hub.watch import core as channels
 from hub.watch import server as gateway_mod
 from hub.watch import watcher as conn_mod
-from hub.watch.core import Gateway
+from hub.watch.core import WatchCore
 from hub.watch.server import SocketConn, WatchServer, text_frame
 
 BIG = "x" * 20_000  # a fat projection, so a peer that does not read fills its buffers quickly
@@ -40,15 +40,15 @@ def head(v: int) -> dict[str, Any]:
             "at": None if v == 0 else 1}
 
 
-def publish(gw: Gateway, v: int, pad: str = "") -> None:
+def publish(gw: WatchCore, v: int, pad: str = "") -> None:
     data = f'{{"version":{v},"pad":"{pad}"}}'
     gw.on_message(head(v), data, "null" if v == 0 else f'{{"version":{v}}}')
 
 
 @pytest.fixture
-async def served() -> AsyncIterator[tuple[Gateway, WatchServer, Metrics]]:
+async def served() -> AsyncIterator[tuple[WatchCore, WatchServer, Metrics]]:
     metrics = Metrics()
-    gw = Gateway(None, None, None, MemoryBus(), metrics=metrics)  # type: ignore[arg-type]
+    gw = WatchCore(None, None, None, MemoryBus(), metrics=metrics)  # type: ignore[arg-type]
     await gw.start()
     publish(gw, 0)
     server = WatchServer(gw, Settings())
@@ -324,7 +324,7 @@ async def test_a_stalled_watcher_is_skipped_then_closed_4408_and_the_others_get_
 
 async def test_origin_policy_and_http_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     metrics = Metrics()
-    gw = Gateway(None, None, None, MemoryBus(), metrics=metrics)  # type: ignore[arg-type]
+    gw = WatchCore(None, None, None, MemoryBus(), metrics=metrics)  # type: ignore[arg-type]
     await gw.start()
     server = WatchServer(gw, Settings(allowed_origins=("https://club.example",)))
     await server.start("127.0.0.1", 0)
