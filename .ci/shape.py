@@ -1,6 +1,8 @@
 """Shape check for hub/: no module over 450 lines, no class over 20 methods, no function over 80 lines.
 
-Prints one line per violation and exits 1 if there is any (the check gate calls it).
+Prints one line per violation and exits 1 if there is any (the check gate calls it):
+`python .ci/shape.py [package dir, default hub/]`. Methods are the functions defined in a class's
+own body; a function's length runs from its `def` (decorators not counted) to its last line.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ MAX_FUNCTION_LINES = 80
 
 def violations(root: Path) -> list[str]:
     found: list[str] = []
-    for path in sorted(root.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
+    for file in sorted(root.rglob("*.py")):
+        text = file.read_text(encoding="utf-8")
+        path = file.relative_to(root.parent) if file.is_relative_to(root.parent) else file
         lines = len(text.splitlines())
         if lines > MAX_MODULE_LINES:
             found.append(f"{path}: module has {lines} lines (> {MAX_MODULE_LINES})")
@@ -36,7 +39,7 @@ def violations(root: Path) -> list[str]:
 
 
 def main() -> int:
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "hub"
+    root = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "hub"
     found = violations(root)
     for line in found:
         print(line)
