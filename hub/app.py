@@ -23,7 +23,7 @@ from fastapi import FastAPI
 
 import hub
 from hub import draws
-from hub.api import access, commands, docs, errors, health, models, pairing, session, setup, tables, tournaments
+from hub.api import access, commands, docs, errors, health, models, pairing, peer, session, setup, tables, tournaments
 from hub.api import table_socket as table
 from hub.api.throttle import Policies
 from hub.matches.clocks import ClockService
@@ -129,4 +129,6 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
     app.include_router(pages.router)
     app.include_router(watch.router)
     access.install_cors(app, settings)
+    # Outermost: every route, CORS included, sees the client a trusted proxy forwarded for.
+    app.add_middleware(peer.ForwardedHeaders, trusted=settings.trusted_proxies)
     return app

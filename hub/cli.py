@@ -24,7 +24,8 @@ def uvicorn_options(settings: Settings, app: Any) -> dict[str, Any]:
       other WebSocket path (the tablets' /ws/tables/...) to uvicorn's own protocol and the app;
     - heartbeats (a ping every HUB_WS_PING_S, closed when unanswered as long) on both;
     - the frame cap of the table sockets (watch sockets have the gateway's, 1 MiB);
-    - X-Forwarded-For/-Proto believed only from HUB_TRUSTED_PROXIES (hub/api/peer.py);
+    - no proxy headers from uvicorn: the app believes X-Forwarded-For/-Proto only from
+      HUB_TRUSTED_PROXIES, and logs one it ignores (hub/api/peer.py);
     - idle and slow clients closed, the fd ceiling kept (hub/ops/ports.py: keep-alive, head and body
       deadlines, the connection guard in uvicorn's httptools protocol).
     """
@@ -37,7 +38,7 @@ def uvicorn_options(settings: Settings, app: Any) -> dict[str, Any]:
         # uvicorn closes the connection before reading them whole.
         "ws_max_size": max(settings.max_body_bytes * 4, 1 << 20),
         "ws_ping_interval": settings.ws_ping_s, "ws_ping_timeout": settings.ws_ping_s,
-        "proxy_headers": True, "forwarded_allow_ips": list(settings.trusted_proxies),
+        "proxy_headers": False,
         **port_options(settings),
     }
 

@@ -15,6 +15,7 @@ wrong value could hurt (`Field(ge=...)`), and a row in the README's settings tab
 
 from __future__ import annotations
 
+import ipaddress
 import sys
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NoReturn
@@ -99,10 +100,10 @@ class Settings(BaseSettings):
     # A desk session ends after this many seconds unused (each use slides it; 7 days at most).
     session_idle_s: float = Field(12 * 3600.0, gt=0)
     # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (IPs or CIDRs, "*" for any;
-    # "none": none). `cuehub serve` hands the list to uvicorn's proxy-headers handling; it decides
-    # the client address the sign-in and pairing backoff count per, and whether the session cookie
-    # is marked Secure (the request came over HTTPS).
-    trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ("127.0.0.1", "::1")
+    # "none" or empty: none, the default, so no local process can pick its own address).
+    # hub/api/peer.py applies it: it decides the client address the sign-in and pairing backoff
+    # count per, and whether the session cookie is marked Secure (the request came over HTTPS).
+    trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ()
     # The address tablets reach the hub at, for the QR code on table cards (e.g.
     # "https://scores.example.org"); unset, the address the desk itself was opened at.
     public_url: str | None = None
@@ -113,7 +114,14 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             value = () if value.strip().lower() == "none" else value.split(",")
         if isinstance(value, (list, tuple)):
-            return tuple(str(p).strip() for p in value if str(p).strip())
+            proxies = tuple(str(p).strip() for p in value if str(p).strip())
+            for proxy in proxies:
+                if proxy != "*":
+                    try:
+                        ipaddress.ip_network(proxy, strict=False)
+                    except ValueError:
+                        raise ValueError(f"{proxy!r} is not an IP address, a network (CIDR) or *") from None
+            return proxies
         return value
 
     @field_validator("public_url", mode="before")

@@ -200,7 +200,9 @@ class PairingCode(_Open):
 
 
 class PairBody(BaseModel):
-    code: str = Field(description="The six digits.")
+    code: str | None = Field(None, description="The six digits typed from the table card.")
+    secret: str | None = Field(None, description="The secret of the card's QR link (`/pair#secret=...`); "
+                                                 "not limited by the budget of guessed codes.")
 
 
 class Paired(_Open):

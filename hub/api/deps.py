@@ -87,3 +87,16 @@ async def require_admin(
     expires = await sessions.use_session(engine(request), cookie, services(request).admin_hash, session_lifetime(request))
     if expires is None:
         raise ApiError(401, "session_expired", "the desk session has ended; sign in again")
+
+
+async def is_admin_request(request: Request) -> bool:
+    """Whether the request carries the admin credential (what `require_admin` accepts), without
+    refusing it when it does not: for routes open to everyone that treat the organiser better."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return is_admin_token(request, token.strip())
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if not cookie or request.headers.get(CSRF_HEADER) != CSRF_VALUE:
+        return False
+    lifetime = session_lifetime(request)
+    return await sessions.use_session(engine(request), cookie, request.app.state.admin_hash, lifetime) is not None

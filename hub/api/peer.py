@@ -2,39 +2,60 @@
 counts per, whether the request came over HTTPS (the session cookie's `Secure`), and the address
 the hub is reached at (the tablet link on table cards).
 
-Proxy headers are not parsed here: `cuehub serve` gives HUB_TRUSTED_PROXIES to uvicorn's own
-proxy-headers handling (`forwarded_allow_ips`), which rewrites the client address and scheme only
-for requests from those proxies. Running uvicorn by hand, its `--forwarded-allow-ips` decides.
+`ForwardedHeaders` (installed by hub/app.py around every HTTP and WebSocket request) believes
+`X-Forwarded-For` and `X-Forwarded-Proto` only from a peer in HUB_TRUSTED_PROXIES (addresses or
+networks; `*` any; none by default). From such a peer the client is the right-most address of
+X-Forwarded-For that is not itself a trusted proxy (so a client cannot pick its own address by
+sending the header: the proxy appends the address it saw), and the scheme is the last value of
+X-Forwarded-Proto. From any other peer both headers are ignored, and the first time that happens it
+is logged (a proxy in front of the hub that is not in HUB_TRUSTED_PROXIES makes every client count
+as the proxy). Loopback is not trusted by default: any local process could otherwise send a fresh
+X-Forwarded-For with each guess; `cuehub demo` and the tests need no proxy, and a proxy on the same
+host is trusted with HUB_TRUSTED_PROXIES=127.0.0.1.
+
+Counting: an IPv4 client per address; an IPv6 client per /64 (one host usually holds a whole /64)
+and also per /48 (the usual size of a site's allocation: a holder of a /56 or /48 would otherwise
+have 256 or 65,536 fresh /64 counters).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
+from collections.abc import Iterable
+from typing import Any
 
 from fastapi import Request
 
 from hub.settings import Settings
 
-# IPv6 clients are counted per /64: one host usually holds a whole /64, and counting per address
-# would give it 2**64 fresh counters.
-IPV6_PREFIX = 64
+log = logging.getLogger(__name__)
+
+IPV6_PREFIXES = (64, 48)
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def client_key(request: Request) -> str:
+def client_keys(request: Request) -> list[str]:
+    """The counters an attempt from this client is counted on: [address] or [/64, /48]."""
     host = request.client.host if request.client else ""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
-        return host[:64] or "unknown"
+        return [host[:64] or "unknown"]
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
-    return str(ip)
+            return [str(ip.ipv4_mapped)]
+        return [str(ipaddress.IPv6Network((ip, prefix), strict=False)) for prefix in IPV6_PREFIXES]
+    return [str(ip)]
+
+
+def client_key(request: Request) -> str:
+    """The client as logs name it (its address, or its /64)."""
+    return client_keys(request)[0]
 
 
 def is_https(request: Request) -> bool:
-    return request.url.scheme == "https"
+    return request.url.scheme in ("https", "wss")
 
 
 def public_base(request: Request, settings: Settings) -> str:
@@ -42,3 +63,75 @@ def public_base(request: Request, settings: Settings) -> str:
     if settings.public_url:
         return settings.public_url
     return str(request.base_url).rstrip("/")
+
+
+def _networks(trusted: Iterable[str]) -> list[Network] | None:
+    """None: every peer is trusted ("*")."""
+    networks: list[Network] = []
+    for entry in trusted:
+        if entry == "*":
+            return None
+        networks.append(ipaddress.ip_network(entry, strict=False))
+    return networks
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    text = text.strip()
+    if text.startswith("[") and "]" in text:  # [v6]:port
+        text = text[1:text.index("]")]
+    elif text.count(":") == 1:  # v4:port
+        text = text.split(":")[0]
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+class ForwardedHeaders:
+    """ASGI middleware: the client address and scheme from a trusted proxy's headers."""
+
+    def __init__(self, app: Any, trusted: Iterable[str] = ()) -> None:
+        self.app = app
+        self.networks = _networks(trusted)
+        self.warned = False
+
+    def trusts(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+        if self.networks is None:  # "*": any peer, even one that is not an address (a test client)
+            return True
+        if ip is None:
+            return False
+        mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+        return any((mapped or ip) in net for net in self.networks)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            headers = dict(scope.get("headers") or ())
+            forwarded_for, forwarded_proto = headers.get(b"x-forwarded-for"), headers.get(b"x-forwarded-proto")
+            if forwarded_for is not None or forwarded_proto is not None:
+                scope = self._rewrite(scope, forwarded_for, forwarded_proto)
+        await self.app(scope, receive, send)
+
+    def _rewrite(self, scope: dict[str, Any], forwarded_for: bytes | None,
+                 forwarded_proto: bytes | None) -> dict[str, Any]:
+        peer = scope.get("client")
+        if not self.trusts(_address(peer[0]) if peer else None):
+            if not self.warned:
+                self.warned = True
+                log.warning("ignored X-Forwarded-For/-Proto from %s: not a trusted proxy (HUB_TRUSTED_PROXIES); "
+                            "this is logged once", peer[0] if peer else "an unknown peer")
+            return scope
+        scope = dict(scope)
+        if forwarded_for is not None:
+            hops = [h for h in (_address(x) for x in forwarded_for.decode("latin-1").split(",")) if h is not None]
+            client = next((h for h in reversed(hops) if not self.trusts(h)), hops[0] if hops else None)
+            if client is not None:
+                scope["client"] = (str(client.ipv4_mapped or client) if isinstance(client, ipaddress.IPv6Address)
+                                   else str(client), 0)
+        if forwarded_proto is not None:
+            proto = forwarded_proto.decode("latin-1").split(",")[-1].strip().lower()
+            secure = proto in ("https", "wss")
+            if scope["type"] == "websocket":
+                scope["scheme"] = "wss" if secure else "ws"
+            elif proto in ("http", "https"):
+                scope["scheme"] = proto
+        return scope

@@ -1,28 +1,34 @@
 """Slowing down guessing: repeated sign-in tokens and pairing codes (PROTOCOL.md section 8).
 
-Per client address (hub/api/peer.py) a `Backoff`: the first `free` attempts go through at once;
-after that every attempt takes the next free slot, the slots spaced 1 s, 2 s, 4 s, ... 30 s apart,
-so attempts sent in parallel are spread out just like attempts sent one after the other. An attempt
-whose slot is at most `hold_ms` away waits for it (asyncio.sleep: the event loop and every other
-client go on) and is then checked; one whose slot is further away is not checked at all: it is
-answered 429 `too_many_attempts` with Retry-After, after a short pause. A success clears the
-address's count, and a count is forgotten `forget_ms` after its latest attempt.
+Per client address (hub/api/peer.py: an IPv4 address; an IPv6 client's /64 and its /48) a
+`Backoff`: the first `free` attempts go through at once; after that every attempt takes the next
+free slot, the slots spaced 1 s, 2 s, 4 s, ... 30 s apart, so attempts sent in parallel are spread
+out just like attempts sent one after the other. An attempt whose slot is at most `hold_ms` away
+waits for it (asyncio.sleep: the event loop and every other client go on) and is then checked; one
+whose slot is further away is not checked at all: it is answered 429 `too_many_attempts` with
+Retry-After, after a short pause. A success clears the address's count, and a count is forgotten
+`forget_ms` after its latest attempt.
 
 For pairing codes also a hub-wide `Budget`: a six-digit code can be guessed from many addresses at
-once, so at most `limit` wrong codes per `window_ms` are checked hub-wide; after that every pairing
-attempt is answered 429 until the window ends (the organiser can rotate and type a table token by
-hand meanwhile). With k codes alive, a window's guesses find one with a chance of at most
-limit * k / 10**6 (60 * 16 / 10**6 ≈ 0.1 % with 16 tables being paired at once).
+once, so at most `limit` codes per `window_ms` are checked hub-wide. Each attempt is counted before
+its code is checked, by one atomic upsert (hub/store/throttle.py: N guesses in parallel count N, in
+any number of processes); one over the budget is answered 429 unchecked, and a right code gives its
+count back. With k codes alive, a window's guesses find one with a chance of at most
+limit * k / 10**6 (60 * 16 / 10**6 ≈ 0.1 % with 16 tables being paired at once): a live code
+lives 10 minutes, so finding one takes about 10**6 / (60 * k) windows of 10 minutes (k = 1: 116
+days, k = 16: a week). The budget cannot lock the organiser out: the card's QR link carries a
+secret (hub/api/pairing.py) that no budget limits, and a pairing made with the admin credential is
+never refused.
 
 The counters live in the store (hub/store/throttle.py), so hub processes behind one address agree.
-The policies are pure (`admit` / `spend` are functions of a counter and the time).
+The policies are pure (`admit` / `over` are functions of a counter and the time).
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from fastapi import FastAPI
@@ -100,19 +106,12 @@ class Budget:
     limit: int = 60
     window_ms: int = 10 * 60_000
 
-    def _open(self, seen: Counter | None, now: int) -> bool:
-        return seen is not None and now - seen.last_at < self.window_ms
-
-    def retry_after(self, seen: Counter | None, now: int) -> int | None:
-        """None while the budget lasts, else the ms until its window ends."""
-        if self._open(seen, now) and seen is not None and seen.attempts >= self.limit:
-            return seen.last_at + self.window_ms - now
+    def over(self, counted: Counter, now: int) -> int | None:
+        """None when the attempt just `counted` (its window opened at `last_at`) is within the
+        budget, else the ms until the window ends."""
+        if counted.attempts > self.limit:
+            return max(1, counted.last_at + self.window_ms - now)
         return None
-
-    def spend(self, seen: Counter | None, now: int) -> Counter:
-        if not self._open(seen, now) or seen is None:
-            return Counter(1, 0, now)  # last_at: when this window opened
-        return Counter(seen.attempts + 1, 0, seen.last_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,36 +131,48 @@ class Guard:
                  sleep: Sleep = asyncio.sleep) -> None:
         self.engine, self.policies, self._clock, self._sleep = engine, policies, clock, sleep
 
-    async def admit(self, key: str, policy: Backoff) -> None:
-        """Wait for this attempt's slot, or raise TooManyAttempts."""
+    async def admit(self, keys: str | Sequence[str], policy: Backoff) -> None:
+        """Count this attempt on each key (an address, or an IPv6 client's /64 and /48) and wait for
+        the latest of their slots, or raise TooManyAttempts if any is too far away."""
+        waits = []
+        for key in [keys] if isinstance(keys, str) else keys:
+            verdict = await self._count(key, policy)
+            if isinstance(verdict, Refused):
+                await self._sleep(policy.refuse_pause_ms / 1000)
+                raise TooManyAttempts(verdict.retry_after_ms - policy.refuse_pause_ms)
+            waits.append(verdict.wait_ms)
+        if max(waits, default=0):
+            await self._sleep(max(waits) / 1000)
+
+    async def _count(self, key: str, policy: Backoff) -> Admitted | Refused:
         for _ in range(MAX_CAS_TRIES):
             seen = await store.load(self.engine, key)
             now = self._clock()
             verdict = policy.admit(seen, now)
             if isinstance(verdict, Refused):
-                await self._sleep(policy.refuse_pause_ms / 1000)
-                raise TooManyAttempts(verdict.retry_after_ms - policy.refuse_pause_ms)
+                return verdict
             if await store.save(self.engine, key, seen, verdict.counter):
                 if seen is None:
                     await store.sweep(self.engine, now - policy.forget_ms)
-                if verdict.wait_ms:
-                    await self._sleep(verdict.wait_ms / 1000)
-                return
-        raise TooManyAttempts(policy.first_ms)  # this many racing attempts from one address
+                return verdict
+        return Refused(policy.first_ms + policy.refuse_pause_ms)  # this many racing attempts from one address
 
-    async def succeeded(self, key: str) -> None:
-        await store.clear(self.engine, key)
+    async def succeeded(self, keys: str | Sequence[str]) -> None:
+        for key in [keys] if isinstance(keys, str) else keys:
+            await store.clear(self.engine, key)
 
-    async def check_budget(self, key: str, budget: Budget) -> None:
-        wait = budget.retry_after(await store.load(self.engine, key), self._clock())
+    async def spend_budget(self, key: str, budget: Budget) -> None:
+        """Count one attempt on the hub-wide budget before it is checked; TooManyAttempts when it is
+        over (the attempt is then not to be checked at all)."""
+        now = self._clock()
+        counted = await store.count_in_window(self.engine, key, now, budget.window_ms)
+        wait = budget.over(counted, now)
         if wait is not None:
             raise TooManyAttempts(wait, hub_wide=True)
 
-    async def spend_budget(self, key: str, budget: Budget) -> None:
-        for _ in range(MAX_CAS_TRIES):
-            seen = await store.load(self.engine, key)
-            if await store.save(self.engine, key, seen, budget.spend(seen, self._clock())):
-                return
+    async def refund_budget(self, key: str) -> None:
+        """A right code: its attempt no longer counts against the budget."""
+        await store.uncount(self.engine, key)
 
 
 def guard_of(app: FastAPI, engine: AsyncEngine) -> Guard:

@@ -150,6 +150,9 @@ pairing_codes = sa.Table(
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.Column("expires_at", sa.BigInteger, nullable=False),
     sa.Column("used_at", sa.BigInteger, nullable=True),
+    # The card's QR secret (sha256), spent with the code: one card pairs one tablet.
+    sa.Column("secret_hash", sa.String(64), nullable=True),
+    sa.Index("ix_pairing_codes_secret_hash", "secret_hash", unique=True),
 )
 
 # Attempt counters for sign-in and pairing (per client address, and hub-wide for pairing), in the

@@ -1,6 +1,6 @@
 """Requests from several client addresses through one TestClient, so one app runs one lifespan.
 
-uvicorn's ProxyHeadersMiddleware, trusting every proxy, takes each request's client address from
+hub/api/peer.py's ForwardedHeaders, trusting every proxy, takes each request's client address from
 its X-Forwarded-For header, as it does in front of a real hub behind a trusted proxy. (Starlette's
 TestClient only learned a `client=` address in versions newer than our FastAPI floor allows, and
 one TestClient per address would start the app's services once per client.)
@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from hub.api.peer import ForwardedHeaders
 
 
 class Peer:
@@ -41,7 +42,7 @@ class Peers:
     """`with Peers(app) as at: c = at("10.0.0.1")`: the app's lifespan runs once, for all of them."""
 
     def __init__(self, app: Any) -> None:
-        self.client = TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*"))
+        self.client = TestClient(ForwardedHeaders(app, trusted=["*"]))
 
     def __enter__(self) -> Any:
         self.client.__enter__()

@@ -34,8 +34,10 @@ def test_code_answer(client):
     assert re.fullmatch(r"\d{6}", out["code"])
     assert before + 9.9 * 60_000 <= out["expires_at"] <= int(time.time() * 1000) + 10 * 60_000 + 1000
     assert out["table_id"] == table["table_id"] and out["name"] == "Table 1"
-    # The tablet's way in carries the code in the fragment (never sent to a server, never logged).
-    assert out["link"] == f"http://testserver/pair#code={out['code']}"
+    # The tablet's way in carries the card's secret in the fragment (never sent to a server, never
+    # logged): 24 URL-safe characters, 144 bits, another for every card.
+    secret = re.fullmatch(r"http://testserver/pair#secret=([A-Za-z0-9_-]{24})", out["link"]).group(1)
+    assert secret != re.search(r"#secret=(.+)", new_code(client, table["table_id"])["link"]).group(1)
     assert out["qr"] == qr_data_url(out["link"]) and out["qr"].startswith("data:image/svg+xml")
     svg = unquote(out["qr"].split(",", 1)[1])
     assert svg.startswith("<svg") and "viewBox" in svg and "width=" not in svg.split(">", 1)[0]
@@ -190,7 +192,7 @@ def test_link_uses_the_public_url_when_set(sqlite_settings):
     with TestClient(create_app(sqlite_settings.with_(public_url="https://scores.example.org"), rules=fake_rules)) as c:
         table = make_table(c)
         out = new_code(c, table["table_id"])
-        assert out["link"] == f"https://scores.example.org/pair#code={out['code']}"
+        assert out["link"].startswith("https://scores.example.org/pair#secret=")
 
 
 def test_get_and_rename_a_table(client):

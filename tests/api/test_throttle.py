@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from hub.api.throttle import Admitted, Backoff, Budget, Guard, Policies, Refused, TooManyAttempts
+from hub.store import throttle as store
 from hub.store.db import make_engine, migrate
 from hub.store.throttle import Counter
 
@@ -58,16 +59,10 @@ def test_counts_are_forgotten_after_a_quiet_while():
     assert isinstance(later, Admitted) and later.wait_ms == 0 and later.counter.attempts == 1
 
 
-def test_budget_counts_wrong_codes_per_window():
+def test_budget_refuses_the_attempt_past_its_limit():
     budget = Budget(limit=3, window_ms=1_000)
-    seen = None
-    for now in (0, 10, 20):
-        assert budget.retry_after(seen, now) is None
-        seen = budget.spend(seen, now)
-    assert seen.attempts == 3 and seen.last_at == 0
-    assert budget.retry_after(seen, 500) == 500
-    assert budget.retry_after(seen, 1_000) is None
-    assert budget.spend(seen, 1_000) == Counter(1, 0, 1_000)  # a new window
+    assert [budget.over(Counter(n, 0, 0), 10) for n in (1, 2, 3)] == [None, None, None]
+    assert budget.over(Counter(4, 0, 0), 400) == 600  # until the window that opened at 0 ends
 
 
 @pytest.fixture
@@ -115,11 +110,15 @@ async def test_guard_budget(engine):
     ft = FakeTime()
     budget = Budget(limit=2, window_ms=60_000)
     guard = Guard(engine, Policies(pairing_hub=budget), clock=ft.clock, sleep=ft.sleep)
-    await guard.check_budget("pair:*", budget)
     await guard.spend_budget("pair:*", budget)
     await guard.spend_budget("pair:*", budget)
+    await guard.refund_budget("pair:*")  # a right code gives its count back: one more fits
+    await guard.spend_budget("pair:*", budget)
+    ft.now += 59_999
     with pytest.raises(TooManyAttempts) as exc:
-        await guard.check_budget("pair:*", budget)
-    assert exc.value.retry_after_ms == 60_000
-    ft.now += 60_000
-    await guard.check_budget("pair:*", budget)
+        await guard.spend_budget("pair:*", budget)
+    assert exc.value.retry_after_ms == 1 and exc.value.hub_wide
+    assert (await store.load(engine, "pair:*")).attempts == 3  # a refused attempt counts too
+    ft.now += 1  # the window is over: a new one opens with this attempt
+    await guard.spend_budget("pair:*", budget)
+    assert (await store.load(engine, "pair:*")).attempts == 1

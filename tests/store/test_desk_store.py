@@ -89,7 +89,8 @@ async def test_session_expiry_slides_but_not_past_its_maximum(engine, monkeypatc
 
 async def test_code_pairs_one_tablet_once(engine):
     tb = await _table(engine)
-    code, expires = await pairing.new_code(engine, tb["id"], 60_000)
+    card = await pairing.new_card(engine, tb["id"], 60_000)
+    code, expires = card.code, card.expires_at
     assert len(code) == 6 and code.isdigit() and expires > now_ms()
     paired = await pairing.spend_code(engine, code)
     assert paired is not None and paired.table_id == tb["id"] and paired.name == "Table 1"
@@ -104,7 +105,7 @@ async def test_code_pairs_one_tablet_once(engine):
 
 async def test_two_tablets_racing_with_one_code_one_wins(engine):
     tb = await _table(engine)
-    code, _ = await pairing.new_code(engine, tb["id"], 60_000)
+    code = (await pairing.new_card(engine, tb["id"], 60_000)).code
     results = await asyncio.gather(*(pairing.spend_code(engine, code) for _ in range(6)))
     winners = [r for r in results if r is not None]
     assert len(winners) == 1
@@ -113,7 +114,7 @@ async def test_two_tablets_racing_with_one_code_one_wins(engine):
 
 async def test_expired_code_is_refused(engine):
     tb = await _table(engine)
-    code, _ = await pairing.new_code(engine, tb["id"], 30)
+    code = (await pairing.new_card(engine, tb["id"], 30)).code
     await asyncio.sleep(0.08)
     assert await pairing.spend_code(engine, code) is None
 
@@ -122,12 +123,12 @@ async def test_several_tablets_keep_their_tokens_until_a_rotation_ends_them_all(
     tb = await _table(engine)
     tokens = []
     for _ in range(3):
-        code, _ = await pairing.new_code(engine, tb["id"], 60_000)
+        code = (await pairing.new_card(engine, tb["id"], 60_000)).code
         tokens.append((await pairing.spend_code(engine, code)).token)
     assert len(set(tokens)) == 3
     for token in tokens:
         assert (await catalog.table_by_token(engine, token)).id == tb["id"]
-    unused, _ = await pairing.new_code(engine, tb["id"], 60_000)
+    unused = (await pairing.new_card(engine, tb["id"], 60_000)).code
     rotated = await catalog.rotate_table_token(engine, tb["id"])
     for token in [*tokens, tb["token"]]:
         assert await catalog.table_by_token(engine, token) is None
@@ -138,7 +139,7 @@ async def test_several_tablets_keep_their_tokens_until_a_rotation_ends_them_all(
 
 async def test_a_tablet_token_opens_only_its_table(engine):
     a, b = await _table(engine), await _table(engine)
-    code, _ = await pairing.new_code(engine, a["id"], 60_000)
+    code = (await pairing.new_card(engine, a["id"], 60_000)).code
     token = (await pairing.spend_code(engine, code)).token
     assert (await catalog.table_by_token(engine, token)).id == a["id"] != b["id"]
     await catalog.rotate_table_token(engine, b["id"])  # another table's rotation changes nothing here

@@ -83,7 +83,8 @@ class ServedHub:
 
 @pytest.fixture(scope="module")
 def desk_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
-    hub = ServedHub(tmp_path_factory.mktemp("deskhub")).start()
+    # The tests play the proxy in front of the hub, so loopback is trusted here (it is not by default).
+    hub = ServedHub(tmp_path_factory.mktemp("deskhub"), HUB_TRUSTED_PROXIES="127.0.0.1").start()
     try:
         yield hub
     finally:
@@ -296,7 +297,7 @@ def test_csrf_and_sign_out(desk_hub: ServedHub, browser: Any) -> None:
 
 
 def test_wrong_tokens_are_slowed_down(desk_hub: ServedHub, browser: Any) -> None:
-    """From one address (X-Forwarded-For, believed from 127.0.0.1 by default): 5 attempts at once,
+    """From one address (X-Forwarded-For, believed from 127.0.0.1 as this hub is told): 5 attempts at once,
     then spaced 1 s, 2 s, ... and past 3 s of waiting refused with 429; another address is not slowed."""
     hub = desk_hub
     slow = {"X-Forwarded-For": "203.0.113.7"}
@@ -339,7 +340,7 @@ def test_secure_cookie_only_behind_a_trusted_proxy(desk_hub: ServedHub, tmp_path
     assert r.status_code == 204 and "secure" in r.headers["set-cookie"].lower()
     r = httpx.post(f"{desk_hub.url}/api/session", json={"token": ADMIN})
     assert r.status_code == 204 and "secure" not in r.headers["set-cookie"].lower()
-    untrusting = ServedHub(tmp_path, HUB_TRUSTED_PROXIES="none").start()
+    untrusting = ServedHub(tmp_path).start()  # the default: no proxy trusted, loopback neither
     try:
         r = httpx.post(f"{untrusting.url}/api/session", json={"token": ADMIN}, headers=https)
         assert r.status_code == 204 and "secure" not in r.headers["set-cookie"].lower()
@@ -349,6 +350,9 @@ def test_secure_cookie_only_behind_a_trusted_proxy(desk_hub: ServedHub, tmp_path
         t0 = time.monotonic()
         httpx.post(f"{untrusting.url}/api/session", json={"token": "x"}, headers={"X-Forwarded-For": "192.0.2.99"}, timeout=10)
         assert time.monotonic() - t0 >= 0.9
+        # The ignored headers are logged, once.
+        ignored = [line for line in untrusting.log.read_text().splitlines() if "ignored X-Forwarded-For" in line]
+        assert len(ignored) == 1 and "127.0.0.1" in ignored[0], ignored
     finally:
         untrusting.stop()
 
