@@ -24,6 +24,7 @@ from fastapi import FastAPI
 import hub
 from hub import draws
 from hub.api import access, commands, docs, errors, health, models, pairing, peer, session, setup, tables, tournaments
+from hub.api import rate
 from hub.api import table_socket as table
 from hub.api.throttle import Policies
 from hub.matches.clocks import ClockService
@@ -93,7 +94,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         await clocks.start()
         tournament_writer = TournamentWriter(engine, draws)
         flow = TournamentFlow(engine, writer, tournament_writer, draws)
-        app.state.services = Services(
+        services = app.state.services = Services(
             settings=settings, engine=engine, rules=rules_module, admin_hash=admin_hash, metrics=metrics,
             writer=writer, listings=listings, presence=presence, clocks=clocks, tournaments=tournament_writer,
             flow=flow, throttle_policies=throttle_policies,
@@ -107,6 +108,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             await clocks.stop()
             listings.close()
             await presence.stop()
+            await rate.close_rate(services)
             await engine.dispose()
 
     app = FastAPI(

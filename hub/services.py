@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.settings import Settings
 
 if TYPE_CHECKING:
-    from hub.api.rate import TableRate, TokenCache
+    from hub.api.rate import LocalTableRate, RedisTableRate, TokenCache
     from hub.api.throttle import Guard, Policies
     from hub.matches.clocks import ClockService
     from hub.matches.listings import Listings
@@ -58,7 +58,7 @@ class Services:
     watch_front: WatchServer | None = None
     watch_server: WatchServer | None = None
     # Made on first use.
-    table_rate: TableRate | None = None
+    table_rate: RedisTableRate | LocalTableRate | None = None
     token_cache: TokenCache | None = None
     desk_guard: Guard | None = None
     tournament_list: TournamentList | None = None

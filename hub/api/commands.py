@@ -50,7 +50,7 @@ async def post_command(mid: str, request: Request) -> JSONResponse:
     table = await token_cache_of(request.app).table(deps.engine(request), token)  # one read per burst
     if table is None or table.id != match.table_id:
         raise ApiError(403, "forbidden", "not the token of this match's table")
-    wait = rate_of(request.app).take(table.id)
+    wait = await rate_of(request.app).take(table.id)
     if wait > 0:  # before the body is read: a flood costs two indexed reads per request, nothing stored
         seconds = max(1, math.ceil(wait))
         rate = deps.settings(request).table_rate_per_s

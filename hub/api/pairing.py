@@ -113,10 +113,9 @@ async def pair(request: Request) -> JSONResponse:
         log.warning("pairing with a wrong, spent or expired %s from %s", kind, address)
         raise ApiError(404, "not_found", f"no such pairing {kind} (wrong, already used, or expired)")
     log.info("tablet paired with table %s from %s (%s)", paired.table_id, address, kind)
-    return JSONResponse(
-        {"table_id": paired.table_id, "name": paired.name, "token": paired.token, "tournament_id": paired.tournament_id},
-        headers=NO_STORE,
-    )
+    body = {"table_id": paired.table_id, "name": paired.name, "token": paired.token,
+            "tournament_id": paired.tournament_id}
+    return JSONResponse(body, headers=NO_STORE)
 
 
 async def _spend_code(engine: Any, code: str) -> pairing.Paired | None:

@@ -217,7 +217,7 @@ class TableSession:
             if text is None and message.get("bytes") is not None:
                 text = message["bytes"].decode("utf-8", errors="replace")
             now = loop.time()
-            if budget.take(table_id) > 0:
+            if await budget.take(table_id) > 0:
                 flooded += 1
                 if flooded > burst:
                     self.close_with(CLOSE_FLOOD)
