@@ -171,13 +171,14 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
         desk.wait_for_selector(".tcard .tc-code >> nth=3")
         cards = desk.locator(".tcard")
         assert cards.count() == 4
-        codes = {}
+        codes, links = {}, {}
         for i in range(4):
             card = cards.nth(i)
             assert card.locator("img.tc-qr").evaluate("img => img.complete && img.naturalWidth > 0")
             code = card.locator(".tc-code").get_attribute("data-code")
             assert re.fullmatch(r"\d{6}", code)
             codes[card.get_attribute("data-table")] = code
+            links[card.get_attribute("data-table")] = card.locator("img.tc-qr").get_attribute("data-link")
         assert desk.inner_text(f".tcard[data-table='{tables[0]['id']}'] .tc-name") == XSS_NAME
         assert desk.locator(".tcard img:not(.tc-qr)").count() == 0
         assert "/pair" in desk.inner_text(".tcard .tc-url >> nth=0")
@@ -211,11 +212,18 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
         assert stored and stored not in (ADMIN,)
         shot(tablet, "pair-landed-tablet")
 
-        # Another tablet scans table 3's card: the QR's link, /pair#code=..., pairs it at once.
+        # Another tablet scans table 3's card: the QR's link, /pair#secret=..., pairs it at once.
+        assert re.fullmatch(rf"{re.escape(hub.url)}/pair#secret=[A-Za-z0-9_-]{{24}}", links[tables[2]["id"]])
         scanned = guard.attach(tablet_ctx.new_page())
-        scanned.goto(f"{hub.url}/pair#code={codes[tables[2]['id']]}")
+        scanned.goto(links[tables[2]["id"]])
         scanned.wait_for_url(f"{hub.url}/tablet/{tables[2]['id']}", timeout=10_000)
         scanned.wait_for_selector("body[data-conn='live']")
+        # The card pairs once: its QR link again is refused on the page, the secret gone from the address bar.
+        rescanned = guard.attach(tablet_ctx.new_page())
+        rescanned.goto(links[tables[2]["id"]])
+        rescanned.wait_for_selector("#pair-message.err")
+        assert "QR code is already used or expired" in rescanned.inner_text("#pair-message")
+        assert "secret" not in rescanned.url
 
         # A code is good once: table 2's code again is refused on the page.
         again = guard.attach(tablet_ctx.new_page())

@@ -1,5 +1,6 @@
 // Step "cards": printable table cards: the table's name, big; a QR code of the tablet's way in
-// (`{hub}/pair#code=…`, made by the hub with segno); the 6-digit code; until when it is valid.
+// (`{hub}/pair#secret=…`, made by the hub with segno: a secret that pairs even while guessed codes
+// are being refused); the 6-digit code to type; until when it is valid.
 // Paper: A6, one card per page, or A4 with four (print.css, named @page rules).
 import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
@@ -62,7 +63,8 @@ export function cardsView(ctx) {
     return el("article", { class: `tcard${c ? "" : " no-code"}${c && !live ? " expired" : ""}`, dataset: { table: table.id } },
       el("div", { class: "tc-top" }, el("span", { class: "tc-brand", text: "cuehub" }), el("span", { class: "tc-tour", text: tour ? tour.name : "" })),
       el("h3", { class: `tc-name${nameSize(table.name)}`, text: table.name }),
-      c ? el("img", { class: "tc-qr", src: c.qr, alt: `QR ${url.host}/pair`, width: 240, height: 240 }) : el("div", { class: "tc-qr empty" }),
+      c ? el("img", { class: "tc-qr", src: c.qr, alt: `QR ${url.host}/pair`, width: 240, height: 240, dataset: { link: c.link } })
+        : el("div", { class: "tc-qr empty" }),
       c ? el("p", { class: "tc-how" },
         el("span", { text: t("card_scan") }), " ", el("strong", { class: "tc-url", text: `${url.host}/pair` }), " ",
         el("span", { text: t("card_type") })) : el("p", { class: "tc-how muted no-print", text: t("cards_no_code") }),

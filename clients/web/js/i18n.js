@@ -352,6 +352,7 @@ const STRINGS = {
     pair_pairing: "Pairing…",
     pair_wrong: "That code is wrong, already used or expired. Ask the desk for a new one.",
     pair_digits: "The code has 6 digits.",
+    pair_link_wrong: "This card's QR code is already used or expired. Type its code, or ask the desk for a new card.",
     pair_done: "This tablet is now:",
     pair_go: "Open the table",
     // issue 15: the tablet under pressure, the screens' links
@@ -740,6 +741,7 @@ const STRINGS = {
     pair_pairing: "正在配对…",
     pair_wrong: "配对码错误、已使用或已过期，请向赛事台索取新的配对码。",
     pair_digits: "配对码为 6 位数字。",
+    pair_link_wrong: "此球台卡的二维码已使用或已过期。请输入卡上的配对码，或向赛事台索取新卡。",
     pair_done: "本平板现在是：",
     pair_go: "进入球台",
     conn_stale: "无数据，正在重连",

@@ -1,8 +1,10 @@
-// /pair: a tablet becomes its table's tablet. The 6 digits are typed, or come from the table
-// card's QR code as /pair#code=123456 (a fragment: never sent to the hub, so never in a log; a
-// ?code= query works too). POST /api/pair answers the table and a token of this tablet's own,
-// stored where the tablet page reads it (localStorage "cuehub.token.{table_id}"); then the
-// tablet page of that table opens.
+// /pair: a tablet becomes its table's tablet. The 6 digits are typed, or the table card's QR code
+// opens /pair#secret=... (a fragment: never sent to the hub, so never in a log), whose secret
+// pairs whatever the hub's budget of guessed codes says (older cards: #code=123456 or ?code=).
+// POST /api/pair answers the table and a token of this tablet's own, stored where the tablet page
+// reads it (localStorage "cuehub.token.{table_id}"); then the tablet page of that table opens.
+// The request carries X-Requested-With, so a browser signed in at the desk pairs with the desk's
+// credential and is never refused by that budget.
 import { t, applyI18n, onLangChange } from "./i18n.js";
 import { el, header } from "./ui.js";
 import { spacedCode } from "./desk-ui.js";
@@ -41,6 +43,10 @@ function say(key, vars) {
 async function pair(raw) {
   const code = String(raw || "").replace(/[\s-]/g, "");
   if (!new RegExp(`^\\d{${DIGITS}}$`).test(code)) { say("pair_digits"); input.focus(); return; }
+  await send({ code }, "pair_wrong");
+}
+
+async function send(body, wrongKey) {
   if (busy) return;
   busy = true;
   submit.disabled = true;
@@ -48,8 +54,8 @@ async function pair(raw) {
   say(null);
   try {
     const r = await fetch("/api/pair", {
-      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ code }), cache: "no-store",
+      method: "POST", cache: "no-store", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-Requested-With": "cuehub" },
     });
     const data = await r.json().catch(() => null);
     if (r.ok && data && data.table_id && data.token) {
@@ -57,7 +63,7 @@ async function pair(raw) {
       return;
     }
     if (r.status === 429) say("desk_too_many", { s: Number(r.headers.get("Retry-After")) || 1 });
-    else if (r.status === 404) say("pair_wrong");
+    else if (r.status === 404) say(wrongKey);
     else say("desk_error", { msg: (data && data.error && data.error.message) || r.status });
   } catch (_) {
     say("desk_network");
@@ -92,24 +98,28 @@ onLangChange(() => {
   if (!busy) submit.textContent = t("pair_submit");
 });
 
-// A code from the QR (#code=) or a link (?code=) is taken out of the address bar at once, then used.
-function codeFromUrl() {
+// A secret from the QR (#secret=), or a code (#code=, ?code=), is taken out of the address bar at
+// once, then used.
+function fromUrl() {
   const url = new URL(location.href);
   const hash = new URLSearchParams(url.hash.replace(/^#/, ""));
-  const code = hash.get("code") || url.searchParams.get("code");
-  if (code) {
+  const found = { secret: hash.get("secret"), code: hash.get("code") || url.searchParams.get("code") };
+  if (found.secret || found.code) {
     url.searchParams.delete("code");
     hash.delete("code");
+    hash.delete("secret");
     const h = hash.toString();
     history.replaceState(null, "", url.pathname + url.search + (h ? `#${h}` : ""));
   }
-  return code;
+  return found;
 }
 
-const fromUrl = codeFromUrl();
-if (fromUrl) {
-  input.value = spacedCode(fromUrl.replace(/\D/g, ""));
-  pair(fromUrl);
+const given = fromUrl();
+if (given.secret) {
+  send({ secret: given.secret }, "pair_link_wrong");
+} else if (given.code) {
+  input.value = spacedCode(given.code.replace(/\D/g, ""));
+  pair(given.code);
 } else {
   input.focus();
 }
