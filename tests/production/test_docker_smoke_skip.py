@@ -29,12 +29,14 @@ def test_no_daemon_and_none_installable_is_one_line(tmp_path: Path) -> None:
     stand_in(tmp_path, "apt-get", "exit 100")
     done = run(tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["image smoke test skipped: no Docker daemon here and docker.io could not be installed"]
+    skipped = "image smoke test skipped: no Docker daemon here and docker.io could not be installed"
+    assert done.stdout.splitlines() == [skipped]
 
 
 def test_a_daemon_that_cannot_start_is_one_line(tmp_path: Path) -> None:
     stand_in(tmp_path, "docker", "exit 1")
-    stand_in(tmp_path, "dockerd", 'echo "level=fatal msg=\\"failed to start daemon: operation not permitted\\"" >&2; exit 1')
+    fatal = 'level=fatal msg=\\"failed to start daemon: operation not permitted\\"'
+    stand_in(tmp_path, "dockerd", f'echo "{fatal}" >&2; exit 1')
     done = run(tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
