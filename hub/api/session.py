@@ -58,16 +58,16 @@ async def sign_in(request: Request) -> Response:
     engine = deps.engine(request)
     guard = guard_of(request.app, engine)
     address = peer.client_key(request)
-    key = f"signin:{address}"
+    keys = [f"signin:{key}" for key in peer.client_keys(request)]  # an IPv6 client: its /64 and its /48
     try:
-        await guard.admit(key, guard.policies.sign_in)
+        await guard.admit(keys, guard.policies.sign_in)
     except TooManyAttempts as exc:
         log.warning("desk sign-in refused: too many attempts from %s", address)
         return too_many_response(exc, "sign-in tokens")
     if not deps.is_admin_token(request, token):
         log.warning("desk sign-in with a wrong token from %s", address)
         return JSONResponse(error_body("wrong_token", "that is not the admin token"), status_code=401, headers=NO_STORE)
-    await guard.succeeded(key)
+    await guard.succeeded(keys)
     life = deps.session_lifetime(request)
     value, _expires = await sessions.open_session(engine, deps.services(request).admin_hash, life)
     response = Response(status_code=204, headers=NO_STORE)
