@@ -96,11 +96,12 @@ docker buildx version >/dev/null 2>&1 || export DOCKER_BUILDKIT=0
 BLOG="$(mktemp /tmp/cuehub-image-build-XXXXXX.log)"
 tar -c --exclude=__pycache__ --exclude='*.pyc' \
     pyproject.toml setup.py MANIFEST.in README.md LICENSE hub clients migrations deploy/Dockerfile \
-  | docker build --network host --build-arg BASE_IMAGE="$BASE_TAG" --label org.cuehub.ci=1 \
-      -f deploy/Dockerfile -t "$IMAGE" - \
+  | docker build --network host --build-arg BASE_IMAGE="$BASE_TAG" -f deploy/Dockerfile -t "$IMAGE" - \
     > "$BLOG" 2>&1 || { tail -40 "$BLOG"; echo "FATAL: docker build failed (log: $BLOG)" >&2; exit 1; }
 rm -f "$BLOG"
-docker image prune -f --filter label=org.cuehub.ci=1 >/dev/null  # the previous run's image, now untagged
+# The previous run's image and wheel stage, now untagged: a daemon kept across CI runs does not
+# fill its disk (the base stays: it is tagged).
+docker image prune -f >/dev/null
 took "image $IMAGE built ($(docker image inspect -f '{{.Size}}' "$IMAGE" | awk '{printf "%d MB", $1/1e6}'))"
 
 # --- 4. the smoke test ----------------------------------------------------------------------------

@@ -99,4 +99,4 @@ async def is_admin_request(request: Request) -> bool:
     if not cookie or request.headers.get(CSRF_HEADER) != CSRF_VALUE:
         return False
     lifetime = session_lifetime(request)
-    return await sessions.use_session(engine(request), cookie, request.app.state.admin_hash, lifetime) is not None
+    return await sessions.use_session(engine(request), cookie, services(request).admin_hash, lifetime) is not None

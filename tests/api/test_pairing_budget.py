@@ -45,11 +45,9 @@ async def test_parallel_guesses_count_one_each(engine, guesses):
 
 
 def _budgeted_app(settings, limit: int = 3):
-    app = create_app(settings, rules=fake_rules)
     # A roomy per-address backoff: these tests are about the hub-wide budget.
-    app.state.throttle_policies = Policies(pairing=Backoff(free=1000),
-                                           pairing_hub=Budget(limit=limit, window_ms=600_000))
-    return app
+    policies = Policies(pairing=Backoff(free=1000), pairing_hub=Budget(limit=limit, window_ms=600_000))
+    return create_app(settings, rules=fake_rules, throttle_policies=policies)
 
 
 def _card(c, table_id: str) -> dict:

@@ -74,8 +74,8 @@ def test_bad_trusted_proxies_are_a_settings_error():
 def test_a_48_shares_one_backoff_across_its_64s(sqlite_settings):
     """Wrong tokens from fresh /64s of one /48 are slowed down as if from one address."""
     quick = Backoff(free=2, first_ms=2000, max_ms=4000, hold_ms=0, refuse_pause_ms=0)
-    app = create_app(sqlite_settings.with_(trusted_proxies=("*",)), rules=fake_rules)
-    app.state.throttle_policies = Policies(sign_in=quick)
+    app = create_app(sqlite_settings.with_(trusted_proxies=("*",)), rules=fake_rules,
+                     throttle_policies=Policies(sign_in=quick))
     with TestClient(app) as c:
         codes = [c.post("/api/session", json={"token": "wrong"},
                         headers={"X-Forwarded-For": f"2001:db8:7:{i:x}::1"}).status_code for i in range(5)]
