@@ -23,8 +23,21 @@ from fastapi import FastAPI
 
 import hub
 from hub import draws
-from hub.api import access, commands, docs, errors, health, models, pairing, peer, session, setup, tables, tournaments
-from hub.api import rate
+from hub.api import (
+    access,
+    commands,
+    docs,
+    errors,
+    health,
+    models,
+    pairing,
+    peer,
+    rate,
+    session,
+    setup,
+    tables,
+    tournaments,
+)
 from hub.api import table_socket as table
 from hub.api.throttle import Policies
 from hub.matches.clocks import ClockService
