@@ -16,6 +16,8 @@
 - `writer.py`: `TournamentWriter`, serialising each tournament's commands.
 - `flow.py`: `TournamentFlow`, the hub's side of the flow ("the flow is the hub's, not the organiser's").
 - `projection.py`: the whole tournament projection (the pure part plus tables and their matches).
+- `delta.py`: what changed between two tournament projections (`diff`) and how it is applied (`apply`):
+  the `tournament:{tid}` channel's updates and the bus's tournament payloads carry these.
 - `results.py`: placings, standings and every draw match for export (JSON, CSV).
 - `summary.py`: the home page's line per tournament in `GET /api/tournaments` (live, next, champion).
 """

@@ -23,6 +23,7 @@ from hub.draws.interface import DrawRules
 from hub.store import catalog
 from hub.store import tournament_events as store
 from hub.store.db import now_ms
+from hub.tournaments import delta
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,9 @@ class TournamentChange:
     version: int
     event: dict[str, Any]  # {"version", "kind", "data", "at"}
     projection: dict[str, Any]  # draws.projection(state): players, draw, queue, standings, paused_tables
+    # What changed since the projection of version - 1 (hub/tournaments/delta.py), or None when this
+    # process did not hold it (another process stored the events before): then only `projection` says it.
+    delta: dict[str, Any] | None = None
 
 
 TournamentListener = Callable[[TournamentChange], None]
@@ -61,6 +65,8 @@ class _Live:
     state: Any
     version: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pure: dict[str, Any] | None = None  # draws.projection(state) at `pure_version`, for the next delta
+    pure_version: int = -1
 
 
 class TournamentWriter:
@@ -141,7 +147,7 @@ class TournamentWriter:
                                                     at=self._clock())
                 stored = False
 
-                async def append(conn: AsyncConnection) -> None:
+                async def append(conn: AsyncConnection, event: Any = event) -> None:
                     nonlocal stored
                     await store.append(conn, tid, event)
                     stored = True
@@ -157,12 +163,39 @@ class TournamentWriter:
                     continue
                 if not stored:
                     raise NotStored(kind)
-                live.state = self._draws.evolve(live.state, event)
-                live.version = event.version
-                change = TournamentChange(tid, event.version, _event_json(event), self._draws.projection(live.state))
+                change = await self._evolve(live, event)
                 asyncio.get_running_loop().call_soon(self._notify, change)
                 return live.state, event
             raise store.StreamConflict(f"{tid}: the tournament kept changing")
+
+
+    async def _evolve(self, live: _Live, event: Any) -> TournamentChange:
+        """Fold the stored event in, off the event loop: deriving a big draw (thousands of matches),
+        its projection and what changed take tens of milliseconds that other tables' commands must
+        not wait for. The event is stored: the state follows it even if the caller is cancelled."""
+        previous = live.pure if live.pure_version == event.version - 1 else None
+        work = asyncio.get_running_loop().run_in_executor(None, _fold_one, self._draws, live.state, event, previous)
+        try:
+            state, pure, changed = await asyncio.shield(work)
+        except asyncio.CancelledError:
+            state, pure, changed = _fold_one(self._draws, live.state, event, previous)
+            self._keep(live, event.version, state, pure)
+            raise
+        self._keep(live, event.version, state, pure)
+        return TournamentChange(live.tid, event.version, _event_json(event), pure, changed)
+
+    @staticmethod
+    def _keep(live: _Live, version: int, state: Any, pure: dict[str, Any]) -> None:
+        if live.version < version:
+            live.state, live.version, live.pure, live.pure_version = state, version, pure, version
+
+
+def _fold_one(draws: ModuleType, state: Any, event: Any,
+              previous: dict[str, Any] | None) -> tuple[Any, dict[str, Any], dict[str, Any] | None]:
+    """(the state after `event`, its projection, the delta from `previous`): pure, run in a thread."""
+    state = draws.evolve(state, event)
+    pure = draws.projection(state)
+    return state, pure, None if previous is None else delta.diff(previous, pure)
 
 
 def _event_json(event: Any) -> dict[str, Any]:

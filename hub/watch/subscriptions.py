@@ -1,7 +1,8 @@
 """The client-message side of the watch core: a watcher's subscribe / unsubscribe frames.
 
 Anything wrong answers an `error` message on the socket (bad_message, unknown_channel,
-too_many_subscriptions, unavailable), never a crash.
+too_many_subscriptions, too_many_snapshots, unavailable), never a crash; a socket past its budgets
+(budgets.py: snapshots per channel, error answers per minute) is refused or closed 1008.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from hub.ops.logbudget import LogBudget, clip, suppressed
 from hub.ops.metrics import Metrics
 from hub.rules.interface import MatchRules
 from hub.store.db import now_ms
+from hub.watch.budgets import CLOSE_POLICY, SNAPSHOTS_PER_MINUTE, SocketBudgets
 from hub.watch.feeds import MatchFeeds, TableFeed, TableFeeds
 from hub.watch.history import dumps, replay
 from hub.watch.tournament_feeds import TournamentFeed, TournamentFeeds
@@ -40,6 +42,7 @@ class Subscriptions:
         self.conns: set[Conn] = set()
         # Warnings per connection are bounded (a socket repeating a failing frame writes a few lines).
         self.log_budget = LogBudget(lines=5, window_s=60.0)
+        self.budgets = SocketBudgets()
 
     def connect(self, conn: Conn) -> None:
         self.conns.add(conn)
@@ -49,6 +52,7 @@ class Subscriptions:
         self.conns.discard(conn)
         self.metrics.watchers.set(len(self.conns))
         self.log_budget.forget(id(conn))
+        self.budgets.forget(conn)
         for ch in list(conn.subs):
             self._detach(conn, ch)
         conn.subs.clear()
@@ -68,30 +72,30 @@ class Subscriptions:
     async def handle(self, conn: Conn, text: str) -> None:
         """One frame from a watcher. Anything wrong answers an error message, never a crash."""
         if len(text) > MAX_FRAME:
-            conn.error("bad_message", f"message over {MAX_FRAME} bytes")
+            self._error(conn, "bad_message", f"message over {MAX_FRAME} bytes")
             return
         try:
             # The strict parser (as the tablets' and HTTP's): no NaN, no lone surrogates, no NUL,
             # nesting too deep is bad JSON, not a crash.
             msg = strict_loads(text)
         except UnicodeError:
-            conn.error("bad_message", "strings must be valid Unicode text (no lone surrogates)")
+            self._error(conn, "bad_message", "strings must be valid Unicode text (no lone surrogates)")
             return
         except ValueError as exc:
-            conn.error("bad_message", f"malformed JSON: {clip(exc, 120)}")
+            self._error(conn, "bad_message", f"malformed JSON: {clip(exc, 120)}")
             return
         if not isinstance(msg, dict):
-            conn.error("bad_message", "a message is a JSON object")
+            self._error(conn, "bad_message", "a message is a JSON object")
             return
         kind, channel = msg.get("type"), msg.get("channel")
         if kind == "ping":  # a screen asking whether the link still carries anything (issue 15)
             conn.push(Item(ERR, "", text=dumps({"type": "pong", "server_time": now_ms()}), forced=True))
             return
         if kind not in ("subscribe", "unsubscribe"):
-            conn.error("bad_message", "type must be subscribe or unsubscribe")
+            self._error(conn, "bad_message", "type must be subscribe or unsubscribe")
             return
         if not isinstance(channel, str) or not channel:
-            conn.error("bad_message", "channel must be a string like match:<id>")
+            self._error(conn, "bad_message", "channel must be a string like match:<id>")
             return
         if kind == "unsubscribe":
             if conn.subs.pop(channel, None) is not None:
@@ -99,10 +103,10 @@ class Subscriptions:
             return
         since = msg.get("since")
         if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
-            conn.error("bad_message", "since must be a version (an integer >= 0)", channel)
+            self._error(conn, "bad_message", "since must be a version (an integer >= 0)", channel)
             return
         if channel not in conn.subs and len(conn.subs) >= MAX_SUBSCRIPTIONS:
-            conn.error("too_many_subscriptions", f"at most {MAX_SUBSCRIPTIONS} channels per connection", channel)
+            self._error(conn, "too_many_subscriptions", f"at most {MAX_SUBSCRIPTIONS} channels per connection", channel)
             return
         prefix, _, ident = channel.partition(":")
         try:
@@ -117,7 +121,7 @@ class Subscriptions:
             elif prefix == "tournament" and ident:
                 ok = self._subscribe_latest(conn, channel, await self.tournaments.load(ident))
             else:
-                conn.error("unknown_channel", "channels are match:<id>, table:<id> or tournament:<id>", channel)
+                self._error(conn, "unknown_channel", "channels are match:<id>, table:<id> or tournament:<id>", channel)
                 return
         except Exception as exc:
             dropped = self.log_budget.allow(id(conn))
@@ -126,10 +130,24 @@ class Subscriptions:
                             clip(exc, 200), suppressed(dropped))
             conn.subs.pop(channel, None)
             self._detach(conn, channel)
-            conn.error("unavailable", "the hub could not read this channel now; try again", channel)
+            self._error(conn, "unavailable", "the hub could not read this channel now; try again", channel)
             return
         if not ok:
-            conn.error("unknown_channel", f"no such {prefix}: {ident!r}", channel)
+            self._error(conn, "unknown_channel", f"no such {prefix}: {ident!r}", channel)
+
+    def _error(self, conn: Conn, code: str, msg: str, channel: object = None) -> None:
+        """Answer an error, or close the socket 1008 once it has had its budget of them."""
+        if self.budgets.error(conn):
+            conn.error(code, msg, channel)
+        else:
+            conn.close_with(CLOSE_POLICY)
+
+    def _snapshot_allowed(self, conn: Conn, channel: str) -> bool:
+        if self.budgets.snapshot(conn, channel):
+            return True
+        self._error(conn, "too_many_snapshots",
+                    f"at most {SNAPSHOTS_PER_MINUTE} snapshots of a channel a minute: try again later", channel)
+        return False
 
     def _attach(self, conn: Conn, channel: str, watchers: set[Conn]) -> Sub:
         if conn.subs.get(channel) is None:
@@ -141,6 +159,8 @@ class Subscriptions:
         """table: and tournament: channels: no `since`, always a fresh snapshot first."""
         if feed is None:
             return False
+        if not self._snapshot_allowed(conn, channel):
+            return True
         self._attach(conn, channel, feed.watchers).version = None
         conn.push(Item(SNAP, channel))
         return True
@@ -153,8 +173,11 @@ class Subscriptions:
             await self.matches.refresh(feed)
         while feed.loading:  # a resync is filling a gap: serve after it
             await asyncio.sleep(0.01)
+        snapshot = since is None or since > feed.version or feed.version - since > MAX_REPLAY
+        if snapshot and not self._snapshot_allowed(conn, channel):
+            return True
         sub = self._attach(conn, channel, feed.watchers)
-        if since is None or since > feed.version or feed.version - since > MAX_REPLAY:
+        if snapshot:
             sub.version = None
             conn.push(Item(SNAP, channel))
             return True

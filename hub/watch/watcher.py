@@ -4,7 +4,9 @@
 `core.WatchCore`: `push(item)` never awaits; a front that can write without awaiting overrides
 `write_now`, otherwise `run` (the sender task) drains the queue one message at a time. A watcher
 that falls QUEUE_LIMIT messages behind skips to each channel's latest snapshot; one whose send
-has been stuck for STUCK_S is closed 4408.
+has been stuck for STUCK_S is closed 4408. A delta update (`Item.base`: tournament channels) that
+has to wait keeps only the latest per channel: it replaces the one waiting, and when its `base` is
+not what the watcher was last sent, the channel's latest snapshot goes instead (a gap is a snapshot).
 
 Messages are texts built once per change and channel (`message`), spliced from JSON already made.
 """
@@ -32,12 +34,14 @@ SNAP, UPD, ERR = 0, 1, 2
 
 def message(kind: str, channel: str, version: int, data: str, event: str | None = None, extra: str = "") -> str:
     """One snapshot/update text; `data` and `event` are JSON already (spliced, not re-serialised)."""
-    head = f'{{"type":"{kind}","channel":{dumps(channel)},"version":{version},"server_time":{now_ms()}{extra},"data":{data}'
+    head = (f'{{"type":"{kind}","channel":{dumps(channel)},"version":{version},"server_time":{now_ms()}{extra}'
+            f',"data":{data}')
     return head + ("}" if event is None else f',"event":{event}}}')
 
 
 def error_text(code: str, msg: str, channel: Any = None) -> str:
-    body: dict[str, Any] = {"type": "error", "error": {"code": code, "message": msg}}
+    # `code` both at the top (PROTOCOL.md section 10) and in `error` (section 2's clients read it there).
+    body: dict[str, Any] = {"type": "error", "code": code, "error": {"code": code, "message": msg}}
     if isinstance(channel, str):
         body["channel"] = channel
     return dumps(body)
@@ -60,6 +64,7 @@ class Item:
     text: str | None = None
     forced: bool = False  # replays and errors: not counted against the live limit
     frame: bytes | None = None  # `text` as one WebSocket frame, built once by the first front that needs it
+    base: int | None = None  # a delta update: the version it applies to (None: a whole projection)
 
 
 @dataclass(slots=True)
@@ -113,6 +118,8 @@ class Conn:
                 return
         if not self.queue and not self.sending and self.write_now(item):
             return
+        if item.base is not None and self.queue and self._replace_waiting(item):
+            return
         if not item.forced and self.queue is not None and len(self.queue) - self.forced >= QUEUE_LIMIT:
             self._overflow()
             return
@@ -122,6 +129,18 @@ class Conn:
             self.queue = deque()
         self.queue.append(item)
         self._kick()
+
+    def _replace_waiting(self, item: Item) -> bool:
+        """A delta update while one of its channel waits: keep only the latest (True: done)."""
+        queue = self.queue
+        assert queue is not None
+        for i in range(len(queue) - 1, -1, -1):
+            waiting = queue[i]
+            if waiting.channel == item.channel and not waiting.forced and waiting.kind in (UPD, SNAP):
+                if waiting.kind == UPD:
+                    queue[i] = item
+                return True  # a waiting snapshot is read when sent: it covers this update too
+        return False
 
     def write_now(self, item: Item) -> bool:
         """Hand `item` to the socket without awaiting; False to queue it for the sender instead."""
@@ -166,6 +185,12 @@ class Conn:
             return text
         if sub.version is None or sub.key != item.key or item.version <= sub.version:
             return None
+        if item.base is not None and item.base != sub.version:  # missed one: the whole state instead
+            snap = self.gateway.snapshot(item.channel)
+            if snap is None:
+                return None
+            sub.key, sub.version, text = snap
+            return text
         sub.version = item.version
         return item.text
 
@@ -204,6 +229,12 @@ class Conn:
                 task.uncancel()
         with contextlib.suppress(Exception, asyncio.TimeoutError):
             await asyncio.wait_for(self._close(self.closing), 2)
+
+    def close_with(self, code: int) -> None:
+        """Close the socket with `code` after the message being sent (nothing queued goes out)."""
+        if self.closing is None:
+            self.closing = code
+            self._kick()
 
     def error(self, code: str, msg: str, channel: Any = None) -> None:
         self.push(Item(ERR, "", text=error_text(code, msg, channel), forced=True))

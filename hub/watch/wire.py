@@ -6,7 +6,9 @@ The projection and event are serialised once, in the process that stored the cha
 spliced into each channel's message by every process that receives it. The header's `k` says
 what changed: absent (or "match") a match (`m`, `t`, `tb`, `v`; `from` when it moved tables),
 "tour" the tournament's own stream (`t`, `v`: players, draw, queue, standings, paused tables; the
-projection part is the draw's pure projection), "table" a table's current match went away (`t`,
+projection part is what changed in the draw's pure projection since version `v - 1` when `d` is
+true (hub/tournaments/delta.py: a few hundred bytes however big the draw), else the whole pure
+projection), "table" a table's current match went away (`t`,
 `tb`, `m`: a scheduled match cancelled). A receiver ignores kinds it does not know.
 """
 
@@ -34,8 +36,10 @@ def encode_change(change: Change) -> bytes:
 
 
 def encode_tournament(change: TournamentChange) -> bytes:
-    header = {"k": "tour", "t": change.tournament_id, "v": change.version, "at": change.event.get("at")}
-    return "\n".join((dumps(header), dumps(change.projection), dumps(change.event))).encode("utf-8")
+    header = {"k": "tour", "t": change.tournament_id, "v": change.version, "at": change.event.get("at"),
+              "d": change.delta is not None}
+    data = change.projection if change.delta is None else change.delta
+    return "\n".join((dumps(header), dumps(data), dumps(change.event))).encode("utf-8")
 
 
 def encode_table_notice(notice: TableNotice) -> bytes:

@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer, envelope
 
+from tests.watch.tournament_view import TournamentView
+
 from hub.app import create_app
 from hub.settings import Settings
 
@@ -354,18 +356,23 @@ def test_the_tournament_channel_carries_players_draw_queue_and_tables(c: TestCli
         ws.send_json({"type": "subscribe", "channel": f"tournament:{ev.tid}"})
         snap = ws.receive_json()
         assert snap["type"] == "snapshot" and snap["data"]["draw"] is None and snap["data"]["players"] == []
+        view = TournamentView()
+        view.take(snap)
         c.post(f"/api/tournaments/{ev.tid}/players", json={"players": [{"name": f"P{i}"} for i in range(4)]},
                headers=admin())
         up = ws.receive_json()
         assert up["type"] == "update" and len(up["data"]["players"]) == 4
+        view.take(up)
         ev.draw()
 
         def until(pred: Any) -> dict[str, Any]:
             for _ in range(50):
                 msg = ws.receive_json()
                 assert msg["type"] == "update", msg
-                if pred(msg["data"]):
-                    return msg
+                data = view.take(msg)  # the deltas applied: the whole projection at that version
+                assert data is not None, "a gap in the updates"
+                if pred(data):
+                    return {**msg, "data": data}
             raise AssertionError("no such update")
 
         called = until(lambda d: d["draw"] and any(m["status"] == "called" for m in d["draw"]["matches"])

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import make_match, make_table
+from tests.watch.tournament_view import TournamentView
 from watch_helpers import GatewaySocket, Play, recv, sub
 
 from hub.app import create_app
@@ -179,12 +180,18 @@ def test_tournament_channel(c: TestClient, watch: Callable[[], Any]) -> None:
         snap = recv(ws)
         assert snap["type"] == "snapshot"
         assert snap["data"] == c.get(f"/api/tournaments/{table['tid']}").json()
+        view = TournamentView()
+        view.take(snap)
         play.start()
         play.shot()
         ups = [recv(ws), recv(ws)]
+        for up in ups:
+            view.take(up)
     assert [u["version"] for u in ups] == [snap["version"] + 1, snap["version"] + 2]
-    assert ups[-1]["data"]["tables"][0]["match"]["status"] == "live"
-    assert ups[-1]["data"] == c.get(f"/api/tournaments/{table['tid']}").json()
+    assert [u["base"] for u in ups] == [snap["version"], snap["version"] + 1]
+    # Only what changed: the table the stroke was played on.
+    assert set(ups[-1]["data"]) == {"tables"} and ups[-1]["data"]["tables"][0]["match"]["status"] == "live"
+    assert view.gaps == 0 and view.proj == c.get(f"/api/tournaments/{table['tid']}").json()
 
 
 def test_bad_messages_get_errors_not_crashes(c: TestClient, watch: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
