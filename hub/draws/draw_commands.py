@@ -5,6 +5,10 @@ The seeding order (``entrants`` of ``draw_made``) is computed here, from the com
 - ``random``: every active (not withdrawn) player, shuffled by ``random.Random(seed)``;
 - ``seeded``: the seeded players by seed (1 first), then the unseeded ones shuffled by
   ``random.Random(seed)``.
+
+A draw has at most MAX_DRAW_MATCHES matches (``draw_size``, counted from the settings before
+anything is made: byes and a possible grand-final reset count); a bigger one is refused
+``draw_too_large`` (a round robin's message says how many ``groups`` would fit).
 """
 
 from __future__ import annotations
@@ -26,6 +30,37 @@ TWO_PLAYER = ("golden_nine", "wpa_nine", "chinese_eight")
 MAX_GROUPS = 26
 MAX_ROUNDS = 50
 SEED_LIMIT = 2**63
+MAX_DRAW_MATCHES = 4096
+
+
+def draw_size(kind: str, players: int, groups: int | None = None, rounds: int | None = None) -> int:
+    """How many matches (entries of ``draw.matches``) a draw of ``players`` makes at most."""
+    if kind in ("single_elimination", "double_elimination"):
+        size = 2
+        while size < players:
+            size *= 2
+        return size - 1 if kind == "single_elimination" else 2 * size - 1  # with GF2, the reset
+    if kind == "round_robin":
+        g = max(1, groups or 1)
+        small, extra = divmod(players, g)
+        sizes = [small + 1] * extra + [small] * (g - extra)
+        return sum(k * (k - 1) // 2 for k in sizes)
+    per_round = players // 3 + (1 if players % 3 else 0)
+    return per_round * (rounds or DEFAULT_ROUNDS)
+
+
+def _too_large(kind: str, players: int, groups: int | None, rounds: int | None) -> DrawReject:
+    n = draw_size(kind, players, groups, rounds)
+    head = f"a draw has at most {MAX_DRAW_MATCHES} matches; this {kind} of {players} players would make {n}"
+    if kind == "round_robin":
+        fit = next((g for g in range(1, MAX_GROUPS + 1) if draw_size(kind, players, g) <= MAX_DRAW_MATCHES), None)
+        hint = (f": split it into groups (\"groups\": {fit} or more)" if fit is not None
+                else f": even {MAX_GROUPS} groups are too many matches; use fewer players")
+    elif kind == "chase_groups":
+        hint = ": play fewer rounds"
+    else:
+        hint = ": split the field into several tournaments"
+    return DrawReject(422, "draw_too_large", head + hint)
 
 
 def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -56,7 +91,8 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
         if not redraw:
             raise conflict("draw_exists", "a draw is made already: send redraw: true to replace it")
         if state.results or state.walkovers:
-            raise conflict("draw_started", "the draw has started (a result or walkover is recorded): it cannot be redrawn")
+            raise conflict("draw_started",
+                           "the draw has started (a result or walkover is recorded): it cannot be redrawn")
     active = [p for p in state.players if not p.withdrawn]
     least = 3 if kind == "chase_groups" else 2
     if len(active) < least:
@@ -64,6 +100,8 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
     if groups is not None and len(active) < 2 * groups:
         raise DrawReject(422, "too_few_players",
                          f"{groups} groups need at least {2 * groups} players, two a group ({len(active)} active)")
+    if draw_size(kind, len(active), groups, rounds) > MAX_DRAW_MATCHES:
+        raise _too_large(kind, len(active), groups, rounds)
     rng = random.Random(seed)
     if seeding == "seeded":
         seeded = sorted((p for p in active if p.seed is not None), key=lambda p: p.seed or 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hub.draws import TournamentEvent, fold
+from hub.draws.draw_commands import MAX_DRAW_MATCHES, draw_size
 from tests.draws.harness import TEMPLATES, Stream
 
 GOLDEN = TEMPLATES["golden_nine"]
@@ -129,3 +130,48 @@ def test_null_settings_take_the_defaults() -> None:
                   "rounds": None, "redraw": None, "match": GOLDEN})
     assert (event.data["seeding"], event.data["groups"], event.data["rounds"], event.data["redraw"]) == (
         "random", 1, None, False)
+
+
+# --- the size cap -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, n, extra", [
+    ("single_elimination", 2, {}), ("single_elimination", 13, {}), ("single_elimination", 64, {}),
+    ("double_elimination", 3, {}), ("double_elimination", 17, {}),
+    ("round_robin", 9, {}), ("round_robin", 23, {"groups": 4}), ("round_robin", 12, {"groups": 5}),
+    ("chase_groups", 10, {"rounds": 2}), ("chase_groups", 12, {}),
+])
+def test_draw_size_counts_what_the_draw_makes(kind: str, n: int, extra: dict) -> None:
+    s = Stream()
+    s.add(n)
+    s.draw(kind, **extra)
+    made = len(s.view["draw"]["matches"])
+    counted = draw_size(kind, n, extra.get("groups"), extra.get("rounds"))
+    # A double elimination also counts the grand final's reset, made only when it is played.
+    assert counted == made + (1 if kind == "double_elimination" else 0)
+
+
+def test_a_round_robin_over_the_cap_is_refused_naming_groups() -> None:
+    s = Stream()
+    s.add(91)  # 91 x 90 / 2 = 4,095 matches: the most that fits one group
+    assert draw_size("round_robin", 91) <= MAX_DRAW_MATCHES < draw_size("round_robin", 92)
+    s.do({"kind": "add_players", "players": [{"name": "Late"}]})
+    r = s.reject({**draw_cmd(type="round_robin")})
+    assert (r.status, r.code) == (422, "draw_too_large")
+    assert "groups" in r.message and "4186" in r.message  # 92 x 91 / 2, and the way out
+    s.draw("round_robin", groups=2)  # two groups of 46: 2 x 1,035 matches
+    assert len(s.view["draw"]["matches"]) == 2070
+
+
+def test_a_draw_too_large_is_refused_before_anything_is_made() -> None:
+    s = Stream()
+    for _ in range(2):
+        s.add(500)
+    before = len(s.events)
+    r = s.reject(draw_cmd(type="round_robin", groups=26))  # 26 groups of 38-39: about 18,000 matches
+    assert r.code == "draw_too_large" and "groups" in r.message
+    r = s.reject(draw_cmd(type="chase_groups", match=CHASE, rounds=50))
+    assert r.code == "draw_too_large" and "rounds" in r.message
+    assert len(s.events) == before and s.view["draw"] is None
+    s.draw("double_elimination")  # 1,000 players: a bracket of 1,024, 2,046 matches, fits
+    assert len(s.view["draw"]["matches"]) == 2046

@@ -12,10 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer, envelope
 
-from tests.watch.tournament_view import TournamentView
-
 from hub.app import create_app
 from hub.settings import Settings
+from tests.watch.tournament_view import TournamentView
 
 WPA = {"discipline": "wpa_nine", "format": {"race_to": 2}, "options": {}}
 

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import make_match, make_table
-from tests.watch.tournament_view import TournamentView
 from watch_helpers import GatewaySocket, Play, recv, sub
 
 from hub.app import create_app
 from hub.settings import Settings
 from hub.watch import subscriptions
+from tests.watch.tournament_view import TournamentView
 
 
 @pytest.fixture

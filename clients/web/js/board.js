@@ -1,6 +1,7 @@
 // Venue scoreboard: /board/{tournament_id} — every table of the tournament on one screen.
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
+import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard } from "./ui.js";
 
 const tid = pathId();
@@ -25,7 +26,7 @@ function notFound() {
   fill(grid, notFoundCard("no_such_tournament", tid));
 }
 
-watch.subscribe(`tournament:${tid}`, (data) => {
+followTournament(watch, tid, (data) => {
   tournament = data;
   document.getElementById("tournament-name").textContent = data.name || "";
   document.title = `${data.name || ""} · cuehub`;

@@ -1,10 +1,11 @@
 // The live bracket: /bracket/{tournament_id} — for fans on a phone and for the venue's TV.
-// Follows `tournament:{tid}` over /ws/watch (PROTOCOL.md section 7): the winners and losers
+// Follows `tournament:{tid}` over /ws/watch (PROTOCOL.md sections 7 and 10, tournament_feed.js): the winners and losers
 // brackets and the grand final (with its reset) of an elimination, or the group tables and the
 // standings of a round robin or a chase night. Every match links to its watch page. Names come
 // from the hub and are only ever set as text.
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
+import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, formatLabel, notFoundCard } from "./ui.js";
 
 const tid = pathId();
@@ -38,7 +39,7 @@ function schedule() {
   requestAnimationFrame(run);
   setTimeout(run, 100); // a page in the background gets no frames
 }
-watch.subscribe(`tournament:${tid}`, (data) => {
+followTournament(watch, tid, (data) => {
   proj = data;
   document.body.dataset.version = String(data.version ?? "");
   const sig = signature(data);

@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { el, fill, setConn } from "./ui.js";
 import { Watch } from "./live.js";
+import { followTournament } from "./tournament_feed.js";
 import { hub } from "./desk-api.js";
 import { STEPS, startStep } from "./desk-steps.js";
 import { errorText, say, noticeLine } from "./desk-ui.js";
@@ -35,8 +36,10 @@ export function tournamentView({ navigate, tid }) {
   async function load() {
     try {
       const fresh = await hub.tournament(tid);
-      // The channel may have brought a newer projection while this answer was on its way.
-      if (!tour || typeof fresh.version !== "number" || typeof tour.version !== "number" || fresh.version >= tour.version) tour = fresh;
+      // The channel may have brought a newer projection while this answer was on its way; and a
+      // big draw's GET holds only a page of its matches (the channel's snapshot has them all).
+      const partial = Boolean(fresh.draw && fresh.draw.matches_page && fresh.draw.matches_page.next !== null);
+      if (!tour || (!partial && (typeof fresh.version !== "number" || typeof tour.version !== "number" || fresh.version >= tour.version))) tour = fresh;
       missing = false;
       failure = null;
     } catch (e) {
@@ -61,7 +64,7 @@ export function tournamentView({ navigate, tid }) {
     const conn = document.getElementById("conn");
     conn?.classList.remove("hidden");
     watch = new Watch({ onStatus: (s) => { setConn(s); document.body.dataset.conn = s; } });
-    watch.subscribe(`tournament:${tid}`, (data) => {
+    followTournament(watch, tid, (data) => {
       if (!data || (tour && typeof data.version === "number" && typeof tour.version === "number" && data.version < tour.version)) return;
       tour = data;
       missing = false;

@@ -180,6 +180,14 @@ export class Watch {
     if (onError) sub.errors.add(onError);
   }
 
+  /** Ask for a channel's snapshot again (its owner lost track of it: a gap in a tournament's deltas). */
+  resubscribe(channel) {
+    const sub = this.subs.get(channel);
+    if (!sub) return;
+    sub.version = null;
+    this._sendSubscribe(channel);
+  }
+
   unsubscribe(channel) {
     if (this.subs.delete(channel)) this._send({ type: "unsubscribe", channel });
   }
