@@ -99,13 +99,25 @@ class DrawMatch(_Open):
     scores: dict[str, int] | None
 
 
+class MatchesPage(_Open):
+    """Which of the draw's matches this answer holds: `?matches_offset=&matches_limit=` ask for others."""
+
+    offset: int
+    limit: int
+    total: int = Field(description="How many matches the draw has.")
+    next: int | None = Field(description="The matches_offset of the next page; null on the last one.")
+
+
 class Draw(_Open):
     type: DrawType
     status: Literal["running", "finished"]
     champion: str | None
     seeding: Literal["random", "seeded"]
     seed: int
-    matches: list[DrawMatch]
+    matches: list[DrawMatch] = Field(description="Over REST one page of the draw's matches (see matches_page); "
+                                     "all of them on the tournament channel's snapshot.")
+    matches_page: MatchesPage | None = None
+
 
 
 class Standing(_Open):

@@ -15,7 +15,7 @@ from hub.matches.listings import Listings
 from hub.ops import conditional
 from hub.store import catalog
 from hub.store import match_events as store
-from hub.tournaments.projection import tournament_projection
+from hub.tournaments.projection import DEFAULT_PAGE, MAX_PAGE, page_matches, tournament_projection
 from hub.tournaments.summary import TournamentList
 
 # Every call may meet a database outage (503); the admin calls add their own statuses.
@@ -64,12 +64,17 @@ async def list_tournaments(request: Request) -> dict[str, Any]:
 
 @router.get("/tournaments/{tid}", response_model=None, responses=models.ok(
     cm.CompetitionProjection, "The tournament projection (PROTOCOL.md sections 5 and 7).") | models.errors(404))
-async def get_tournament(tid: str, request: Request) -> dict[str, Any]:
-    """The tournament projection: its tables and the match on each, with a version."""
+async def get_tournament(tid: str, request: Request, matches_offset: int = 0,
+                         matches_limit: int = DEFAULT_PAGE) -> dict[str, Any]:
+    """The tournament projection: its tables and the match on each, with a version. A big draw's
+    matches come in pages: `draw.matches` holds at most `matches_limit` (default 256, at most 1024)
+    from `matches_offset`, and `draw.matches_page` says `{offset, limit, total, next}`."""
+    if matches_offset < 0 or not 1 <= matches_limit <= MAX_PAGE:
+        raise ApiError(422, "bad_request", f"matches_offset must be >= 0 and matches_limit 1 to {MAX_PAGE}")
     proj = await tournament_projection(_listings(request), deps.services(request).tournaments, draws, tid)
     if proj is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    return proj
+    return page_matches(proj, matches_offset, matches_limit)
 
 
 @router.post("/tournaments/{tid}/tables", status_code=201, dependencies=[Depends(deps.require_admin)],

@@ -30,7 +30,7 @@ from hub.matches.writer import Ack, MatchWriter
 from hub.store import catalog
 from hub.tournaments import results
 from hub.tournaments.flow import draw_entries
-from hub.tournaments.projection import tournament_projection
+from hub.tournaments.projection import page_matches, tournament_projection
 from hub.tournaments.writer import NotStored, TournamentWriter
 
 router = APIRouter(prefix="/api", tags=["running a competition"], responses=models.errors(503))
@@ -64,11 +64,16 @@ async def _apply(request: Request, tid: str, command: dict[str, Any], **kw: Any)
         raise ApiError(409, "conflict", "the match changed meanwhile (it started?): look again") from None
 
 
-async def _projection(request: Request, tid: str) -> dict[str, Any]:
+async def _whole(request: Request, tid: str) -> dict[str, Any]:
     proj = await tournament_projection(deps.services(request).listings, tournaments(request), draws, tid)
     if proj is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     return proj
+
+
+async def _projection(request: Request, tid: str) -> dict[str, Any]:
+    """What a write answers: the projection with the first page of the draw's matches (as the GET)."""
+    return page_matches(await _whole(request, tid))
 
 
 def _players(state: Any) -> dict[str, dict[str, Any]]:
@@ -372,7 +377,7 @@ def _filename(proj: dict[str, Any], what: str, ext: str) -> str:
 @router.get("/tournaments/{tid}/results.json", response_model=None,
             responses=models.ok(cm.ResultsExport, "Placings, standings and every draw match.") | models.errors(404))
 async def results_json(tid: str, request: Request) -> JSONResponse:
-    proj = await _projection(request, tid)
+    proj = await _whole(request, tid)
     return JSONResponse(results.results_json(proj), headers={
         "Content-Disposition": f'attachment; filename="{_filename(proj, "results", "json")}"'})
 
@@ -380,7 +385,7 @@ async def results_json(tid: str, request: Request) -> JSONResponse:
 @router.get("/tournaments/{tid}/results.csv", response_model=None, response_class=Response,
             responses=cm.csv_ok("Every draw match, a row each.") | models.errors(404))
 async def results_csv(tid: str, request: Request) -> Response:
-    proj = await _projection(request, tid)
+    proj = await _whole(request, tid)
     return Response(results.matches_csv(proj), media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="{_filename(proj, "matches", "csv")}"'})
 
@@ -388,6 +393,6 @@ async def results_csv(tid: str, request: Request) -> Response:
 @router.get("/tournaments/{tid}/placings.csv", response_model=None, response_class=Response,
             responses=cm.csv_ok("The final placings, a row per player.") | models.errors(404))
 async def placings_csv(tid: str, request: Request) -> Response:
-    proj = await _projection(request, tid)
+    proj = await _whole(request, tid)
     return Response(results.placings_csv(proj), media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="{_filename(proj, "placings", "csv")}"'})

@@ -176,7 +176,7 @@ class TournamentFlow:
             if state is None:
                 self._watched.discard(tid)
                 return
-            proj = self._draws.projection(state)
+            proj = self._tournaments.projection(state)
             if proj.get("draw") is None:
                 return
             if not await self._step(tid, state, proj):
@@ -301,7 +301,7 @@ class TournamentFlow:
         state = await self._tournaments.state(row.tournament_id)
         if state is None:
             return None
-        entries = draw_entries(self._draws.projection(state))
+        entries = draw_entries(self._tournaments.projection(state))
         entry = entries.get(row.draw_key)
         if entry is None or entry.get("match_id") != row.id or entry["status"] != "finished":
             return None

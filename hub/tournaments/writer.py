@@ -129,6 +129,14 @@ class TournamentWriter:
             await self._catch_up(live)
             return live.state
 
+    def projection(self, state: Any) -> dict[str, Any]:
+        """`draws.projection(state)`: the one made with the state when it is this writer's latest
+        (made off the event loop, shared with the listeners: treat as read-only), else made now."""
+        live = self._live.get(state.tournament_id)
+        if live is not None and live.state is state and live.pure is not None and live.pure_version == live.version:
+            return live.pure
+        return self._draws.projection(state)  # type: ignore[no-any-return]
+
     # --- writes -----------------------------------------------------------------------------
 
     async def apply(self, tid: str, command: Mapping[str, Any],
