@@ -171,7 +171,7 @@ class Subscriptions:
             return False
         if self.matches.stale():  # the bus may be losing messages: the store, not what we last heard
             await self.matches.refresh(feed)
-        while feed.loading:  # a resync is filling a gap: serve after it
+        while feed.loading:  # a resync is filling a gap: serve after it  # noqa: ASYNC110 - a short poll
             await asyncio.sleep(0.01)
         snapshot = since is None or since > feed.version or feed.version - since > MAX_REPLAY
         if snapshot and not self._snapshot_allowed(conn, channel):
