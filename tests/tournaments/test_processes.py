@@ -139,3 +139,52 @@ def test_sigkill_in_the_middle_of_a_draw(tmp_path: Path, pg_schema: str) -> None
         check_double_elimination(h.base, sim.tournament["id"])  # type: ignore[index]
     finally:
         h.stop()
+
+
+def test_a_watcher_on_the_other_process_follows_the_deltas(tmp_path: Path, pg_schema: str) -> None:
+    """The Redis bus carries what changed in the draw (not the whole of it): a `tournament:`
+    watcher on process B, while process A and B's tablets play a whole draw, keeps a copy from B's
+    deltas that equals B's snapshot at the end, with no gap on the way."""
+    import json
+
+    from websockets.sync.client import connect
+
+    from tests.watch.tournament_view import TournamentView
+
+    require_redis()
+    channel = f"cuehub-test-{uuid.uuid4().hex[:8]}"
+    env = {"HUB_BUS_URL": f"{REDIS_URL}?channel={channel}"}
+    a, b = hub(tmp_path, pg_schema, "a", **env), hub(tmp_path, pg_schema, "b", **env)
+    a.start()
+    b.start()
+    seen: dict[str, Any] = {}
+
+    def watch_on_b(sim: DrawSimulator) -> None:
+        ch = f"tournament:{sim.tournament['id']}"  # type: ignore[index]
+        view = TournamentView()
+        with connect(f"{b.ws_base}/ws/watch", max_size=None) as ws:
+            ws.send(json.dumps({"type": "subscribe", "channel": ch}))
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline:
+                proj = view.take(json.loads(ws.recv(timeout=60)))
+                assert view.gaps == 0
+                if proj and proj["draw"] and proj["draw"]["status"] == "finished":
+                    break
+            for _ in range(20):  # what is still on its way, then B's snapshot at the same version
+                with connect(f"{b.ws_base}/ws/watch", max_size=None) as fresh:
+                    fresh.send(json.dumps({"type": "subscribe", "channel": ch}))
+                    snap = json.loads(fresh.recv(timeout=10))
+                while view.proj is not None and view.proj["version"] < snap["version"]:
+                    view.take(json.loads(ws.recv(timeout=10)))
+                if view.proj is not None and view.proj["version"] == snap["version"]:
+                    break
+            seen.update(view=view.proj, snapshot=snap["data"], updates=view.updates, gaps=view.gaps)
+
+    try:
+        sim = play(a.base, [a.base, b.base], seed=4, during=watch_on_b)
+        assert sim.finished and not sim.stats.errors, sim.stats.errors
+        assert seen["gaps"] == 0 and seen["updates"] > 50, seen["updates"]
+        assert seen["view"] == seen["snapshot"]
+    finally:
+        a.stop()
+        b.stop()
