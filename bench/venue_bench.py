@@ -8,13 +8,16 @@ play legal strokes from `hub.tools.strokes`, `--rate` commands a second in all (
 tables/rate seconds, when it has a match), for `--seconds`:
 
 - **baseline**: the first tournament, nobody watching;
-- **watched**: the second, with `--watchers` sockets on `tournament:{tid}` (in a process of their
-  own, so their receiving does not slow the tablets' client), each keeping its copy from the deltas.
+- **watched**: the second, with `--watchers` sockets on `tournament:{tid}`: one checking watcher
+  (Python, a process of its own: it keeps the whole copy from the deltas, counts bytes and gaps) and
+  the others from bench/load.c (one thread, epoll, as fanout_bench.py: they count the messages and
+  their fan-out latency, and cost the box's shared cores little).
 
 The first WARMUP_S seconds of each phase (every match's start) are not counted. Printed per phase:
 commands acked, their rate, ack p50 / p99 / max (ms, the tablet's round trip),
-bytes the hub sent to the tablets and to the watchers (WebSocket payloads), bytes per watcher per
-command, the watchers' snapshots, updates, gaps and largest update. Then the ratios watched /
+bytes the hub sent to the tablets and to each watcher per command (WebSocket payloads, the checking
+watcher's), its snapshots, updates, gaps and largest update, and the load.c watchers' message count
+and fan-out latency. Then the ratios watched /
 baseline of the same run. A last section makes a 1,024-player single elimination: the time of its
 `GET /api/tournaments/{tid}`, the snapshot's size and a stroke's update size.
 """
@@ -27,6 +30,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -45,7 +49,11 @@ sys.path.insert(0, str(ROOT))
 from hub.tools.strokes import next_command  # noqa: E402
 from tests.services import free_port  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from fanout_bench import Load  # noqa: E402
+
 ADMIN = "venue-bench-admin"
+HEAD = re.compile(r'"version":(?P<version>\d+),"server_time":\d+,"base":(?P<base>\d+)')
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
 WPA = {"discipline": "wpa_nine", "format": {"race_to": 9}, "options": {}}
 
@@ -92,6 +100,7 @@ class Tablet:
         self.counted_from = float("inf")  # acks of commands sent before (the warm-up) are not counted
         self.bytes = 0
         self.rejects = 0
+        self.closed: int | None = None  # the close code, when the hub closed the tablet's socket
         self.waiting: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
 
     async def run(self, interval: float, phase: float, stop: asyncio.Event) -> None:
@@ -107,6 +116,12 @@ class Tablet:
             reader.cancel()
 
     async def _read(self, ws: Any) -> None:
+        try:
+            await self._read_all(ws)
+        except websockets.ConnectionClosed as closed:
+            self.closed = closed.rcvd.code if closed.rcvd else -1
+
+    async def _read_all(self, ws: Any) -> None:
         async for raw in ws:
             self.bytes += len(raw)
             msg = json.loads(raw)
@@ -149,7 +164,8 @@ class Tablet:
 WARMUP_S = 3.0  # every match's start, and the first strokes, before the acks are counted
 
 
-async def play(ws_base: str, tables: list[dict[str, Any]], rate: float, seconds: float) -> dict[str, Any]:
+async def play(ws_base: str, tables: list[dict[str, Any]], rate: float, seconds: float,
+               counting: Any = None) -> dict[str, Any]:
     rng = random.Random(7)
     tablets = [Tablet(ws_base, t, random.Random(rng.random())) for t in tables]
     interval = len(tablets) / rate
@@ -158,6 +174,8 @@ async def play(ws_base: str, tables: list[dict[str, Any]], rate: float, seconds:
     await asyncio.sleep(WARMUP_S)
     for t in tablets:
         t.counted_from = time.perf_counter()
+    if counting is not None:
+        counting()
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -165,7 +183,7 @@ async def play(ws_base: str, tables: list[dict[str, Any]], rate: float, seconds:
     q = statistics.quantiles(acks, n=100) if len(acks) >= 100 else [max(acks or [0])] * 99
     return {"acks": len(acks), "rate": len(acks) / seconds, "p50": statistics.median(acks) if acks else 0,
             "p99": q[98], "max": max(acks or [0]), "tablet_bytes": sum(t.bytes for t in tablets),
-            "rejects": sum(t.rejects for t in tablets)}
+            "rejects": sum(t.rejects for t in tablets), "closed": sum(t.closed is not None for t in tablets)}
 
 
 # --- the watchers (a process of their own) ------------------------------------------------------
@@ -208,23 +226,27 @@ async def _watchers(url: str, channel: str, n: int, ready: Any, stop: Any, out: 
             await ws.send(json.dumps({"type": "subscribe", "channel": channel}))
             stats["connected"] += 1
             proj: dict[str, Any] | None = None
+            version = None
             async for raw in ws:
                 stats["bytes"] += len(raw)
-                msg = json.loads(raw)
-                if msg.get("type") == "snapshot":
+                if raw.startswith('{"type":"snapshot"'):
                     stats["snapshots"] += 1
-                    proj = msg["data"]
-                elif msg.get("type") == "update":
+                    msg = json.loads(raw)
+                    proj, version = (msg["data"] if i == 0 else None), msg["version"]
+                elif raw.startswith('{"type":"update"'):
+                    # The head only (the client shares the box's cores with the hub): version and base.
+                    head = HEAD.search(raw, 0, 300)
                     stats["updates"] += 1
                     stats["largest_update"] = max(stats["largest_update"], len(raw))
-                    if proj is None or msg.get("base") != proj["version"]:
+                    if head is None or version is None or int(head["base"]) != version:
                         stats["gaps"] += 1
-                        proj = None
+                        version = None
                         await ws.send(json.dumps({"type": "subscribe", "channel": channel}))
-                    elif i == 0:  # one copy kept in full: the deltas apply
+                        continue
+                    version = int(head["version"])
+                    if proj is not None:  # one copy kept in full: the deltas apply
+                        msg = json.loads(raw)
                         proj = apply_delta(proj, msg["data"], msg["version"])
-                    else:
-                        proj["version"] = msg["version"]
 
     tasks = []
     for i in range(n):
@@ -254,17 +276,28 @@ def watchers_process(url: str, channel: str, n: int, ready: Any, stop: Any, out:
 
 def phase(base: str, tables: list[dict[str, Any]], tid: str, watchers: int, rate: float, seconds: float
           ) -> dict[str, Any]:
+    """The tablets' run; with watchers: one checking watcher (Python, its own process: it keeps the
+    whole copy from the deltas and counts bytes) and watchers - 1 in bench/load.c (one thread, epoll:
+    they count messages and their fan-out latency at a fraction of the CPU)."""
     ws_base = base.replace("http", "ws", 1)
-    proc = None
+    proc = load = None
+    channel = f"tournament:{tid}"
     if watchers:
         ctx = mp.get_context("spawn")
         ready, stop, out = ctx.Event(), ctx.Event(), ctx.Queue()
-        proc = ctx.Process(target=watchers_process, args=(f"{ws_base}/ws/watch", f"tournament:{tid}", watchers,
-                                                          ready, stop, out))
+        proc = ctx.Process(target=watchers_process, args=(f"{ws_base}/ws/watch", channel, 1, ready, stop, out))
         proc.start()
         if not ready.wait(120):
-            raise RuntimeError("the watchers did not connect")
-    result = asyncio.run(play(ws_base, tables, rate, seconds))
+            raise RuntimeError("the checking watcher did not connect")
+        if watchers > 1:
+            load = Load("c")
+            load.ask(cmd="connect", urls=[f"{ws_base}/ws/watch"], n=watchers - 1, channel=channel)
+    result = asyncio.run(play(ws_base, tables, rate, seconds,
+                              counting=None if load is None else lambda: load.ask(cmd="reset")))
+    if load is not None:
+        time.sleep(1.0)  # what is on its way
+        result["load"] = load.ask(cmd="report")
+        load.close()
     if proc is not None:
         stop.set()
         result["watch"] = out.get(timeout=60)
@@ -281,7 +314,9 @@ def big_event(base: str) -> dict[str, Any]:
         t0 = time.perf_counter()
         r = httpx.get(f"{base}/api/tournaments/{tid}", timeout=30)
         times.append(time.perf_counter() - t0)
-    with websockets.sync.client.connect(base.replace("http", "ws", 1) + "/ws/watch", max_size=None) as ws:
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws", 1) + "/ws/watch", max_size=None) as ws:
         ws.send(json.dumps({"type": "subscribe", "channel": f"tournament:{tid}"}))
         snap = ws.recv(timeout=30)
     return {"setup_s": made, "get_ms": 1000 * statistics.median(times), "get_bytes": len(r.content),
@@ -289,14 +324,22 @@ def big_event(base: str) -> dict[str, Any]:
 
 
 def report(name: str, r: dict[str, Any]) -> None:
+    closed = f"  ({r['closed']} tablet sockets closed by the hub)" if r["closed"] else ""
     line = (f"{name:9} acks {r['acks']:5d} ({r['rate']:5.1f}/s)  ack p50 {r['p50']:6.1f} ms  p99 {r['p99']:7.1f} ms"
-            f"  max {r['max']:7.1f} ms  to tablets {r['tablet_bytes'] / 1e6:6.2f} MB")
-    w = r.get("watch")
+            f"  max {r['max']:7.1f} ms  to tablets {r['tablet_bytes'] / 1e6:6.2f} MB"
+            f"{closed}")
+    w, lc = r.get("watch"), r.get("load")
     if w:
-        per = w["live_bytes"] / max(1, r["acks"]) / max(1, w["connected"])
-        line += (f"  to watchers {w['live_bytes'] / 1e6:7.2f} MB ({per:.0f} B per watcher per command;"
-                 f" snapshots {w['snapshots']}, updates {w['updates']}, gaps {w['gaps']},"
-                 f" largest update {w['largest_update']} B)")
+        per = w["live_bytes"] / max(1, r["acks"])
+        n = 1 + (r["watchers"] - 1 if lc else 0)
+        line += (f"\n          to each watcher {per:.0f} B per command (the checking watcher: {w['updates']} updates,"
+                 f" {w['snapshots']} snapshot(s), {w['gaps']} gaps, largest update {w['largest_update']} B);"
+                 f" to all {n} watchers about {w['live_bytes'] * n / 1e6:.1f} MB")
+    if lc:
+        expected = w["updates"] * (r["watchers"] - 1) if w else 0
+        line += (f"\n          load.c watchers: {lc['count']} messages ({lc['count'] / max(1, expected):.2f} of the"
+                 f" checking watcher's x {r['watchers'] - 1}), fan-out latency p50 {lc['p50']} ms,"
+                 f" p99 {lc['p99']} ms")
     print(line, flush=True)
 
 
@@ -317,8 +360,10 @@ def main() -> None:
                 tid_b, tables_b = make_event(base, 2 * args.tables, args.tables, f"Watched {rep}")
                 a = phase(base, tables_a, tid_a, 0, args.rate, args.seconds)
                 b = phase(base, tables_b, tid_b, args.watchers, args.rate, args.seconds)
+                b["watchers"] = args.watchers
                 print(f"run {rep + 1}: {args.tables} tables, {args.rate:g} commands/s offered, {args.seconds:g} s;"
-                      f" {args.watchers} tournament watchers in the second phase")
+                      f" {args.watchers} tournament watchers in the second phase;"
+                      f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
                 report("baseline", a)
                 report("watched", b)
                 print(f"ratios watched/baseline: ack p50 {b['p50'] / max(a['p50'], 1e-9):.2f}x,"
