@@ -198,7 +198,7 @@ class TournamentWriter:
             live.state, live.version, live.pure, live.pure_version = state, version, pure, version
 
 
-def _fold_one(draws: ModuleType, state: Any, event: Any,
+def _fold_one(draws: DrawRules, state: Any, event: Any,
               previous: dict[str, Any] | None) -> tuple[Any, dict[str, Any], dict[str, Any] | None]:
     """(the state after `event`, its projection, the delta from `previous`): pure, run in a thread."""
     state = draws.evolve(state, event)

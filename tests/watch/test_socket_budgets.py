@@ -16,6 +16,7 @@ from watch_helpers import GatewaySocket, recv, sub
 from websockets.exceptions import ConnectionClosed
 
 from hub.app import create_app
+from hub.services import services_of
 from hub.settings import Settings
 from hub.watch.budgets import ERRORS_PER_MINUTE, SNAPSHOTS_PER_MINUTE
 
@@ -46,7 +47,9 @@ def test_a_socket_gets_at_most_20_snapshots_of_a_channel_a_minute(c: TestClient,
     table = make_table(c)
     mid = make_match(c, table)["id"]
     clock = Clock()
-    c.app.state.watch.subscriptions.budgets.clock = clock  # type: ignore[attr-defined]
+    core = services_of(c.app).watch
+    assert core is not None
+    core.subscriptions.budgets.clock = clock
     channel = f"tournament:{table['tid']}"
     with watch() as ws:
         for _ in range(SNAPSHOTS_PER_MINUTE):
