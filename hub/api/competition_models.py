@@ -7,13 +7,14 @@ their bodies with `errors.read_json`, and the pure draw logic (`hub/draws/`) is 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, RootModel
 
 from hub.api.models import DISCIPLINES, MatchFormat, MatchOptions, MatchShort, TournamentTable, _Open
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S", description="Trimmed; 1 to 100 characters.")]
+PlayerName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S",
+                                  description="Trimmed; 1 to 100 characters.")]
 Club = Annotated[str, Field(max_length=100, description="Up to 100 characters; empty is none.")]
 Seed = Annotated[int, Field(ge=1, le=9999, description="Unique in the tournament; 1 is the top seed.")]
 Key = Annotated[str, Field(min_length=1, max_length=16, description="A draw match: W1-3, L2-1, GF, GF2, A-4, C2-1 ...")]
@@ -36,7 +37,7 @@ class PlayerBatch(BaseModel):
     players: list[PlayerCreate] = Field(min_length=1, max_length=512)
 
 
-class PlayersAdd(RootModel[Union[PlayerCreate, PlayerBatch]]):
+class PlayersAdd(RootModel[PlayerCreate | PlayerBatch]):
     """One player, or a list of them (a pasted list)."""
 
 
@@ -77,7 +78,8 @@ class DrawTemplate(BaseModel):
 class DrawCreate(BaseModel):
     type: DrawType
     seeding: Literal["random", "seeded"] = "random"
-    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="The same seed gives the same draw; the hub picks one when absent.")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1,
+                             description="The same seed gives the same draw; the hub picks one when absent.")
     match: DrawTemplate
     groups: int | None = Field(None, ge=1, le=26, description="round_robin: groups (default 1).")
     rounds: int | None = Field(None, ge=1, le=50, description="chase_groups: rounds (default 3).")

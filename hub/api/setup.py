@@ -42,14 +42,16 @@ async def _body(request: Request) -> Any:
 
 
 @router.post("/tournaments", status_code=201, dependencies=[Depends(deps.require_admin)], response_model=None,
-             openapi_extra=models.body(models.NameBody), responses=models.ok(models.Tournament, "The tournament.", 201) | ADMIN_ERRORS)
+             openapi_extra=models.body(models.NameBody),
+             responses=models.ok(models.Tournament, "The tournament.", 201) | ADMIN_ERRORS)
 async def create_tournament(request: Request) -> JSONResponse:
     """Create a tournament (admin)."""
     name = _name(await _body(request))
     return JSONResponse(await catalog.create_tournament(deps.engine(request), name), status_code=201)
 
 
-@router.get("/tournaments", response_model=None, responses=models.ok(models.TournamentList, "Every tournament, newest first."))
+@router.get("/tournaments", response_model=None,
+            responses=models.ok(models.TournamentList, "Every tournament, newest first."))
 async def list_tournaments(request: Request) -> dict[str, Any]:
     """Every tournament, newest first, each with what is live, next and whether it is finished
     (hub/tournaments/summary.py: the home page's list)."""

@@ -162,12 +162,14 @@ def _check_template(request: Request, match: Any) -> dict[str, Any]:
         rules.validate_setup({**match, "players": players}, match_id="m", tournament_id="t", table_id="tb")
     except rules.SetupError as exc:
         raise ApiError(422, "bad_setup", f"match: {exc.message}") from None
-    return {"discipline": match["discipline"], "format": match.get("format") or {}, "options": match.get("options") or {}}
+    return {"discipline": match["discipline"], "format": match.get("format") or {},
+            "options": match.get("options") or {}}
 
 
 @router.post("/tournaments/{tid}/draw", status_code=201, dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(cm.DrawCreate),
-             responses=models.ok(cm.CompetitionProjection, "The tournament with its draw; the first matches are on their tables.", 201)
+             responses=models.ok(cm.CompetitionProjection,
+                                 "The tournament with its draw; the first matches are on their tables.", 201)
              | WRITE_ERRORS)
 async def make_draw(tid: str, request: Request) -> JSONResponse:
     body = await _body(request)
@@ -205,7 +207,8 @@ async def _off_table_with(request: Request, tid: str, entry: dict[str, Any], com
     mid = entry["match_id"]
     status = (await catalog.match_statuses(deps.engine(request), [mid])).get(mid)
     if status != "scheduled":
-        raise ApiError(409, "match_started", f"{entry['key']} is being played: settle it on the table (concede, forfeit)")
+        raise ApiError(409, "match_started",
+                       f"{entry['key']} is being played: settle it on the table (concede, forfeit)")
 
     async def store_with(append: catalog.InTransaction) -> Any:
         return await deps.writer(request).cancel_match(mid, also=append)
@@ -308,7 +311,8 @@ async def pause_table(table_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/tables/{table_id}/resume", dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(models.Empty, required=False),
-             responses=models.ok(cm.TableState, "The table, resumed (with the match the queue gave it).") | WRITE_ERRORS)
+             responses=models.ok(cm.TableState, "The table, resumed (with the match the queue gave it).")
+             | WRITE_ERRORS)
 async def resume_table(table_id: str, request: Request) -> dict[str, Any]:
     table = await _table(request, table_id)
     await _apply(request, table.tournament_id, {"kind": "resume_table", "table_id": table_id})

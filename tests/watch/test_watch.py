@@ -113,7 +113,8 @@ def test_since_falls_back_to_the_store_and_accounts_for_undo(c: TestClient, watc
     assert got[2]["data"] == play.projection()
 
 
-def test_since_beyond_the_history_gets_a_snapshot(c: TestClient, watch: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_since_beyond_the_history_gets_a_snapshot(c: TestClient, watch: Callable[[], Any],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     play = Play(c, table, mid)
@@ -194,7 +195,8 @@ def test_tournament_channel(c: TestClient, watch: Callable[[], Any]) -> None:
     assert view.gaps == 0 and view.proj == c.get(f"/api/tournaments/{table['tid']}").json()
 
 
-def test_bad_messages_get_errors_not_crashes(c: TestClient, watch: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_messages_get_errors_not_crashes(c: TestClient, watch: Callable[[], Any],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     table = make_table(c)
     mid = make_match(c, table)["id"]
     monkeypatch.setattr(subscriptions, "MAX_SUBSCRIPTIONS", 2)
