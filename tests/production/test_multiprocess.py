@@ -183,9 +183,11 @@ def test_a_short_shot_clock_fires_exactly_once_across_two_processes(start_hub: A
     setup = setup_match(a, options={"shot_clock": {"shot_s": 4, "break_s": 4, "first_shot_s": 4}})
     mid = setup["match"]["id"]
     assert command(a, setup, {"kind": "start", "breaker": "a"}, "start").status_code == 200
+    # The deadline is read before B starts: on a loaded machine B's start can outlast the 4 s clock,
+    # and a read after it would see the next shot's deadline.
+    deadline = httpx.get(f"{a.url}/api/matches/{mid}", timeout=10).json()["clock"]["shot"]["deadline"]
     # B starts after the clock was armed: it arms the same deadline from the stored projection.
     b = start_hub("b")
-    deadline = httpx.get(f"{a.url}/api/matches/{mid}", timeout=10).json()["clock"]["shot"]["deadline"]
 
     t_end = time.time() + 15
     events: list[dict[str, Any]] = []
