@@ -49,21 +49,25 @@ export function byRound(matches) {
   return [...rounds.entries()].sort((a, b) => order(a) - order(b));
 }
 
-// A big field: its finished rounds fold away (a finished 256-player bracket is not 15,000 px tall).
+// Finished rounds fold away in a big field, and on a phone (where the rounds are one screen wide
+// and the tallest one shown sets the height): a finished 256-player bracket is not 15,000 px tall.
 const BIG_ROUND = 16; // matches in a bracket's first round
-const ALWAYS_OPEN = 3; // the last rounds of a bracket never fold by themselves
+const KEEP_OPEN = 2; // a bracket's last rounds (besides the grand final) never fold by themselves
 
-/** Which rounds of a bracket start folded: in a big field, a finished round whose next round is
- * finished too, except the bracket's last three. `opened`/`folded`: what the fan chose. */
+export function narrowScreen() { return matchMedia("(max-width: 700px)").matches; }
+
+/** Which rounds of a bracket start folded: a finished round whose next round is finished too, in
+ * a big field or on a phone, except the last two. `view.opened`/`view.folded`: the fan's choices. */
 function foldedRounds(id, rounds, view) {
   const out = new Set();
-  const big = rounds.length && rounds[0][1].length > BIG_ROUND;
+  const auto = narrowScreen() || (rounds.length && rounds[0][1].length > BIG_ROUND);
   const done = rounds.map(([, ms]) => ms.every((m) => DECIDED.includes(m.status)));
+  const plain = rounds.filter(([, ms]) => ms[0].bracket !== "final").length;
   rounds.forEach(([round], i) => {
     const key = `${id}:${round}`;
     if (view.folded.has(key)) out.add(round);
     else if (view.opened.has(key)) return;
-    else if (big && done[i] && done[i + 1] && i < rounds.length - ALWAYS_OPEN) out.add(round);
+    else if (auto && done[i] && done[i + 1] && i < plain - KEEP_OPEN) out.add(round);
   });
   return out;
 }
@@ -89,13 +93,14 @@ export function bracketSection(id, title, matches, ctx, view) {
         title: isFolded ? t("br_unfold") : t("br_fold") },
         el("span", { class: "rt-name", text: titles[i] }),
         isFolded ? el("span", { class: "rt-count", text: t("br_folded_n", { n: played }) }) : null),
-      el("div", { class: "round-matches" }, ms.map((m) => card(m, ctx))));
+      // a folded round of a big field is not built at all (the search unfolds it to show a card)
+      el("div", { class: "round-matches" }, isFolded && ms.length > BIG_ROUND ? null : ms.map((m) => card(m, ctx))));
   });
   return el("section", { class: `card br-section br-${id}`, id: `br-${id}` },
     title ? el("h2", { class: "section-title", text: title }) : null,
     tabs,
     el("div", { class: "rounds-wrap" },
-      el("div", { class: "rounds", dataset: { scroll: id } },
+      el("div", { class: "rounds", dataset: { scroll: id }, tabindex: "0", "aria-label": title || t("br_rounds") },
         el("div", { class: "rounds-canvas" }, cols)),
       el("div", { class: "scroll-cue", "aria-hidden": "true" }, el("span", { text: "›" }))));
 }

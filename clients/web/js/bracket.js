@@ -70,15 +70,21 @@ function notFound() {
   fill(app, notFoundCard("no_such_tournament", tid));
 }
 
-/** The search wants a match's card shown: unfold its round, redraw, and return the card. */
+/** The search wants a match's card shown: unfold its round (its cards may not be built), redraw,
+ * bring its round into view and return the card. */
 function reveal(key) {
-  const card = body.querySelector(`.bm[data-key='${CSS.escape(key)}']`);
-  const col = card && card.closest(".round");
-  if (!col || !col.classList.contains("folded")) return card;
-  const k = `${col.dataset.section}:${col.dataset.round}`;
-  view.folded.delete(k);
-  view.opened.add(k);
-  render();
+  const m = ctx && ctx.byKey.get(key);
+  if (!m) return null;
+  const stage = m.stage && m.stage > 1 ? `s${m.stage}-` : "";
+  const section = `${stage}${m.bracket === "losers" ? "losers" : "winners"}`;
+  const k = `${section}:${m.round}`;
+  if (view.folded.has(k) || !body.querySelector(`.bm[data-key='${CSS.escape(key)}']`)
+      || body.querySelector(`.bm[data-key='${CSS.escape(key)}']`).offsetParent === null) {
+    view.folded.delete(k);
+    view.opened.add(k);
+    view.goto = { scroll: section, round: m.round };
+    render();
+  }
   return body.querySelector(`.bm[data-key='${CSS.escape(key)}']`);
 }
 
@@ -178,6 +184,8 @@ function toCurrentRound(scroller) {
   if (target && target !== rounds[0]) scroller.scrollLeft = target.offsetLeft - rounds[0].offsetLeft;
 }
 
+// A phone turned to a wide screen (or back) folds its rounds again.
+matchMedia("(max-width: 700px)").addEventListener("change", () => schedule());
 // The lines follow the cards when the screen turns or the window is resized.
 let resizing = null;
 window.addEventListener("resize", () => {
