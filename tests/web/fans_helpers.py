@@ -74,8 +74,14 @@ def play_out(proj: dict[str, Any], upto: int | None = None) -> dict[str, Any]:
             m.update(status="finished", winner=win, scores={win: 5, lose: 3}, match_id=None, table_id=None)
             _place(by_key, m.get("winner_to"), win)
             _place(by_key, m.get("loser_to"), lose)
-            if m["key"] == "GF" and "GF2" in by_key:
-                by_key["GF2"]["players"] = [a, b]
+            if m["key"] == "GF":  # the losers-bracket player won it: the reset is played
+                reset = by_key.get("GF2") or {"key": "GF2", "round": "GF2", "bracket": "final", "stage": m.get("stage", 1),
+                                               "status": "ready", "match_id": None, "table_id": None, "winner": None,
+                                               "winner_to": None, "loser_to": None}
+                reset["players"] = [a, b]
+                if "GF2" not in by_key:
+                    by_key["GF2"] = reset
+                    draw["matches"].append(reset)
             done += 1
             changed = True
     for m in draw["matches"]:

@@ -68,8 +68,19 @@ function inView(scroller) {
   return best;
 }
 
+/** Is the column wholly inside the scroller's box? */
+function whole(scroller, col) {
+  const a = scroller.getBoundingClientRect();
+  const b = col.getBoundingClientRect();
+  return b.left >= a.left - 2 && b.right <= a.right + 2;
+}
+
 function markTabs(section, scroller) {
-  const cur = inView(scroller);
+  // the round whose tab was chosen, while it stays in view; else the one at the left edge
+  const wanted = scroller.dataset.want && scroller.querySelector(`.round[data-round='${CSS.escape(scroller.dataset.want)}']`);
+  const settling = performance.now() - (scroller.wantAt || 0) < 1500; // a smooth scroll on its way there
+  if (scroller.dataset.want && !(wanted && (settling || whole(scroller, wanted)))) delete scroller.dataset.want;
+  const cur = scroller.dataset.want ? wanted : inView(scroller);
   const wrap = scroller.parentElement;
   wrap.dataset.more = scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 4 ? "right" : "";
   wrap.dataset.less = scroller.scrollLeft > 4 ? "left" : "";
@@ -115,7 +126,10 @@ export function wireBracket(root, byKey, view, rerender) {
           rerender();
           return;
         }
+        scroller.dataset.want = tab.dataset.round;
+        scroller.wantAt = performance.now();
         scrollToRound(scroller, tab.dataset.round);
+        markTabs(section, scroller);
       });
       tab.addEventListener("keydown", (ev) => {
         const i = tabs.indexOf(tab);
