@@ -75,9 +75,9 @@ def play_out(proj: dict[str, Any], upto: int | None = None) -> dict[str, Any]:
             _place(by_key, m.get("winner_to"), win)
             _place(by_key, m.get("loser_to"), lose)
             if m["key"] == "GF":  # the losers-bracket player won it: the reset is played
-                reset = by_key.get("GF2") or {"key": "GF2", "round": "GF2", "bracket": "final", "stage": m.get("stage", 1),
-                                               "status": "ready", "match_id": None, "table_id": None, "winner": None,
-                                               "winner_to": None, "loser_to": None}
+                reset = by_key.get("GF2") or {
+                    "key": "GF2", "round": "GF2", "bracket": "final", "stage": m.get("stage", 1), "status": "ready",
+                    "match_id": None, "table_id": None, "winner": None, "winner_to": None, "loser_to": None}
                 reset["players"] = [a, b]
                 if "GF2" not in by_key:
                     by_key["GF2"] = reset
@@ -100,8 +100,8 @@ def two_stage(de16: dict[str, Any]) -> dict[str, Any]:
     (K1-1, K1-2, K2-1), in the shape of docs/tournaments.md ("What the tournament projection shows")."""
     p = copy.deepcopy(de16)
     draw = p["draw"]
-    keep = [m for m in draw["matches"]
-            if (m["bracket"] == "winners" and int(m["round"][1:]) <= 3) or (m["bracket"] == "losers" and int(m["round"][1:]) <= 4)]
+    last = {"winners": 3, "losers": 4}
+    keep = [m for m in draw["matches"] if m["bracket"] in last and int(m["round"][1:]) <= last[m["bracket"]]]
     for m in keep:
         m["stage"] = 1
         if m["round"] in ("W3", "L4"):
@@ -154,4 +154,5 @@ class FakeWatch:
         self.version += 1
         tid = proj["id"]
         for ws in self.sockets:
-            ws.send(json.dumps({"type": "update", "channel": f"tournament:{tid}", "version": self.version, "data": proj}))
+            msg = {"type": "update", "channel": f"tournament:{tid}", "version": self.version, "data": proj}
+            ws.send(json.dumps(msg))

@@ -41,6 +41,12 @@ export function card(m, ctx) {
   return el("div", attrs, head, rows);
 }
 
+/** The id of the bracket section a draw match is drawn in (stage 2's are "s2-..."). */
+export function sectionOf(m) {
+  const stage = m.stage && m.stage > 1 ? `s${m.stage}-` : "";
+  return `${stage}${m.bracket === "losers" ? "losers" : "winners"}`;
+}
+
 export function byRound(matches) {
   const rounds = new Map();
   for (const m of matches) (rounds.get(m.round) || rounds.set(m.round, []).get(m.round)).push(m);
@@ -49,25 +55,28 @@ export function byRound(matches) {
   return [...rounds.entries()].sort((a, b) => order(a) - order(b));
 }
 
-// Finished rounds fold away in a big field, and on a phone (where the rounds are one screen wide
-// and the tallest one shown sets the height): a finished 256-player bracket is not 15,000 px tall.
+// Finished rounds fold away on a phone (where the rounds are one screen wide and the tallest one
+// sets the height) and in a big field: a finished 256-player bracket is not 15,000 px tall.
 const BIG_ROUND = 16; // matches in a bracket's first round
 const KEEP_OPEN = 2; // a bracket's last rounds (besides the grand final) never fold by themselves
 
 export function narrowScreen() { return matchMedia("(max-width: 700px)").matches; }
 
-/** Which rounds of a bracket start folded: a finished round whose next round is finished too, in
- * a big field or on a phone, except the last two. `view.opened`/`view.folded`: the fan's choices. */
+/** Which rounds of a bracket start folded: on a phone every finished round, in a big field a
+ * finished round whose next round is finished too; never the last two. `view.opened`/`view.folded`: the fan's choices. */
 function foldedRounds(id, rounds, view) {
   const out = new Set();
-  const auto = narrowScreen() || (rounds.length && rounds[0][1].length > BIG_ROUND);
+  const phone = narrowScreen();
+  const auto = phone || (rounds.length && rounds[0][1].length > BIG_ROUND);
   const done = rounds.map(([, ms]) => ms.every((m) => DECIDED.includes(m.status)));
   const plain = rounds.filter(([, ms]) => ms[0].bracket !== "final").length;
   rounds.forEach(([round], i) => {
     const key = `${id}:${round}`;
     if (view.folded.has(key)) out.add(round);
     else if (view.opened.has(key)) return;
-    else if (auto && done[i] && done[i + 1] && i < plain - KEEP_OPEN) out.add(round);
+    // a phone folds every finished round (one round fills its screen, and the tallest sets the
+    // height); a big screen only those whose next round is finished too
+    else if (auto && done[i] && (phone || done[i + 1]) && i < plain - KEEP_OPEN) out.add(round);
   });
   return out;
 }

@@ -5,6 +5,7 @@
 import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { nextMatch, playerMatches } from "./draw-view.js";
+import { sectionOf } from "./bracket-draw.js";
 
 const MAX_RESULTS = 8;
 
@@ -95,7 +96,7 @@ export class PlayerSearch {
 
   /** Marks the chosen player's cards (after every render) and, once per choice, scrolls to the next. */
   apply(root) {
-    for (const n of root.querySelectorAll(".bm.hl")) n.classList.remove("hl", "hl-next");
+    for (const n of root.querySelectorAll(".bm.hl, .round.hl")) n.classList.remove("hl", "hl-next");
     for (const n of root.querySelectorAll(".bm-p.me")) n.classList.remove("me");
     const proj = this.getProj();
     const ctx = this.getCtx();
@@ -107,6 +108,13 @@ export class PlayerSearch {
     for (const row of root.querySelectorAll(`.bm-p[data-player='${CSS.escape(p.id)}']`)) {
       row.classList.add("me");
       row.closest(".bm").classList.add("hl");
+    }
+    // a match of theirs in a folded round: the round's strip is marked instead
+    for (const m of mine) {
+      const c = root.querySelector(`.bm[data-key='${CSS.escape(m.key)}']`);
+      if (c && c.offsetParent !== null) continue;
+      const col = root.querySelector(`.round.folded[data-section='${CSS.escape(sectionOf(m))}'][data-round='${CSS.escape(m.round)}']`);
+      if (col) col.classList.add("hl");
     }
     let card = target ? root.querySelector(`.bm[data-key='${CSS.escape(target)}']`) : null;
     if (card) card.classList.add("hl", "hl-next");

@@ -12,7 +12,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { el, fill, pathId, header, setConn, formatLabel, notFoundCard } from "./ui.js";
 import { DECIDED, drawContext } from "./draw-view.js";
-import { drawBody, nameNode } from "./bracket-draw.js";
+import { drawBody, nameNode, sectionOf } from "./bracket-draw.js";
 import { wireBracket, drawLines, scrollToRound } from "./bracket-lines.js";
 import { PlayerSearch } from "./bracket-search.js";
 
@@ -75,8 +75,7 @@ function notFound() {
 function reveal(key) {
   const m = ctx && ctx.byKey.get(key);
   if (!m) return null;
-  const stage = m.stage && m.stage > 1 ? `s${m.stage}-` : "";
-  const section = `${stage}${m.bracket === "losers" ? "losers" : "winners"}`;
+  const section = sectionOf(m);
   const k = `${section}:${m.round}`;
   if (view.folded.has(k) || !body.querySelector(`.bm[data-key='${CSS.escape(key)}']`)
       || body.querySelector(`.bm[data-key='${CSS.escape(key)}']`).offsetParent === null) {
