@@ -62,21 +62,20 @@ const KEEP_OPEN = 2; // a bracket's last rounds (besides the grand final) never 
 
 export function narrowScreen() { return matchMedia("(max-width: 700px)").matches; }
 
-/** Which rounds of a bracket start folded: on a phone every finished round, in a big field a
- * finished round whose next round is finished too; never the last two. `view.opened`/`view.folded`: the fan's choices. */
+/** Which rounds of a bracket start folded: on a phone or in a big field, a finished round whose
+ * next round is finished too; never the last two. `view.opened`/`view.folded`: the fan's choices. */
 function foldedRounds(id, rounds, view) {
   const out = new Set();
-  const phone = narrowScreen();
-  const auto = phone || (rounds.length && rounds[0][1].length > BIG_ROUND);
+  const auto = narrowScreen() || (rounds.length && rounds[0][1].length > BIG_ROUND);
   const done = rounds.map(([, ms]) => ms.every((m) => DECIDED.includes(m.status)));
   const plain = rounds.filter(([, ms]) => ms[0].bracket !== "final").length;
   rounds.forEach(([round], i) => {
     const key = `${id}:${round}`;
     if (view.folded.has(key)) out.add(round);
     else if (view.opened.has(key)) return;
-    // a phone folds every finished round (one round fills its screen, and the tallest sets the
-    // height); a big screen only those whose next round is finished too
-    else if (auto && done[i] && (phone || done[i + 1]) && i < plain - KEEP_OPEN) out.add(round);
+    // the round before the one being played stays open: where its players came from (and a result
+    // that just came in stays in view)
+    else if (auto && done[i] && done[i + 1] && i < plain - KEEP_OPEN) out.add(round);
   });
   return out;
 }
