@@ -360,11 +360,11 @@ def test_a_finished_256_player_bracket_on_a_phone(hub: Hub, browser: Any, guard:
         assert page.locator("#br-losers [role='tab']").count() == 14
         champion = next(p["name"] for p in proj["players"] if p["id"] == proj["draw"]["champion"])
         assert page.inner_text("#champion-name") == champion
+        shot(page, f"fans-256-phone-{lang}")
         # a folded round opens from its tab
         page.locator("#br-winners [role='tab'][data-round='W1']").click()
         page.wait_for_selector("#br-winners .round[data-round='W1']:not(.folded) .bm[data-key='W1-128']",
                                state="attached")
-        shot(page, f"fans-256-phone-{lang}")
         page.context.close()
     assert not guard.errors
 

@@ -5,25 +5,21 @@
 // round is hidden behind, and folding a round by its title.
 const SVG = "http://www.w3.org/2000/svg";
 
-/** Lines of one bracket's canvas: winner_to links between cards that are both shown, and the
- * grand final to its reset. Each path names the round it leads into (data-round). */
-export function drawLines(canvas, byKey) {
-  const old = canvas.querySelector(":scope > svg.lines");
-  if (old) old.remove();
+/** Where the lines of one bracket's canvas go (layout reads only): winner_to links between cards
+ * that are both shown, and the grand final to its reset. */
+function measureLines(canvas, byKey) {
   const cards = new Map();
   for (const c of canvas.querySelectorAll(".round:not(.folded) .bm")) cards.set(c.dataset.key, c);
-  if (!cards.size) return 0;
+  const plan = { canvas, width: 0, height: 0, paths: [] };
+  if (!cards.size) return plan;
   const base = canvas.getBoundingClientRect();
   const box = new Map();
   for (const [key, c] of cards) {
     const r = c.getBoundingClientRect();
     box.set(key, { l: r.left - base.left, r: r.right - base.left, y: (r.top + r.bottom) / 2 - base.top });
   }
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("class", "lines");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("width", String(canvas.scrollWidth));
-  svg.setAttribute("height", String(canvas.scrollHeight));
+  plan.width = canvas.scrollWidth;
+  plan.height = canvas.scrollHeight;
   const links = [];
   for (const key of cards.keys()) {
     const m = byKey.get(key);
@@ -34,19 +30,42 @@ export function drawLines(canvas, byKey) {
   for (const [m, to] of links) {
     const a = box.get(m.key);
     const b = box.get(to);
-    if (b.l <= a.r) continue; // not side by side (a narrow screen stacks nothing, but be safe)
+    if (b.l <= a.r) continue; // not side by side
     const mid = Math.round(a.r + (b.l - a.r) / 2);
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", `M${Math.round(a.r)} ${Math.round(a.y)}H${mid}V${Math.round(b.y)}H${Math.round(b.l)}`);
     const decided = m.status === "finished" || m.status === "walkover" || m.status === "bye";
-    path.setAttribute("class", `conn${decided ? " done" : ""}`);
-    path.dataset.from = m.key;
-    path.dataset.to = to;
-    path.dataset.round = (byKey.get(to) || {}).round || "";
+    plan.paths.push({ d: `M${Math.round(a.r)} ${Math.round(a.y)}H${mid}V${Math.round(b.y)}H${Math.round(b.l)}`,
+      cls: `conn${decided ? " done" : ""}`, from: m.key, to, round: (byKey.get(to) || {}).round || "" });
+  }
+  return plan;
+}
+
+/** The SVG of a measured canvas (DOM writes only); each path names the round it leads into. */
+function paintLines(plan) {
+  const old = plan.canvas.querySelector(":scope > svg.lines");
+  if (old) old.remove();
+  if (!plan.paths.length) return 0;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "lines");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("width", String(plan.width));
+  svg.setAttribute("height", String(plan.height));
+  for (const p of plan.paths) {
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", p.d);
+    path.setAttribute("class", p.cls);
+    path.dataset.from = p.from;
+    path.dataset.to = p.to;
+    path.dataset.round = p.round;
     svg.append(path);
   }
-  canvas.prepend(svg);
-  return links.length;
+  plan.canvas.prepend(svg);
+  return plan.paths.length;
+}
+
+/** Lines of every canvas given: all measured first, then all painted (one layout, not one each). */
+export function drawLines(canvases, byKey) {
+  const plans = [...canvases].map((c) => measureLines(c, byKey));
+  return plans.reduce((n, plan) => n + paintLines(plan), 0);
 }
 
 function columns(scroller) { return [...scroller.querySelectorAll(".round")]; }
@@ -75,29 +94,41 @@ function whole(scroller, col) {
   return b.left >= a.left - 2 && b.right <= a.right + 2;
 }
 
-function markTabs(section, scroller) {
+/** What the tabs and the cue of a bracket should show (layout reads only). */
+function readTabs(section, scroller) {
   // the round whose tab was chosen, while it stays in view; else the one at the left edge
   const wanted = scroller.dataset.want && scroller.querySelector(`.round[data-round='${CSS.escape(scroller.dataset.want)}']`);
   const settling = performance.now() - (scroller.wantAt || 0) < 1500; // a smooth scroll on its way there
-  if (scroller.dataset.want && !(wanted && (settling || whole(scroller, wanted)))) delete scroller.dataset.want;
-  const cur = scroller.dataset.want ? wanted : inView(scroller);
-  const wrap = scroller.parentElement;
-  wrap.dataset.more = scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 4 ? "right" : "";
-  wrap.dataset.less = scroller.scrollLeft > 4 ? "left" : "";
-  section.dataset.overflow = scroller.scrollWidth > scroller.clientWidth + 2 ? "yes" : "no";
-  for (const tab of section.querySelectorAll("[role='tab']")) {
-    const on = cur && tab.dataset.round === cur.dataset.round;
+  const keep = Boolean(scroller.dataset.want && wanted && (settling || whole(scroller, wanted)));
+  const cur = keep ? wanted : inView(scroller);
+  const tab = cur && section.querySelector(`[role='tab'][data-round='${CSS.escape(cur.dataset.round)}']`);
+  const bar = tab && tab.parentElement;
+  let barLeft = null;
+  if (bar && bar.scrollWidth > bar.clientWidth
+      && (tab.offsetLeft < bar.scrollLeft || tab.offsetLeft + tab.offsetWidth > bar.scrollLeft + bar.clientWidth)) {
+    barLeft = tab.offsetLeft - 8;
+  }
+  return { section, scroller, keep, round: cur ? cur.dataset.round : null, bar, barLeft,
+    more: scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 4 ? "right" : "",
+    less: scroller.scrollLeft > 4 ? "left" : "",
+    overflow: scroller.scrollWidth > scroller.clientWidth + 2 ? "yes" : "no" };
+}
+
+function writeTabs(st) {
+  if (!st.keep) delete st.scroller.dataset.want;
+  const wrap = st.scroller.parentElement;
+  wrap.dataset.more = st.more;
+  wrap.dataset.less = st.less;
+  st.section.dataset.overflow = st.overflow;
+  for (const tab of st.section.querySelectorAll("[role='tab']")) {
+    const on = tab.dataset.round === st.round;
     tab.setAttribute("aria-selected", on ? "true" : "false");
     tab.tabIndex = on ? 0 : -1;
   }
-  const sel = section.querySelector("[role='tab'][aria-selected='true']");
-  if (sel && sel.parentElement.scrollWidth > sel.parentElement.clientWidth) {
-    const bar = sel.parentElement;
-    if (sel.offsetLeft < bar.scrollLeft || sel.offsetLeft + sel.offsetWidth > bar.scrollLeft + bar.clientWidth) {
-      bar.scrollLeft = sel.offsetLeft - 8;
-    }
-  }
+  if (st.barLeft !== null) st.bar.scrollLeft = st.barLeft;
 }
+
+function markTabs(section, scroller) { writeTabs(readTabs(section, scroller)); }
 
 export function scrollToRound(scroller, round, smooth = true) {
   const cols = columns(scroller);
@@ -111,11 +142,12 @@ export function scrollToRound(scroller, round, smooth = true) {
  * fan's choices across renders; `rerender()` draws again after one.
  */
 export function wireBracket(root, byKey, view, rerender) {
-  let lines = 0;
+  const lines = drawLines(root.querySelectorAll(".rounds-canvas"), byKey);
+  const wired = [];
   for (const section of root.querySelectorAll(".br-section")) {
     const scroller = section.querySelector(".rounds");
     if (!scroller) continue;
-    lines += drawLines(scroller.querySelector(".rounds-canvas"), byKey);
+    wired.push([section, scroller]);
     const tabs = [...section.querySelectorAll("[role='tab']")];
     for (const tab of tabs) {
       tab.addEventListener("click", () => {
@@ -163,15 +195,7 @@ export function wireBracket(root, byKey, view, rerender) {
         rerender();
       });
     }
-    markTabs(section, scroller);
   }
+  wired.map(([section, scroller]) => readTabs(section, scroller)).forEach(writeTabs);
   return lines;
-}
-
-/** After a render: mark the tabs again (the scroll positions were restored by the page). */
-export function refreshTabs(root) {
-  for (const section of root.querySelectorAll(".br-section")) {
-    const scroller = section.querySelector(".rounds");
-    if (scroller) markTabs(section, scroller);
-  }
 }

@@ -191,7 +191,7 @@ window.addEventListener("resize", () => {
   clearTimeout(resizing);
   resizing = setTimeout(() => {
     if (!ctx) return;
-    for (const c of body.querySelectorAll(".rounds-canvas")) drawLines(c, ctx.byKey);
+    drawLines(body.querySelectorAll(".rounds-canvas"), ctx.byKey);
   }, 150);
 });
 
