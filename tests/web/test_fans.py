@@ -417,3 +417,18 @@ def test_board_announces_every_new_call(watch_gateway: Hub, browser: Any, guard:
     shot(page, f"fans-board-{size}-{lang}")
     assert not guard.errors
     page.context.close()
+
+
+def test_player_through_to_the_second_stage(hub: Hub, browser: Any, guard: PageWatch, shapes: dict[str, Any]) -> None:
+    """A player who went through the first stage is told so while the knockout waits for its draw."""
+    proj = two_stage(play_out(shapes["de16"]))
+    by_key = {m["key"]: m for m in proj["draw"]["matches"]}
+    through = [by_key["W3-1"]["winner"], by_key["W3-2"]["winner"], by_key["L4-1"]["winner"], by_key["L4-2"]["winner"]]
+    proj["draw"]["stages"][0].update(status="finished", advanced=through)
+    for lang, text in (("en", "Through to stage 2: waiting for its draw"), ("zh", "晋级第2阶段：等待对阵")):
+        page, _ = open_page(browser, guard, f"{hub.url}/player/{proj['id']}/{through[0]}", "phone", lang, proj)
+        page.wait_for_selector("#pl-next[data-state='waiting']")
+        assert page.inner_text("#next-state") == text
+        assert page.locator("#pl-list .pl-m").count() == 3  # W1, W2, W3 of the first stage
+        page.context.close()
+    assert not guard.errors

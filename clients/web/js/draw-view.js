@@ -125,7 +125,7 @@ export function nextMatch(proj, ctx, pid) {
     // The match the last result sends the player to, while its other slot is not known.
     const last = mine[mine.length - 1];
     m = last ? feedsInto(ctx, last, pid) : null;
-    if (!m || DECIDED.includes(m.status)) return null;
+    if (!m || DECIDED.includes(m.status)) return throughToNextStage(proj, pid);
   }
   const labels = slotLabels(m, ctx);
   const other = labels.find((l) => l.pid !== pid) || null;
@@ -144,4 +144,17 @@ export function nextMatch(proj, ctx, pid) {
   const src = other && other.source;
   const text = src ? t(src[0] === "w" ? "pl_wait_winner" : "pl_wait_loser", { key: src[1] }) : t("pl_wait_draw");
   return { ...base, state: "waiting", text };
+}
+
+/** A player who went through to the next stage before its players are placed: "Through to stage 2". */
+function throughToNextStage(proj, pid) {
+  const stages = (proj && proj.draw && proj.draw.stages) || [];
+  const from = stages.find((st) => (st.advanced || []).includes(pid));
+  const next = from && stages.find((st) => st.stage === from.stage + 1);
+  if (!next) return null;
+  const first = ((proj.draw.matches || []).filter((x) => (x.stage || 1) === next.stage)
+    .sort((a, b) => roundNo(a.round) - roundNo(b.round)))[0];
+  if (!first) return null;
+  return { m: first, opponent: null, table: null, opponentText: t("br_tbd"), state: "waiting",
+    text: t("pl_through_to_stage", { n: next.stage }), stage: true };
 }

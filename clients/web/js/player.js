@@ -106,7 +106,7 @@ function renderNext() {
       el("span", { class: "muted", text: `${t("pl_vs")} ` }),
       opponentName ? el("bdi", { class: "name", id: "next-opponent", text: opponentName })
         : el("span", { class: "muted", id: "next-opponent", text: nxt.opponentText || t("br_tbd") })),
-    el("div", { class: "muted pl-where", text: [round, nxt.m.key].filter(Boolean).join(" · ") }),
+    nxt.stage ? null : el("div", { class: "muted pl-where", text: [round, nxt.m.key].filter(Boolean).join(" · ") }),
     liveScore(nxt, ctx),
     nxt.m.match_id ? el("a", { class: "btn small", id: "watch-link", href: `/watch/${encodeURIComponent(nxt.m.match_id)}`, text: t("pl_watch") }) : null);
   const me = ctx.players.get(pid);
