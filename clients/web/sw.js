@@ -14,6 +14,7 @@ const ASSETS = [
   "/static/js/live.js",
   "/static/js/ui.js",
   "/static/js/i18n.js",
+  "/static/js/i18n-fans.js",
   "/static/js/stroke_form.js",
   "/static/js/entries.js",
 ];

@@ -120,7 +120,9 @@ __all__ = [
 
 # --- setup (PROTOCOL.md section 1) -----------------------------------------------------------------
 
-Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S", description="Not blank; trimmed.")]
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S", description=(
+    "Not blank; trimmed. Bidirectional controls (U+202A-U+202E, U+2066-U+2069) are refused (422); "
+    "invisible characters (zero-width space, word joiner, BOM, direction marks) are stripped."))]
 
 
 class NameBody(BaseModel):

@@ -13,6 +13,7 @@ from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
 from hub.matches.listings import Listings
 from hub.ops import conditional
+from hub.rules.names import BadName, clean_name
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.tournaments.projection import DEFAULT_PAGE, MAX_PAGE, page_matches, tournament_projection
@@ -30,7 +31,10 @@ def _name(body: Any) -> str:
         raise ApiError(422, "bad_request", "name must be a non-empty string")
     if len(body["name"]) > 200:
         raise ApiError(422, "bad_request", "name is longer than 200 characters")
-    return body["name"].strip()
+    try:
+        return clean_name(body["name"])
+    except BadName as exc:
+        raise ApiError(422, "bad_request", str(exc)) from None
 
 
 def _listings(request: Request) -> Listings:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Request
 from hub.api import competition_models as cm
 from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
+from hub.rules.names import BadName, clean_name
 from hub.store import catalog
 
 router = APIRouter(prefix="/api", tags=["desk"])
@@ -25,7 +26,10 @@ def _name(body: Any) -> str:
         raise ApiError(422, "bad_request", "name must be a non-empty string")
     if len(name) > MAX_NAME:
         raise ApiError(422, "bad_request", f"name is longer than {MAX_NAME} characters")
-    return name.strip()
+    try:
+        return clean_name(name)
+    except BadName as exc:
+        raise ApiError(422, "bad_request", str(exc)) from None
 
 
 async def _answer(request: Request, table: catalog.TableRow) -> dict[str, Any]:

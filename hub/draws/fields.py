@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hub.draws.events import DrawReject, bad
+from hub.rules.names import BadName, clean_name
 
 MAX_ID = 64
 
@@ -26,12 +27,14 @@ def mapping(value: Any, what: str) -> Mapping[str, Any]:
 
 
 def text(value: Any, what: str, *, max_len: int = 100) -> str:
-    """A stripped, non-empty string of at most ``max_len`` characters without control characters."""
+    """A stripped, non-empty string of at most ``max_len`` characters without control characters,
+    bidirectional controls or invisible characters (hub/rules/names.py: refused or stripped)."""
     if not isinstance(value, str):
         raise bad(f"{what} must be a string")
-    value = value.strip()
-    if not value:
-        raise bad(f"{what} must not be empty")
+    try:
+        value = clean_name(value, what)
+    except BadName as exc:
+        raise bad(str(exc)) from None
     if len(value) > max_len:
         raise bad(f"{what} must be at most {max_len} characters (got {len(value)})")
     if any(ord(c) < 32 or ord(c) == 127 for c in value):

@@ -52,6 +52,8 @@ PAGES = {
     "/watch/{match_id}": ("watch", "watch_title", False),
     # The live bracket, group tables and standings of a tournament's draw (for fans and the venue).
     "/bracket/{tournament_id}": ("bracket", "bracket_title", False),
+    # One player of a tournament: their matches, the next one and its call (with "Follow").
+    "/player/{tournament_id}/{player_id}": ("player", "player_title", False),
     "/overlay/{table_id}": ("overlay", "app", True),
     # The organiser's desk (clients/web/js/desk*.js): sign-in, tournaments, tables, cards; the
     # step of a tournament is the last path segment (/desk/{tid}/tables, .../cards, ...).

@@ -11,6 +11,7 @@ from typing import Any
 
 from hub.rules.core import CALLED_FOULS, CUE_BALL_STATES
 from hub.rules.events import Reject
+from hub.rules.names import BadName, clean_name
 
 TABLE_KINDS = (
     "start",
@@ -188,7 +189,11 @@ def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) ->
         name = cmd.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
             raise bad(f"name must be a non-empty string of at most {MAX_NAME} characters")
-        return {"player": _player(cmd, players), "name": name.strip()}
+        try:
+            name = clean_name(name)
+        except BadName as exc:
+            raise bad(str(exc)) from None
+        return {"player": _player(cmd, players), "name": name}
     if kind == "table_moved":
         table_id = cmd.get("table_id")
         if not isinstance(table_id, str) or not table_id or len(table_id) > MAX_ID:

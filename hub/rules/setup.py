@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.rules.events import SetupError
+from hub.rules.names import BadName, clean_name
 
 DISCIPLINES = ("golden_nine", "wpa_nine", "chinese_eight", "chase_nine")
 CHASE_POINTS_DEFAULT = {"foul": 1, "normal": 3, "small_gold": 3, "big_gold": 5}
@@ -138,6 +139,10 @@ def _players(raw: Any, discipline: str, make_id: Any) -> tuple[PlayerSetup, ...]
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
             raise SetupError(f"player {i + 1}: name must be a non-empty string of at most {MAX_NAME} characters")
+        try:
+            name = clean_name(name, f"player {i + 1}: name")
+        except BadName as exc:
+            raise SetupError(str(exc)) from None
         pid = entry.get("id")
         if pid is None:
             pid = make_id(i)

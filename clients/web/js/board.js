@@ -1,8 +1,11 @@
-// Venue scoreboard: /board/{tournament_id} — every table of the tournament on one screen.
+// Venue scoreboard: /board/{tournament_id} — every table of the tournament on one screen (a TV's
+// grid; a phone's list). Every newly called draw match is announced for a few seconds, both players
+// and the table, large, in a live region (board-call.js). Every big number has its label.
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard } from "./ui.js";
+import { CallAnnouncer } from "./board-call.js";
 
 const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
@@ -10,7 +13,8 @@ const app = document.getElementById("app");
 const grid = el("div", { class: "board", id: "board" });
 // What the queue of the tournament's draw calls next, to the first table that is free.
 const upNext = el("div", { class: "upnext hidden", id: "up-next" });
-app.append(grid, upNext);
+const calls = new CallAnnouncer();
+app.append(grid, upNext, calls.node);
 
 let tournament = null;
 const full = new Map(); // table id -> full match projection from the table: channel
@@ -40,6 +44,7 @@ followTournament(watch, tid, (data) => {
   for (const id of [...full.keys()]) {
     if (!ids.has(id)) { full.delete(id); watch.unsubscribe(`table:${id}`); }
   }
+  calls.consider(data);
   render();
 }, { onError: (code) => { if (code === "unknown_channel") notFound(); } });
 
@@ -63,7 +68,8 @@ function renderUpNext() {
       : ((tournament.standings || []).filter((s) => s.rank === 1).map((s) => s.player));
     upNext.classList.toggle("hidden", !firsts.length);
     fill(upNext, firsts.length ? [el("span", { class: "un-label", text: draw.champion ? t("br_champion") : t("br_group_winners") }),
-      firsts.map((pid) => el("span", { class: "un-item un-champion", dataset: { player: pid } }, el("span", { class: "un-names", text: `★ ${nameOf(pid)}` })))] : []);
+      firsts.map((pid) => el("span", { class: "un-item un-champion", dataset: { player: pid } },
+        el("span", { class: "un-names" }, "★ ", el("bdi", { text: nameOf(pid) }))))] : []);
     return;
   }
   if (!draw || !keys.length) { upNext.classList.add("hidden"); fill(upNext); return; }
@@ -76,7 +82,7 @@ function renderUpNext() {
       const m = byKey.get(key);
       return el("span", { class: "un-item", dataset: { key } },
         el("span", { class: "un-n", text: `${i + 1}.` }),
-        el("span", { class: "un-names", text: ((m && m.players) || []).map(nameOf).join(" – ") }),
+        el("span", { class: "un-names" }, ((m && m.players) || []).map((pid, j) => [j ? " – " : "", el("bdi", { text: nameOf(pid) })])),
         el("span", { class: "un-key", text: key }));
     }),
     keys.length > shown.length ? el("span", { class: "un-more", text: `+${keys.length - shown.length}` }) : null);
@@ -135,7 +141,7 @@ function renderCell(tableId) {
   const m = matchFor(tb);
   const node = c.node;
   const head = el("div", { class: "cell-head" },
-    el("span", { class: "tbl", text: tb.name }),
+    el("bdi", { class: "tbl", text: tb.name }),
     m ? el("span", { class: "fmt", text: [m.draw && m.draw.key, tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number && m.status === "live" ? t("rack_n", { n: m.rack.number }) : ""].filter(Boolean).join(" · ") }) : null);
   const paused = tb.status === "paused";
   if (!m || (paused && m.status !== "live")) {
@@ -152,7 +158,7 @@ function renderCell(tableId) {
     const at = m.status === "live" && p.id === active;
     return el("div", { class: `pl-row ${at ? "at-table" : ""} ${m.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
       el("span", { class: "marker", text: at ? "▶" : "" }),
-      el("span", { class: "name", text: p.name }),
+      el("bdi", { class: "name", text: p.name }),
       showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) })
         : p.group ? el("span", { class: `grp ${p.group}`, text: t(p.group) }) : null,
       el("span", { class: "score", text: String(p.score ?? 0) }));
@@ -171,8 +177,8 @@ function renderCell(tableId) {
     if (m.link && m.link.lost) foot.append(el("span", { class: "badge linklost", text: t("link_lost_badge") }));
   }
   foot.append(el("span", { class: "spacer" }));
-  const clockNode = el("span", { class: "shotclock" });
-  foot.append(clockNode);
+  const clockNode = el("span", { class: "shotclock", role: "timer" });
+  foot.append(el("span", { class: "clock-box" }, el("span", { class: "clock-label", text: t("bd_shot_clock") }), clockNode));
   c.clock = { node: clockNode, get: () => (m.clock || {}).shot };
   node.className = `cell ${m.status}`;
   fill(node, head, players, foot);

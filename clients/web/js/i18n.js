@@ -1,6 +1,8 @@
 // Strings for every screen, zh-CN and en. Keys are stable; values are plain text only
 // (they are always set with textContent, never parsed as HTML).
 
+import { FOLLOW_STRINGS } from "./i18n-fans.js";
+
 const STRINGS = {
   en: {
     app: "cuehub",
@@ -1426,6 +1428,8 @@ const FANS_STRINGS = {
     bd_called: "已叫号：等待选手",
   },
 };
-for (const [code, strings] of Object.entries(FANS_STRINGS)) {
-  for (const [k, v] of Object.entries(strings)) if (!(k in STRINGS[code])) STRINGS[code][k] = v;
+for (const block of [FANS_STRINGS, FOLLOW_STRINGS]) {
+  for (const [code, strings] of Object.entries(block)) {
+    for (const [k, v] of Object.entries(strings)) if (!(k in STRINGS[code])) STRINGS[code][k] = v;
+  }
 }

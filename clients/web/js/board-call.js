@@ -1,0 +1,61 @@
+// The board's call announcement: every draw match newly called to a table is shown for a few
+// seconds over the tables, across the hall: "Now called", both players, the table. It is a live
+// region (role="status", aria-live="polite"), so a screen reader reads it too. Calls that come
+// together are shown one after another. The calls already on the tables when the board opens
+// are not announced (they are not new), and a call is announced once however often the
+// projection repeats it (a reconnect's snapshot included).
+import { t } from "./i18n.js";
+import { el, fill } from "./ui.js";
+
+export const SHOW_MS = 8000;
+
+export class CallAnnouncer {
+  constructor({ showMs = SHOW_MS } = {}) {
+    this.showMs = showMs;
+    this.seen = null; // match ids of the calls known; null before the first projection
+    this.queue = [];
+    this.timer = null;
+    this.node = el("div", { class: "call-announce", id: "call-announce", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  }
+
+  /** A tournament projection: queue the draw matches called since the last one. */
+  consider(proj) {
+    const draw = proj && proj.draw;
+    const called = ((draw && draw.matches) || []).filter((m) => m.status === "called" && m.match_id);
+    const first = this.seen === null;
+    if (first) this.seen = new Set();
+    const names = new Map(((proj && proj.players) || []).map((p) => [p.id, p.name]));
+    const tables = new Map(((proj && proj.tables) || []).map((tb) => [tb.id, tb.name]));
+    for (const m of called) {
+      if (this.seen.has(m.match_id)) continue;
+      this.seen.add(m.match_id);
+      if (first) continue;
+      this.queue.push({
+        key: m.key,
+        players: (m.players || []).filter((x) => x && x !== "bye").map((x) => names.get(x) || String(x)),
+        table: tables.get(m.table_id) || t("table"),
+      });
+    }
+    if (!this.timer) this.next();
+  }
+
+  next() {
+    const call = this.queue.shift();
+    if (!call) {
+      this.timer = null;
+      this.node.classList.remove("on");
+      fill(this.node);
+      delete document.body.dataset.announcing;
+      return;
+    }
+    fill(this.node, el("div", { class: "ca-card", dataset: { key: call.key } },
+      el("div", { class: "ca-label", text: t("bd_now_called") }),
+      el("div", { class: "ca-players" }, call.players.map((name, i) => [
+        i ? el("span", { class: "ca-vs", text: ` ${t("bd_vs")} ` }) : null, el("bdi", { class: "ca-name", text: name })])),
+      el("div", { class: "ca-table" }, el("span", { text: "→ " }), el("bdi", { text: call.table })),
+      el("div", { class: "ca-key", text: call.key })));
+    this.node.classList.add("on");
+    document.body.dataset.announcing = call.key;
+    this.timer = setTimeout(() => this.next(), this.showMs);
+  }
+}

@@ -1,0 +1,160 @@
+// What the fans' pages read from a tournament projection (PROTOCOL.md sections 5, 7 and 11):
+// round names, where an empty slot's player comes from, what a draw match is doing now and a
+// player's matches and next match. Pure functions of the whole projection (no DOM, no socket), so
+// the bracket and the player page say the same thing, whatever feed hands them the projection.
+import { t } from "./i18n.js";
+
+export const DECIDED = ["finished", "walkover", "bye"];
+
+export function roundNo(round) { const n = /(\d+)$/.exec(round || ""); return n ? Number(n[1]) : 0; }
+
+/** "Quarter-finals", "Losers round 3", "Grand final — reset"... `lastRound`: the bracket's last. */
+export function roundTitle(type, bracket, round, lastRound) {
+  const n = roundNo(round);
+  if (bracket === "final") return round === "GF2" ? t("br_gf_reset") : t("br_grand_final");
+  if (bracket === "losers") return n === lastRound ? t("br_losers_final") : t("br_losers_round", { n });
+  if (bracket === "winners") {
+    if (type === "double_elimination" && n === lastRound) return t("br_winners_final");
+    const fromEnd = lastRound - n;
+    if (fromEnd === 0) return t("br_final");
+    if (fromEnd === 1) return t("br_semis");
+    if (fromEnd === 2) return t("br_quarters");
+  }
+  return t("br_round_n", { n });
+}
+
+/** Everything a page needs to look things up in one projection, made once per render. */
+export function drawContext(proj) {
+  const draw = (proj && proj.draw) || null;
+  const matches = draw ? draw.matches || [] : [];
+  const live = new Map();
+  for (const tb of (proj && proj.tables) || []) if (tb.match) live.set(tb.match.id, { match: tb.match, table: tb });
+  const feeders = new Map();
+  for (const m of matches) {
+    if (m.winner_to) (feeders.get(m.winner_to) || feeders.set(m.winner_to, []).get(m.winner_to)).push(["w", m.key]);
+    if (m.loser_to) (feeders.get(m.loser_to) || feeders.set(m.loser_to, []).get(m.loser_to)).push(["l", m.key]);
+  }
+  return {
+    type: draw ? draw.type : null,
+    players: new Map(((proj && proj.players) || []).map((p) => [p.id, p])),
+    tables: new Map(((proj && proj.tables) || []).map((tb) => [tb.id, tb])),
+    live,
+    queue: (proj && proj.queue) || [],
+    byKey: new Map(matches.map((m) => [m.key, m])),
+    feeders,
+    champion: draw ? draw.champion : null,
+  };
+}
+
+export function tableName(ctx, id) { const tb = ctx.tables.get(id); return tb ? tb.name : ""; }
+
+/** A real player in a slot: not null (not known yet) and not "bye" (never filled). */
+export function isPlayer(pid) { return pid !== null && pid !== undefined && pid !== "bye"; }
+
+/** The status line of a draw match: {cls, text} ("Called to Table 4", "Up next #2", "Live · Table 1"). */
+export function matchState(m, ctx) {
+  switch (m.status) {
+    case "called": {
+      const lm = ctx.live.get(m.match_id);
+      const where = tableName(ctx, m.table_id);
+      if (lm && lm.match.status === "live") return { cls: "live", text: [t("br_live"), where].filter(Boolean).join(" · ") };
+      if (lm && lm.match.status === "finished") return { cls: "done", text: t("br_finished") };
+      return { cls: "called", text: t("br_on_table", { table: where || t("table") }) };
+    }
+    case "ready": {
+      const pos = ctx.queue.indexOf(m.key) + 1;
+      return { cls: "ready", text: pos > 0 ? t("br_next_n", { n: pos }) : t("br_ready") };
+    }
+    case "finished": return { cls: "done", text: t("br_finished") };
+    case "walkover": return { cls: "wo", text: t("br_walkover") };
+    case "bye": return { cls: "bye", text: t("br_bye") };
+    default: return { cls: "waiting", text: "" };
+  }
+}
+
+/** The label of each slot of a match: a player id, or {text} for "Winner of W1-3" / "— bye —". */
+export function slotLabels(m, ctx) {
+  const slots = (m.players && m.players.length) ? m.players : [null, null];
+  const from = ctx.feeders.get(m.key) || [];
+  // the n-th empty slot takes the n-th feeder that has not delivered yet
+  const pending = from.filter(([, key]) => { const f = ctx.byKey.get(key); return !f || !DECIDED.includes(f.status); });
+  let fed = 0;
+  return slots.map((pid) => {
+    if (isPlayer(pid)) return { pid };
+    if (pid === "bye" || m.status === "bye" || m.status === "walkover") return { text: t("br_bye_slot"), bye: true };
+    const src = pending[fed++] || null;
+    return { text: src ? t(src[0] === "w" ? "br_winner_of" : "br_loser_of", { key: src[1] }) : t("br_tbd"), source: src };
+  });
+}
+
+/** A player's score in a match: the result once finished, the live score while it is played. */
+export function scoreOf(m, pid, ctx) {
+  if (m.status === "finished" && m.scores && pid in m.scores) return m.scores[pid];
+  if (m.status === "called") {
+    const lm = ctx.live.get(m.match_id);
+    const p = lm && lm.match.status !== "scheduled" ? (lm.match.players || []).find((x) => x.id === pid) : null;
+    if (p) return p.score ?? 0;
+  }
+  return null;
+}
+
+/** The draw matches a player is in, in playing order (stage, then round number, then key). */
+export function playerMatches(proj, pid) {
+  const ms = ((proj && proj.draw && proj.draw.matches) || []).filter((m) => (m.players || []).includes(pid));
+  const side = { winners: 0, losers: 1, final: 2 };
+  return ms.slice().sort((a, b) => (a.stage || 1) - (b.stage || 1) || roundNo(a.round) - roundNo(b.round)
+    || (side[a.bracket] ?? 0) - (side[b.bracket] ?? 0) || String(a.key).localeCompare(String(b.key)));
+}
+
+/** Where a match sends a player next: the draw match it is waiting for, if any. */
+function feedsInto(ctx, m, pid) {
+  if (!DECIDED.includes(m.status)) return null;
+  const to = m.winner === pid ? m.winner_to : m.loser_to;
+  return to ? ctx.byKey.get(to) || null : null;
+}
+
+/**
+ * The player's next match: {m, state, opponent, table, text} with state "called" ("Called to Table 4"),
+ * "playing", "ready" ("Up next #2"), "waiting" ("Waiting for the winner of W2-3"), or null when the
+ * player has no match to come (out, champion, no draw).
+ */
+export function nextMatch(proj, ctx, pid) {
+  const mine = playerMatches(proj, pid);
+  let m = mine.find((x) => !DECIDED.includes(x.status));
+  if (!m) {
+    // The match the last result sends the player to, while its other slot is not known.
+    const last = mine[mine.length - 1];
+    m = last ? feedsInto(ctx, last, pid) : null;
+    if (!m || DECIDED.includes(m.status)) return throughToNextStage(proj, pid);
+  }
+  const labels = slotLabels(m, ctx);
+  const other = labels.find((l) => l.pid !== pid) || null;
+  const opponent = other && other.pid ? other.pid : null;
+  const base = { m, opponent, table: null, opponentText: other && !other.pid ? other.text : null };
+  if (m.status === "called") {
+    const lm = ctx.live.get(m.match_id);
+    const table = tableName(ctx, m.table_id) || t("table");
+    if (lm && lm.match.status === "live") return { ...base, state: "playing", table, text: t("pl_playing_at", { table }) };
+    return { ...base, state: "called", table, text: t("br_on_table", { table }) };
+  }
+  if (m.status === "ready") {
+    const pos = ctx.queue.indexOf(m.key) + 1;
+    return { ...base, state: "ready", text: pos > 0 ? t("br_next_n", { n: pos }) : t("br_ready"), queuePos: pos };
+  }
+  const src = other && other.source;
+  const text = src ? t(src[0] === "w" ? "pl_wait_winner" : "pl_wait_loser", { key: src[1] }) : t("pl_wait_draw");
+  return { ...base, state: "waiting", text };
+}
+
+/** A player who went through to the next stage before its players are placed: "Through to stage 2". */
+function throughToNextStage(proj, pid) {
+  const stages = (proj && proj.draw && proj.draw.stages) || [];
+  const from = stages.find((st) => (st.advanced || []).includes(pid));
+  const next = from && stages.find((st) => st.stage === from.stage + 1);
+  if (!next) return null;
+  const first = ((proj.draw.matches || []).filter((x) => (x.stage || 1) === next.stage)
+    .sort((a, b) => roundNo(a.round) - roundNo(b.round)))[0];
+  if (!first) return null;
+  return { m: first, opponent: null, table: null, opponentText: t("br_tbd"), state: "waiting",
+    text: t("pl_through_to_stage", { n: next.stage }), stage: true };
+}
