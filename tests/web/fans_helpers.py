@@ -32,7 +32,21 @@ def draw_projection(url: str, players: int, type_: str, name: str = "Big open", 
     entries = [{"name": f"Player {i + 1}", "club": f"Club {i % 7 + 1}", "seed": i + 1} for i in range(players)]
     admin(url, "POST", f"/api/tournaments/{tid}/players", {"players": entries})
     match = {"discipline": "wpa_nine", "format": {"race_to": 5}, "options": {}}
-    return admin(url, "POST", f"/api/tournaments/{tid}/draw", {"type": type_, "match": match, "seeding": "seeded"})
+    proj = admin(url, "POST", f"/api/tournaments/{tid}/draw", {"type": type_, "match": match, "seeding": "seeded"})
+    return whole_draw(url, proj)
+
+
+def whole_draw(url: str, proj: dict[str, Any]) -> dict[str, Any]:
+    """`proj` with every draw match: the REST answers carry one page of them (draw.matches_page)."""
+    page = proj["draw"].get("matches_page")
+    matches = list(proj["draw"]["matches"])
+    while page and page.get("next") is not None:
+        more = admin(url, "GET", f"/api/tournaments/{proj['id']}?matches_offset={page['next']}&matches_limit=1024")
+        matches += more["draw"]["matches"]
+        page = more["draw"].get("matches_page")
+    proj["draw"]["matches"] = matches
+    proj["draw"].pop("matches_page", None)
+    return proj
 
 
 def _real(pid: Any) -> bool:
