@@ -12,7 +12,7 @@ Interface (nothing else is for the rest of the hub):
   ``evolve(state, event)``; ``fold(tournament_id, events)``; ``projection(state)``.
 - ``dispatch(state, [(table_id, free)]) -> [(key, table_id)]``; ``match_body(state, key)``;
   ``key_of_match(state, match_id)``; ``calls(state)``; ``stale_calls(state)``;
-  ``downstream(state, key)``.
+  ``downstream(state, key)``; ``affected_calls(state, kind, data, besides=key)``.
 
 Commands and the events they make
 ---------------------------------
@@ -31,6 +31,13 @@ Commands and the events they make
 | take_result | key, match_id, winner, scores, ranking? | result_taken {key, match_id, winner, scores, ranking} |
 | void_result | key, match_id | result_voided {key, match_id} |
 | pause_table / resume_table | table_id | table_paused / table_resumed {table_id} |
+| reinstate | player | player_reinstated {player} |
+| void_walkover | key | walkover_voided {key} |
+| archive / unarchive | | tournament_archived / tournament_unarchived {} |
+
+Corrections (``reinstate``, ``void_walkover``, a ``take_result`` that replaces a finished key's
+result, ``void_result`` with ``requeue``) are described in ``corrections``; ``affected_calls``
+lists the called matches a correction would change (the I/O layer checks they have not started).
 
 - ``make_draw``: ``seed`` a whole number 0..2**63-1 (the API picks one when the client gives
   none); ``seeding`` ``random`` (default) or ``seeded`` (see ``draw_commands``); the
@@ -52,7 +59,8 @@ Commands and the events they make
   downstream of it is called, finished or given an explicit walkover (``downstream_started``),
   or while its table or one of its players is in another called match (``table_busy``,
   ``player_busy``): the I/O layer should refuse such an undo (its reopen guard).
-- A withdrawn player cannot come back; after the draw only name, club and handicap change.
+- A withdrawn player comes back with ``reinstate``; after the draw only name, club and handicap
+  change; players added after the draw are late entries (``player_commands``).
 - Events of other kinds in the stream (the I/O layer's own) only advance the version.
 - ``move_call`` / ``call_moved`` is an addition to the brief's list: without it a scheduled
   match moved by ``PATCH /api/matches`` would still show its old table in the draw.
@@ -108,6 +116,7 @@ Projection (the I/O layer adds ``id``, ``name``, ``tables``)::
      "queue": [keys], "standings": null | [...], "paused_tables": [...], "version": V}
 """
 
+from hub.draws.corrections import affected_calls
 from hub.draws.decide import decide
 from hub.draws.dispatch import calls, dispatch, downstream, key_of_match, match_body, stale_calls
 from hub.draws.events import DrawReject, TournamentEvent
@@ -119,6 +128,7 @@ __all__ = [
     "DrawReject",
     "TournamentEvent",
     "TournamentState",
+    "affected_calls",
     "calls",
     "decide",
     "dispatch",

@@ -12,14 +12,17 @@
   who have had the fewest byes; the others, in rank order, are cut into matches of three
   (ranks 1-3 in ``C{r}-1``, 4-6 in ``C{r}-2``, ...).  A round not formed yet is listed as
   ``waiting`` entries with null players, as many as the players still in the draw make.
-- A player who withdraws after their round was formed leaves that round's match a
-  ``walkover`` with no winner and no score (it cannot be played by two); an explicit walkover
-  names a winner, who is credited with a match won, and nobody scores.
+- A player who withdraws before any match of their round is called or decided is left out of
+  it: the round is formed again without them (between rounds the flow takes the round's called
+  matches that have not started off their tables, so it can be). Once a match of the round is
+  called or decided, a withdrawal leaves the player's match a ``walkover`` with no winner and
+  no score (it cannot be played by two), which is no match played for anyone; an explicit
+  walkover names a winner, who is credited with a walkover won, and nobody scores.
 - Standings (every entrant, withdrawn players included): ``points`` = total net points of the
   matches played (PROTOCOL section 4 ``score``, so the field's points sum to zero), ``won`` =
-  matches won (sole top scorer, or an explicit walkover), ``played`` (walkovers included, byes
-  not), ``lost`` = played - won, ``byes``.  Rank by points, then matches won, then seed (seeded
-  players first, lower seed first), then order of entry; ranks are never shared.
+  matches won (sole top scorer), ``played`` (walkovers and byes not), ``lost`` = played - won,
+  ``walkovers_won``, ``byes``.  Rank by points, then matches won (walkovers won included), then
+  seed (seeded players first, lower seed first), then order of entry; ranks are never shared.
 - Champion: the best-ranked player not withdrawn, once every round is resolved.
 """
 
@@ -38,7 +41,7 @@ DEFAULT_ROUNDS = 3
 
 
 def derive_chase(state: TournamentState, spec: DrawSpec) -> TypeResult:
-    tallies = {pid: {"played": 0, "won": 0, "points": 0, "byes": 0} for pid in spec.entrants}
+    tallies = {pid: {"played": 0, "won": 0, "points": 0, "byes": 0, "walkovers_won": 0} for pid in spec.entrants}
     matches: list[DrawMatch] = []
     round_keys: list[list[str]] = []
     formed_at: int | None = spec.version
@@ -63,11 +66,24 @@ def derive_chase(state: TournamentState, spec: DrawSpec) -> TypeResult:
     return TypeResult(tuple(matches), champion, table, feeds, None)
 
 
+def first_use(state: TournamentState, r: int) -> int | None:
+    """The version at which a match of round r was first called (its call kept) or decided
+    (a result, an explicit walkover): until then the round is formed again on every withdrawal."""
+    prefix = f"C{r}-"
+    versions = [c.version for k, c in state.calls.items() if k.startswith(prefix)]
+    versions += [x.version for k, x in state.results.items() if k.startswith(prefix)]
+    versions += [w.version for k, w in state.walkovers.items() if k.startswith(prefix)]
+    return min(versions) if versions else None
+
+
 def _form_round(state: TournamentState, spec: DrawSpec, r: int, formed_at: int,
                 tallies: dict[str, dict[str, int]], order: int) -> list[DrawMatch]:
+    used_at = first_use(state, r)
+
     def still_in(pid: str) -> bool:
         at = state.player(pid).withdrawn_at
-        return at is None or at > formed_at
+        # Withdrawn before any match of the round was called or decided: the round is formed without them.
+        return at is None or (used_at is not None and at > max(formed_at, used_at))
 
     if r == 1:
         eligible = [pid for pid in spec.entrants if still_in(pid)]
@@ -101,7 +117,10 @@ def _tally(entries: Sequence[DrawMatch], tallies: dict[str, dict[str, int]]) -> 
         if m.status == "bye":
             for pid in m.known_players:
                 tallies[pid]["byes"] += 1
-        elif m.status in ("finished", "walkover"):
+        elif m.status == "walkover":  # not played: only an explicit walkover's winner is credited
+            if m.winner is not None:
+                tallies[m.winner]["walkovers_won"] += 1
+        elif m.status == "finished":
             for pid in m.known_players:
                 row = tallies[pid]
                 row["played"] += 1
@@ -113,11 +132,12 @@ def _tally(entries: Sequence[DrawMatch], tallies: dict[str, dict[str, int]]) -> 
 def _standings(state: TournamentState, tallies: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
     def key(pid: str) -> tuple[Any, ...]:
         row, player = tallies[pid], state.player(pid)
-        return (-row["points"], -row["won"], player.seed is None, player.seed or 0, player.entry)
+        return (-row["points"], -(row["won"] + row["walkovers_won"]), player.seed is None, player.seed or 0,
+                player.entry)
 
     out = []
     for rank, pid in enumerate(sorted(tallies, key=key), start=1):
         row = tallies[pid]
         out.append({"player": pid, "played": row["played"], "won": row["won"], "lost": row["played"] - row["won"],
-                    "points": row["points"], "rank": rank, "byes": row["byes"]})
+                    "walkovers_won": row["walkovers_won"], "points": row["points"], "rank": rank, "byes": row["byes"]})
     return out

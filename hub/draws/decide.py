@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hub.draws import draw_commands, match_commands, player_commands
+from hub.draws import corrections, draw_commands, match_commands, player_commands
 from hub.draws.events import bad
 from hub.draws.state import TournamentState
 
@@ -25,6 +25,10 @@ HANDLERS: dict[str, Handler] = {
     "void_result": match_commands.void_result,
     "pause_table": match_commands.pause_table,
     "resume_table": match_commands.resume_table,
+    "reinstate": corrections.reinstate,
+    "void_walkover": corrections.void_walkover,
+    "archive": corrections.archive,
+    "unarchive": corrections.unarchive,
 }
 
 

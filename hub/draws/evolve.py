@@ -80,6 +80,8 @@ def _players_added(work: _Working, data: dict[str, Any], version: int) -> None:
     for p in data["players"]:
         players.append(Player(p["id"], p["name"], p.get("club"), p.get("seed"), p.get("handicap"), len(players)))
     work._index = None
+    if work.get("draw") is not None:  # late entries: the draw does not hold them until a redraw
+        work.set("stale", True)
 
 
 def _player_updated(work: _Working, data: dict[str, Any], version: int) -> None:
@@ -101,6 +103,26 @@ def _draw_made(work: _Working, data: dict[str, Any], version: int) -> None:
     for name in _MAPPINGS:
         work.set(name, {})
     work.set("queue_order", ())
+    work.set("stale", False)
+
+
+def _player_reinstated(work: _Working, data: dict[str, Any], version: int) -> None:
+    players = work.mut("players")
+    i = work.player_index(data["player"])
+    players[i] = replace(players[i], withdrawn_at=None)
+
+
+def _walkover_voided(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.mut("walkovers").pop(data["key"], None)
+    work.mut("uncalled_at")[data["key"]] = version  # back in the queue, at its end
+
+
+def _archived(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.set("archived", True)
+
+
+def _unarchived(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.set("archived", False)
 
 
 def _walkover(work: _Working, data: dict[str, Any], version: int) -> None:
@@ -143,6 +165,8 @@ def _result_taken(work: _Working, data: dict[str, Any], version: int) -> None:
 
 def _result_voided(work: _Working, data: dict[str, Any], version: int) -> None:
     work.mut("results").pop(data["key"], None)
+    if data.get("requeue"):  # its table is taken: the key goes back to the queue, its match is let go
+        _match_uncalled(work, data, version)
 
 
 def _table_paused(work: _Working, data: dict[str, Any], version: int) -> None:
@@ -168,4 +192,8 @@ _APPLY = {
     "result_voided": _result_voided,
     "table_paused": _table_paused,
     "table_resumed": _table_resumed,
+    "player_reinstated": _player_reinstated,
+    "walkover_voided": _walkover_voided,
+    "tournament_archived": _archived,
+    "tournament_unarchived": _unarchived,
 }

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.draws import fields
+from hub.draws.corrections import refuse_if_used
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.player_commands import known_player
 from hub.draws.settle import DrawMatch
@@ -134,9 +135,9 @@ def order_queue(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
 def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking"))
     match = draw_match(state, cmd)
-    if match.status == "finished":
-        raise conflict("already_decided", f"{match.key} has its result already")
-    _called(state, match)
+    correcting = match.status == "finished"  # a score corrected by hand replaces the result
+    if not correcting:
+        _called(state, match)
     match_id = fields.ident(fields.required(cmd, "match_id"), "match_id")
     if match_id != match.match_id:
         raise conflict("wrong_match", f"{match.key} is played by match {match.match_id}, not {match_id}")
@@ -156,12 +157,20 @@ def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
         if not isinstance(ranking, list) or sorted(map(str, ranking)) != sorted(players):
             raise bad("ranking must list the match's players once each, highest first")
         ranking = list(ranking)
-    return "result_taken", {"key": match.key, "match_id": match_id, "winner": winner, "scores": clean,
-                            "ranking": ranking}
+    data = {"key": match.key, "match_id": match_id, "winner": winner, "scores": clean, "ranking": ranking}
+    if correcting:
+        result = state.results[match.key]
+        if result.winner == winner and dict(result.scores) == clean:
+            raise conflict("already_decided", f"{match.key} has this result already")
+        refuse_if_used(state, "result_taken", data, besides=match.key)
+    return "result_taken", data
 
 
 def void_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "key", "match_id"))
+    """`requeue: true`: the key goes back to the queue (its match, finished, is let go) instead of being
+    called again on its table: for a reopen when that table or a player is in another match now."""
+    fields.only(cmd, ("kind", "key", "match_id", "requeue"))
+    requeue = fields.flag(cmd.get("requeue") or False, "requeue")
     match = draw_match(state, cmd)
     if match.status != "finished":
         raise conflict("not_finished", f"{match.key} has no result to void ({match.status})")
@@ -173,6 +182,8 @@ def void_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
         if later.status in ("called", "finished") or key in state.walkovers:
             raise conflict("downstream_started",
                            f"{key} ({_names(state, later)}) depends on {match.key} and is {later.status}")
+    if requeue:
+        return "result_voided", {"key": match.key, "match_id": match_id, "requeue": True}
     call = state.calls[match.key]
     for other, held in state.open_calls.items():
         if held.table_id == call.table_id:

@@ -1,5 +1,10 @@
 """Player commands: ``add_players``, ``update_player``, ``withdraw``.
 
+``add_players`` after the draw (late entries) is taken while no draw match is finished or a
+walkover (409 ``draw_used`` after that); the draw is then ``stale`` until a redraw takes them in.
+A player whose seed is held already (by an earlier player or one earlier in the same batch) is
+added unseeded, the event's entry noting ``seed_taken`` {seed, holder}.
+
 Player fields: ``name`` a string, stripped, 1..100 characters; ``club`` optional, at most 100
 (empty means none); ``seed`` optional whole number 1..9999, unique among the tournament's
 players; ``handicap`` null or ``"eight"`` (golden_nine's "8 wins, 9 golds"; only sent to
@@ -66,7 +71,10 @@ def add_players(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_BATCH:
         raise bad(f"players must be a list of 1 to {MAX_BATCH} players")
     if state.draw is not None:
-        raise conflict("draw_made", "the draw is made: players join before the draw; redraw to take late entries in")
+        used = next((m for m in state.derived.matches if m.status in ("finished", "walkover")), None)
+        if used is not None:
+            raise conflict("draw_used", f"the draw has a result ({used.key} is {used.status}): "
+                                        "late entries are taken only before any result or walkover")
     if len(state.players) + len(raw) > MAX_PLAYERS:
         raise bad(f"a tournament takes at most {MAX_PLAYERS} players ({len(state.players)} already)")
     new: list[dict[str, Any]] = []
@@ -77,8 +85,10 @@ def add_players(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
         if seed is not None:
             holder = _seed_holder(state, seed) or seeds.get(seed)
             if holder is not None:
-                raise conflict("seed_taken", f"seed {seed} is already {holder}'s")
-            seeds[seed] = player["name"]
+                # Added unseeded rather than lost: the answer says whose seed it was (`seed_taken`).
+                player = {**player, "seed": None, "seed_taken": {"seed": seed, "holder": holder}}
+            else:
+                seeds[seed] = player["name"]
         new.append({"id": f"p{len(state.players) + i + 1}", **player})
     return "players_added", {"players": new}
 

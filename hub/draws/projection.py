@@ -1,6 +1,8 @@
 """``projection(state)``: the pure part of the tournament projection (PROTOCOL section 7).
 
-The I/O layer adds ``id``, ``name``, ``version`` and ``tables`` around it.  JSON-ready: every
+The I/O layer adds ``id``, ``name``, ``version`` and ``tables`` around it. Beyond section 7:
+``archived``; ``draw.stale`` (players joined after the draw: a redraw takes them in); ``draw.counts``
+(``counts``: the match count every page shows).  JSON-ready: every
 value is a str, int, bool, None, list or dict, and nothing in it is shared with the state.
 """
 
@@ -18,8 +20,17 @@ def projection(state: TournamentState) -> dict[str, Any]:
     players = [{"id": p.id, "name": p.name, "club": p.club, "seed": p.seed, "handicap": p.handicap,
                 "status": derived.player_status.get(p.id, "active")} for p in state.players]
     return {"players": players, "draw": _draw(state), "queue": list(derived.queue),
-            "standings": [dict(row) for row in derived.standings] if derived.standings is not None else None, "paused_tables": list(state.paused_tables),
-            "version": state.version}
+            "standings": [dict(row) for row in derived.standings] if derived.standings is not None else None,
+            "paused_tables": list(state.paused_tables), "archived": state.archived, "version": state.version}
+
+
+def counts(matches: list[DrawMatch] | tuple[DrawMatch, ...]) -> dict[str, int]:
+    """The one match count every screen shows: byes are never matches; a walkover is decided but
+    not played. `matches` (every other entry), `played` (finished), `walkovers`, `left` (the rest)."""
+    real = [m for m in matches if m.status != "bye"]
+    played = sum(1 for m in real if m.status == "finished")
+    walkovers = sum(1 for m in real if m.status == "walkover")
+    return {"matches": len(real), "played": played, "walkovers": walkovers, "left": len(real) - played - walkovers}
 
 
 def _draw(state: TournamentState) -> dict[str, Any] | None:
@@ -29,8 +40,8 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
     derived = state.derived
     return {"type": spec.type, "status": "finished" if derived.finished else "running", "champion": derived.champion,
             "seeding": spec.seeding, "seed": spec.seed, "groups": spec.groups, "rounds": spec.rounds,
-            "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants),
-            "matches": [match_json(m) for m in derived.matches]}
+            "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants), "stale": state.stale,
+            "counts": counts(derived.matches), "matches": [match_json(m) for m in derived.matches]}
 
 
 def match_json(m: DrawMatch) -> dict[str, Any]:

@@ -9,8 +9,9 @@
   ``round`` = ``"R{r}"``, ``group`` = ``"A"``, ``bracket`` = ``"group"``.  Every match is ready
   from the start; matches are listed (and queued) round by round across the groups: R1 of A,
   R1 of B, R2 of A, ...; a player still in a called match is passed over by ``dispatch``.
-- Standings, per group: ``played``, ``won``, ``lost``, ``points`` (= matches won; a walkover is
-  a win for the player present and a loss for the absent one, with no score), ``score_for`` /
+- Standings, per group: ``played``, ``won``, ``lost`` (matches played: a walkover is not one),
+  ``walkovers_won`` / ``walkovers_lost``, ``points`` (= matches won, a walkover won included: it
+  is a win for the player present and a loss for the absent one, with no score), ``score_for`` /
   ``score_against`` (the match ``score`` of PROTOCOL section 4: points in golden_nine, racks in
   wpa_nine and chinese_eight).  Ranks 1..n in each group, never shared; ties are broken by, in
   order: points; head-to-head wins among all the players tied on points (counted once over the
@@ -89,6 +90,7 @@ def derive_round_robin(state: TournamentState, spec: DrawSpec) -> TypeResult:
 def standings(state: TournamentState, groups: Sequence[Sequence[str]], matches: Sequence[DrawMatch]) -> list[dict[str, Any]]:
     played: dict[str, int] = {}
     won: dict[str, int] = {}
+    by_walkover: dict[str, list[int]] = {}  # pid -> [walkovers won, walkovers lost]
     score_for: dict[str, int] = {}
     score_against: dict[str, int] = {}
     wins: dict[tuple[str, str], int] = {}  # (winner, loser) -> count
@@ -97,6 +99,13 @@ def standings(state: TournamentState, groups: Sequence[Sequence[str]], matches: 
             continue
         a, b = m.players
         assert a is not None and b is not None
+        if m.status == "walkover":  # decided, not played: a win (its points) with no score
+            if m.winner is not None:
+                loser = b if m.winner == a else a
+                by_walkover.setdefault(m.winner, [0, 0])[0] += 1
+                by_walkover.setdefault(loser, [0, 0])[1] += 1
+                wins[(m.winner, loser)] = wins.get((m.winner, loser), 0) + 1
+            continue
         played[a] = played.get(a, 0) + 1
         played[b] = played.get(b, 0) + 1
         if m.scores is not None:
@@ -114,7 +123,9 @@ def standings(state: TournamentState, groups: Sequence[Sequence[str]], matches: 
         rows = []
         for pid in members:
             p, w = played.get(pid, 0), won.get(pid, 0)
-            rows.append({"player": pid, "group": LETTERS[g], "played": p, "won": w, "lost": p - w, "points": w,
+            wo_won, wo_lost = by_walkover.get(pid, (0, 0))
+            rows.append({"player": pid, "group": LETTERS[g], "played": p, "won": w, "lost": p - w,
+                         "walkovers_won": wo_won, "walkovers_lost": wo_lost, "points": w + wo_won,
                          "rank": 0, "score_for": score_for.get(pid, 0), "score_against": score_against.get(pid, 0)})
         ranked = rank_group(state, rows, wins)
         for rank, row in enumerate(ranked, start=1):

@@ -86,6 +86,8 @@ class TournamentState:
     queue_order: tuple[str, ...] = ()  # keys of the last queue_ordered, uncalled ones removed
     paused_tables: tuple[str, ...] = ()  # in the order they were paused
     match_keys: Mapping[str, str] = field(default_factory=dict)  # match_id -> key, for calls kept
+    stale: bool = False  # players joined after the draw was made: a redraw takes them in
+    archived: bool = False  # left out of the public list of tournaments (its pages still answer)
 
     @cached_property
     def player_by_id(self) -> dict[str, Player]:

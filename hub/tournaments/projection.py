@@ -41,6 +41,7 @@ def compose(info: dict[str, Any], version: int, pure: dict[str, Any],
         "draw": pure["draw"],
         "queue": pure["queue"],
         "standings": pure["standings"],
+        "archived": pure.get("archived", False),
     }
 
 

@@ -75,15 +75,28 @@ def test_points_then_matches_won_then_seed() -> None:
     assert [r["player"] for r in s.view["standings"]][:3] == ["p4", "p2", "p3"]
 
 
-def test_withdrawal_after_the_round_is_formed_and_before() -> None:
+def test_withdrawal_before_the_round_is_used_forms_it_again() -> None:
     s = chase(7, rounds=2)
     assert round_of(s, 1) == [("C1-1", ["p1", "p4", "p5"], "ready"), ("C1-2", ["p2", "p3", "p6"], "ready"),
                               ("C1-3", ["p7", None, None], "bye")]
+    s.do({"kind": "withdraw", "player": "p6"})  # no match of round 1 is called yet: formed again without p6
+    first = round_of(s, 1)
+    assert len(first) == 2 and all(status == "ready" for _, _, status in first)
+    assert "p6" not in {p for _, players, _ in first for p in players}
+    assert all(r["played"] == 0 for r in s.view["standings"])
+
+
+def test_withdrawal_once_the_round_is_called_is_no_match_played() -> None:
+    s = chase(7, rounds=2)
+    s.call("C1-1", "tb1")
     s.do({"kind": "withdraw", "player": "p6"})  # p6 plays C1-2: that match cannot be played by two
     c12 = s.match("C1-2")
     assert c12["status"] == "walkover" and c12["winner"] is None and c12["scores"] is None
-    assert s.view["queue"] == ["C1-1"]
-    s.play("C1-1", "p4", {"p1": 0, "p4": 3, "p5": -3})
+    s.result("C1-1", "p4", {"p1": 0, "p4": 3, "p5": -3})
+    rows = {r["player"]: r for r in s.view["standings"]}
+    # the voided match is booked as nothing for p2 and p3: not played, not lost
+    assert (rows["p2"]["played"], rows["p2"]["lost"], rows["p3"]["played"]) == (0, 0, 0)
+    assert rows["p4"]["played"] == 1
     second = round_of(s, 2)
     # six players left: two matches of three, no bye; p6 is left out
     assert len(second) == 2 and all(status == "ready" for _, _, status in second)
@@ -91,10 +104,11 @@ def test_withdrawal_after_the_round_is_formed_and_before() -> None:
     assert {p["id"]: p["status"] for p in s.view["players"]}["p6"] == "withdrawn"
 
 
-def test_explicit_walkover_credits_a_win_without_points() -> None:
+def test_explicit_walkover_credits_a_walkover_won_without_points() -> None:
     s = chase(3, rounds=1)
     s.do({"kind": "walkover", "key": "C1-1", "winner": "p3"})
-    assert [(r["player"], r["won"], r["points"]) for r in s.view["standings"]][0] == ("p3", 1, 0)
+    row = s.view["standings"][0]
+    assert (row["player"], row["played"], row["won"], row["walkovers_won"], row["points"]) == ("p3", 0, 0, 1, 0)
     assert s.view["draw"]["champion"] == "p3"
 
 

@@ -56,14 +56,16 @@ def test_unknown_command_fields() -> None:
     assert (r.status, r.code) == (422, "bad_request") and "tournament" in r.message
 
 
-def test_seed_taken_names_the_holder() -> None:
+def test_a_taken_seed_adds_the_player_unseeded_naming_the_holder() -> None:
     s = Stream()
     s.do({"kind": "add_players", "players": [{"name": "Zheng Yubo", "seed": 3}]})
-    r = s.reject({"kind": "add_players", "players": [{"name": "B", "seed": 3}]})
-    assert (r.status, r.code) == (409, "seed_taken") and "Zheng Yubo" in r.message
-    r = s.reject({"kind": "add_players", "players": [{"name": "B", "seed": 4}, {"name": "C", "seed": 4}]})
-    assert (r.status, r.code) == (409, "seed_taken") and "B" in r.message
-    s.do({"kind": "add_players", "players": [{"name": "D"}]})
+    event = s.do({"kind": "add_players", "players": [{"name": "B", "seed": 3}]})
+    assert event.data["players"][0]["seed"] is None
+    assert event.data["players"][0]["seed_taken"] == {"seed": 3, "holder": "Zheng Yubo"}
+    event = s.do({"kind": "add_players", "players": [{"name": "C", "seed": 4}, {"name": "D", "seed": 4}]})
+    assert [p["seed"] for p in event.data["players"]] == [4, None]
+    assert event.data["players"][1]["seed_taken"] == {"seed": 4, "holder": "C"}
+    assert [p["seed"] for p in s.view["players"]] == [3, None, 4, None]
     r = s.reject({"kind": "update_player", "player": "p2", "changes": {"seed": 3}})
     assert (r.status, r.code) == (409, "seed_taken") and "Zheng Yubo" in r.message
     s.do({"kind": "update_player", "player": "p1", "changes": {"seed": 3}})  # its own seed: fine
@@ -81,8 +83,11 @@ def test_after_the_draw() -> None:
     s = Stream()
     s.add(4, seeded=True)
     s.draw("single_elimination")
-    r = s.reject({"kind": "add_players", "players": [{"name": "Late"}]})
-    assert (r.status, r.code) == (409, "draw_made") and "redraw" in r.message
+    assert s.view["draw"]["stale"] is False
+    s.do({"kind": "add_players", "players": [{"name": "Late"}]})  # no result yet: a late entry
+    view = s.view
+    assert view["draw"]["stale"] is True and "p5" not in view["draw"]["entrants"]
+    assert view["players"][-1]["status"] == "active"
     r = s.reject({"kind": "update_player", "player": "p1", "changes": {"seed": 9}})
     assert (r.status, r.code) == (409, "draw_made")
     r = s.reject({"kind": "update_player", "player": "p1", "changes": {"seed": None}})
@@ -124,3 +129,25 @@ def test_withdraw_rejects() -> None:
     s.play("W1-1", "p1")
     r = s.reject({"kind": "withdraw", "player": "p1"})
     assert (r.status, r.code) == (409, "draw_finished")
+
+
+def test_late_entries_until_the_first_result_then_a_redraw_takes_them_in() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("single_elimination")
+    s.do({"kind": "add_players", "players": [{"name": "Late"}]})
+    s.draw("single_elimination", redraw=True)
+    assert s.view["draw"]["stale"] is False and "p5" in s.view["draw"]["entrants"]
+    key = s.view["queue"][0]
+    s.play(key, s.match(key)["players"][0])
+    r = s.reject({"kind": "add_players", "players": [{"name": "Too late"}]})
+    assert (r.status, r.code) == (409, "draw_used")
+
+
+def test_a_walkover_also_ends_late_entries() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("single_elimination")
+    s.do({"kind": "walkover", "key": "W1-1", "winner": s.match("W1-1")["players"][0]})
+    r = s.reject({"kind": "add_players", "players": [{"name": "Too late"}]})
+    assert (r.status, r.code) == (409, "draw_used")

@@ -17,11 +17,12 @@ def test_fields_and_json() -> None:
     s.draw("double_elimination")
     s.play("W1-2", "p5")
     view = s.view
-    assert set(view) == {"players", "draw", "queue", "standings", "paused_tables", "version"}
+    assert set(view) == {"players", "draw", "queue", "standings", "paused_tables", "archived", "version"}
     assert view["version"] == len(s.events)
     assert set(view["players"][0]) == {"id", "name", "club", "seed", "handicap", "status"}
     draw = view["draw"]
-    assert {"type", "status", "champion", "seeding", "seed", "groups", "rounds", "match", "matches"} <= set(draw)
+    assert {"type", "status", "champion", "seeding", "seed", "groups", "rounds", "match", "matches", "stale",
+            "counts"} <= set(draw)
     assert all(set(m) == MATCH_FIELDS for m in draw["matches"])
     assert view["standings"] is None
     assert json.loads(json.dumps(view)) == view
@@ -33,14 +34,15 @@ def test_round_robin_matches_name_their_group() -> None:
     s.draw("round_robin")
     assert all(set(m) == MATCH_FIELDS | {"group"} for m in s.view["draw"]["matches"])
     assert set(s.view["standings"][0]) == {"player", "group", "played", "won", "lost", "points", "rank",
-                                           "score_for", "score_against"}
+                                           "score_for", "score_against", "walkovers_won", "walkovers_lost"}
 
 
 def test_chase_standings_fields() -> None:
     s = Stream()
     s.add(4, seeded=True)
     s.draw("chase_groups")
-    assert set(s.view["standings"][0]) == {"player", "played", "won", "lost", "points", "rank", "byes"}
+    assert set(s.view["standings"][0]) == {"player", "played", "won", "lost", "points", "rank", "byes",
+                                           "walkovers_won"}
 
 
 def test_changing_the_projection_changes_nothing() -> None:
@@ -55,3 +57,15 @@ def test_changing_the_projection_changes_nothing() -> None:
     view["queue"].clear()
     assert projection(s.state) != view
     assert projection(s.state)["draw"]["match"]["format"] == {"racks": 5}
+
+
+def test_one_match_count_leaves_byes_out_and_walkovers_unplayed() -> None:
+    s = Stream()
+    s.add(5, seeded=True)
+    s.draw("single_elimination")  # 8 slots: 3 byes in round 1, 4 real matches in all
+    counts = s.view["draw"]["counts"]
+    assert counts == {"matches": 4, "played": 0, "walkovers": 0, "left": 4}
+    s.play("W1-2", "p5")
+    ready = s.view["queue"][0]
+    s.do({"kind": "walkover", "key": ready, "winner": s.match(ready)["players"][0]})
+    assert s.view["draw"]["counts"] == {"matches": 4, "played": 1, "walkovers": 1, "left": 2}

@@ -83,7 +83,7 @@ def test_three_way_tie_broken_by_score_difference() -> None:
     table = {r["player"]: r for r in s.view["standings"]}
     assert [r["player"] for r in s.view["standings"]] == ["p2", "p1", "p3", "p4"]
     assert table["p2"] == {"player": "p2", "group": "A", "played": 3, "won": 2, "lost": 1, "points": 2, "rank": 1,
-                           "score_for": 14, "score_against": 5}
+                           "score_for": 14, "score_against": 5, "walkovers_won": 0, "walkovers_lost": 0}
     assert s.view["draw"]["status"] == "finished" and s.view["draw"]["champion"] == "p2"
     assert {p["id"]: p["status"] for p in s.view["players"]} == {
         "p1": "eliminated", "p2": "champion", "p3": "eliminated", "p4": "eliminated"}
@@ -124,8 +124,9 @@ def test_walkovers_and_withdrawals_in_standings() -> None:
     for m in s.view["draw"]["matches"]:
         assert m["status"] == "walkover"
     table = {r["player"]: r for r in s.view["standings"]}
-    assert (table["p2"]["won"], table["p2"]["played"], table["p2"]["score_for"]) == (2, 2, 0)
-    assert (table["p3"]["lost"], table["p3"]["points"]) == (2, 0)
+    # walkovers are wins for the points, but no match played
+    assert (table["p2"]["walkovers_won"], table["p2"]["points"], table["p2"]["played"], table["p2"]["won"]) == (2, 2, 0, 0)
+    assert (table["p3"]["walkovers_lost"], table["p3"]["played"], table["p3"]["lost"], table["p3"]["points"]) == (2, 0, 0, 0)
     assert s.view["draw"]["status"] == "finished" and s.view["draw"]["champion"] == "p2"
     statuses = {p["id"]: p["status"] for p in s.view["players"]}
     assert statuses == {"p1": "eliminated", "p2": "champion", "p3": "withdrawn"}
