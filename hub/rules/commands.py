@@ -28,7 +28,8 @@ TABLE_KINDS = (
     "resume",
     "undo",
 )
-SERVER_KINDS = ("clock_expired", "match_time_expired", "link_lost", "link_restored", "player_renamed", "table_moved")
+SERVER_KINDS = ("clock_expired", "match_time_expired", "link_lost", "link_restored", "player_renamed", "table_moved",
+                "result_entered")
 # Server-made events that correct the match's paperwork, not its play: taken in any phase (a rename
 # also once the match is over), never undone, and they leave the clocks and `last` as they were.
 ADMIN_KINDS = ("player_renamed", "table_moved")

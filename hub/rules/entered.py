@@ -1,0 +1,114 @@
+"""A result entered by hand (`result_entered`): the desk settles a match without its strokes.
+
+A server-made event (`POST /api/matches/{mid}/result`): a table without a referee, a dead tablet,
+players reporting their score. Taken for a scheduled, live or finished match (a finished one gets
+its score corrected); the event's data is `{"winner", "score": {pid: n}, "reason"}`.
+
+Checks (`Reject("bad_command", ...)`, the API answers 422 `bad_result`):
+- `score` gives a whole number for exactly the match's players: racks won for a race (wpa_nine,
+  chinese_eight: 0 to the race), points for golden_nine (not negative) and chase_nine (net points
+  that sum to zero);
+- `winner` is a player with the best score, strictly (two players), and in a race the one who
+  reached it; chase_nine: the sole top scorer, or null when the top is shared;
+- `reason`: optional, at most 200 characters (shown to every screen).
+
+Folded: each player's `score` is the one given (and `racks_won` too in a race; golden_nine and
+chase_nine keep their racks as played), the match is `finished` with the winner and
+`result: {"entered": true, "reason": <the text or null>}` (chase_nine adds its `ranking`), no
+rack is in play and every clock stops. It is undoable like a stroke: an undo (the tablet's, or a
+reopen) brings back the match as it was before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hub.rules.events import Reject
+from hub.rules.state import MatchState
+
+KIND = "result_entered"
+MAX_REASON = 200
+MAX_POINTS = 100_000
+
+
+def _bad(message: str) -> Reject:
+    return Reject("bad_command", message)
+
+
+def _scores(st: MatchState, raw: Any) -> dict[str, int]:
+    ids = st.setup.player_ids
+    if not isinstance(raw, Mapping) or set(raw) != set(ids):
+        raise _bad(f"score must give a whole number for each player: {', '.join(ids)}")
+    out: dict[str, int] = {}
+    race = st.setup.race_to
+    chase = st.setup.discipline == "chase_nine"
+    for pid in ids:
+        n = raw[pid]
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise _bad(f"score.{pid} must be a whole number")
+        low = -MAX_POINTS if chase else 0
+        high = race if race is not None else MAX_POINTS
+        if not low <= n <= high:
+            what = f"racks won (0 to the race to {race})" if race is not None else "points"
+            raise _bad(f"score.{pid} must be {what}: {n} is out of range")
+        out[pid] = n
+    if chase and sum(out.values()) != 0:
+        raise _bad("chase_nine scores are net points: they must sum to zero")
+    return out
+
+
+def decide(st: MatchState, command: Mapping[str, Any]) -> dict[str, Any]:
+    """The event data of a result entered by hand, checked against the match (raises Reject)."""
+    score = _scores(st, command.get("score"))
+    reason = command.get("reason")
+    if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON):
+        raise _bad(f"reason must be a string of at most {MAX_REASON} characters")
+    reason = reason.strip() or None if isinstance(reason, str) else None
+    winner = command.get("winner")
+    best = max(score.values())
+    top = [pid for pid, n in score.items() if n == best]
+    if winner is None:
+        if st.setup.discipline != "chase_nine" or len(top) < 2:
+            raise _bad("winner is required (null only for a chase_nine match whose top score is shared)")
+    else:
+        if winner not in score:
+            raise _bad(f"winner must be one of the match's players: {', '.join(st.setup.player_ids)}")
+        if top != [winner]:
+            raise _bad(f"the winner must have the best score: {winner} has {score[winner]}, the best is {best}"
+                       + (" (shared)" if winner in top else ""))
+        race = st.setup.race_to
+        if race is not None and score[winner] != race:
+            raise _bad(f"a race to {race}: the winner must have won {race} racks, not {score[winner]}")
+    return {"winner": winner, "score": score, "reason": reason}
+
+
+def apply(st: MatchState, version: int, data: Mapping[str, Any]) -> None:
+    """Fold a `result_entered` event into `st` (in place)."""
+    race = st.setup.race_to is not None
+    for p in st.players:
+        p.score = int(data["score"][p.id])
+        if race:
+            p.racks_won = p.score
+    result: dict[str, Any] = {"entered": True, "reason": data.get("reason")}
+    if st.setup.discipline == "chase_nine":
+        order = list(st.first_order or st.setup.player_ids)
+        result["ranking"] = sorted(order, key=lambda pid: (-st.player(pid).score, order.index(pid)))
+    st.status = "finished"
+    st.winner = data.get("winner")
+    st.result = result
+    rack = st.rack
+    rack.phase = "over"
+    rack.shooter = None
+    rack.pending = None
+    rack.ball_in_hand = None
+    st.paused = False
+    st.official_timeout = False
+    st.shot_clock = None
+    st.link_lost_since = None
+    st.expired_turn = None
+    if st.match_clock is not None:
+        st.match_clock.running_since = None
+    shown = " : ".join(str(p.score) for p in st.players)
+    st.undoable.append(version)
+    st.last = (version, KIND, None, (), (f"result entered by the desk: {shown}",))

@@ -1,0 +1,91 @@
+"""`result_entered`: a result entered by hand settles a scheduled, live or finished match in every
+discipline, is checked against the format, and an undo takes it back."""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import Match
+
+CLOCK = {"shot_clock": {"shot_s": 30}}
+
+
+def entered(m: Match, winner: str | None, score: dict[str, int], reason: str | None = "tablet died") -> dict:
+    return m.send({"kind": "result_entered", "winner": winner, "score": score, "reason": reason}, server=True)
+
+
+@pytest.mark.parametrize(("discipline", "score"), [
+    ("wpa_nine", {"a": 5, "b": 3}), ("chinese_eight", {"a": 5, "b": 0}),
+    ("golden_nine", {"a": 24, "b": 11}), ("chase_nine", {"a": 12, "b": -5, "c": -7}),
+])
+def test_a_scheduled_match_settled_by_hand(discipline: str, score: dict[str, int]) -> None:
+    m = Match(discipline, options=CLOCK)
+    proj = entered(m, "a", score)
+    assert proj["status"] == "finished" and proj["winner"] == "a"
+    assert {p["id"]: p["score"] for p in proj["players"]} == score
+    assert proj["result"]["entered"] is True and proj["result"]["reason"] == "tablet died"
+    assert proj["rack"]["phase"] == "over" and proj["clock"]["shot"] is None
+    assert proj["last"]["kind"] == "result_entered"
+    if discipline in ("wpa_nine", "chinese_eight"):
+        assert {p["id"]: p["racks_won"] for p in proj["players"]} == score
+    if discipline == "chase_nine":
+        assert proj["result"]["ranking"] == ["a", "b", "c"]
+
+
+def test_a_live_match_with_a_clock_stops_and_an_undo_brings_it_back() -> None:
+    m = Match("golden_nine", options=CLOCK)
+    m.send({"kind": "start", "breaker": "a"})
+    m.shot("a", 1, [1], break_crossings=4)
+    before = m.proj
+    assert before["clock"]["shot"] is not None
+    proj = entered(m, "b", {"a": 4, "b": 10}, reason=None)
+    assert proj["status"] == "finished" and proj["clock"]["shot"] is None and proj["result"]["reason"] is None
+    back = m.send({"kind": "undo"})
+    assert back["status"] == "live" and back["players"] == before["players"] and back["rack"] == before["rack"]
+
+
+def test_a_finished_match_gets_its_score_corrected() -> None:
+    m = Match("wpa_nine", fmt={"race_to": 2})
+    entered(m, "a", {"a": 2, "b": 1})
+    proj = entered(m, "b", {"a": 1, "b": 2}, reason="scores swapped")
+    assert proj["winner"] == "b" and proj["result"]["reason"] == "scores swapped"
+
+
+def test_chase_nine_shared_top_has_no_winner() -> None:
+    m = Match("chase_nine")
+    proj = entered(m, None, {"a": 5, "b": 5, "c": -10})
+    assert proj["status"] == "finished" and proj["winner"] is None
+
+
+@pytest.mark.parametrize(("discipline", "fmt", "winner", "score", "says"), [
+    ("wpa_nine", {"race_to": 5}, "a", {"a": 3, "b": 4}, "best score"),
+    ("wpa_nine", {"race_to": 5}, "a", {"a": 4, "b": 2}, "race to 5"),
+    ("wpa_nine", {"race_to": 5}, "a", {"a": 7, "b": 2}, "out of range"),
+    ("golden_nine", {"racks": 5}, "a", {"a": 10, "b": 10}, "shared"),
+    ("golden_nine", {"racks": 5}, "a", {"a": 10}, "each player"),
+    ("golden_nine", {"racks": 5}, "a", {"a": -1, "b": -3}, "out of range"),
+    ("golden_nine", {"racks": 5}, "z", {"a": 10, "b": 3}, "one of the match's players"),
+    ("golden_nine", {"racks": 5}, None, {"a": 10, "b": 3}, "winner is required"),
+    ("golden_nine", {"racks": 5}, "a", {"a": 10.5, "b": 3}, "whole number"),
+    ("chase_nine", {"racks": 4}, "a", {"a": 10, "b": 3, "c": 1}, "sum to zero"),
+    ("chase_nine", {"racks": 4}, None, {"a": 10, "b": -3, "c": -7}, "winner is required"),
+])
+def test_refusals(discipline: str, fmt: dict, winner: str | None, score: dict, says: str) -> None:
+    m = Match(discipline, fmt=fmt)
+    try:
+        entered(m, winner, score)
+    except Exception as exc:
+        assert getattr(exc, "code", None) == "bad_command" and says in str(exc)
+    else:
+        raise AssertionError("accepted")
+
+
+def test_only_the_server_enters_a_result() -> None:
+    m = Match("golden_nine")
+    assert m.reject({"kind": "result_entered", "winner": "a", "score": {"a": 1, "b": 0}}) == "bad_command"
+
+
+def test_reason_too_long() -> None:
+    m = Match("golden_nine")
+    assert m.reject({"kind": "result_entered", "winner": "a", "score": {"a": 1, "b": 0}, "reason": "x" * 201},
+                    server=True) == "bad_command"
