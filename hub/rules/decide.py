@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hub.rules import entered
 from hub.rules.commands import (
     ENTERED_KINDS,
     SERVER_KINDS,
@@ -49,6 +50,8 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         return kind, data
     if kind == "player_renamed":
         return kind, data  # the match's paperwork: also once it is over
+    if kind == entered.KIND:
+        return kind, entered.decide(st, command)  # scheduled, live or finished alike
     if st.status == "finished":
         raise Reject("match_over", "the match is over")
     discipline = DISCIPLINES[st.setup.discipline]

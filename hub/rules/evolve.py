@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hub.rules import core
+from hub.rules import core, entered
 from hub.rules.clock import (
     advance_match_clock,
     extend,
@@ -70,6 +70,10 @@ def _apply(st: MatchState, ev: Event) -> None:
         return
     if ev.kind in ADMIN_KINDS:
         _apply_admin(st, ev.kind, ev.data)
+        return
+    if ev.kind == entered.KIND:
+        advance_match_clock(st, ev.at)
+        entered.apply(st, ev.version, ev.data)
         return
     _apply_play(st, ev)
 
