@@ -26,6 +26,7 @@ from hub import draws
 from hub.api import (
     access,
     commands,
+    corrections,
     docs,
     errors,
     health,
@@ -136,6 +137,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
     app.include_router(setup.router)
     app.include_router(commands.router)
     app.include_router(tournaments.router)
+    app.include_router(corrections.router)
     app.include_router(table.router)
     app.include_router(access.router)
     for desk_router in (session.router, pairing.router, tables.router):  # PROTOCOL.md section 8

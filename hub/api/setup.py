@@ -56,16 +56,17 @@ async def create_tournament(request: Request) -> JSONResponse:
 
 @router.get("/tournaments", response_model=None,
             responses=models.ok(models.TournamentList, "Every tournament, newest first."))
-async def list_tournaments(request: Request) -> dict[str, Any]:
+async def list_tournaments(request: Request, archived: int = 0) -> dict[str, Any]:
     """Every tournament, newest first, each with what is live, next and whether it is finished
-    (hub/tournaments/summary.py: the home page's list)."""
+    (hub/tournaments/summary.py: the home page's list); archived ones only with `?archived=1`."""
     state = deps.services(request)
     listed = state.tournament_list
     # Made on first use, for the services of this lifespan (another TestClient's start replaces them).
     if listed is None or not listed.serves(deps.engine(request), state.tournaments):
         listed = state.tournament_list = TournamentList(deps.engine(request), _listings(request), state.tournaments,
                                                         draws, writer=deps.writer(request))
-    return {"tournaments": await listed.get()}
+    every = await listed.get()
+    return {"tournaments": every if archived else [t for t in every if not t.get("archived")]}
 
 
 @router.get("/tournaments/{tid}", response_model=None, responses=models.ok(

@@ -108,7 +108,12 @@ async def add_players(tid: str, request: Request) -> JSONResponse:
     batch = body["players"] if set(body) == {"players"} else [body]
     state, event = await _apply(request, tid, {"kind": "add_players", "players": batch})
     known = _players(state)
-    return JSONResponse({"players": [known[p["id"]] for p in event.data["players"]]}, status_code=201)
+    answer: dict[str, Any] = {"players": [known[p["id"]] for p in event.data["players"]]}
+    # A seed held already: the player was added unseeded; the desk says whose seed it was.
+    taken = [{"id": p["id"], "name": p["name"], **p["seed_taken"]} for p in event.data["players"] if "seed_taken" in p]
+    if taken:
+        answer["seed_taken"] = taken
+    return JSONResponse(answer, status_code=201)
 
 
 @router.patch("/tournaments/{tid}/players/{pid}", dependencies=ADMIN, response_model=None,

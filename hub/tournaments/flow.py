@@ -258,6 +258,14 @@ class TournamentFlow:
             command["ranking"] = list(ranking)
         return await self._command(tid, command)
 
+    async def take_off(self, tid: str, key: str, mid: str) -> bool:
+        """Take a called match that has not started off its table (a correction upstream changed it)."""
+        return await self._take_off(tid, key, mid)
+
+    def forget(self, tid: str) -> None:
+        """The tournament was deleted: no more passes for it."""
+        self._watched.discard(tid)
+
     async def _take_off(self, tid: str, key: str, mid: str) -> bool:
         """Cancel a called match that has not started and put its key back (`uncall`), together."""
         async def store_with(append: catalog.InTransaction) -> Any:

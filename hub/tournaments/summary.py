@@ -3,7 +3,10 @@ next and whether it is finished (with its champion), from the tournament project
 
 Each entry keeps PROTOCOL.md section 1's `{"id", "name"}` and adds:
 `status` ("setup": no draw yet, "running", "finished"), `draw_type`, `champion` (`{"id", "name"}` or
-null), `winners` (a finished round robin of several groups: `[{"group", "id", "name"}]`, else []), `tables` (how many), `played` / `total` (draw matches decided / all of them, byes left out),
+null), `winners` (a finished round robin of several groups: `[{"group", "id", "name"}]`, else []),
+`tables` (how many), `played` / `total` (draw matches decided / all of them, byes left out) and
+`counts` (the draw's one match count, `draw.counts`: `matches`, `played`, `walkovers`, `left`; the
+desk and the bracket show the same), `archived`,
 `live` (`[{"key", "match_id", "table", "players": [names], "scores": [..]}]`: the matches being
 played now, a hand-made match too, `key` null then) and `next` (`[{"key", "match_id", "table",
 "players"}]`: the matches called to a table that have not started, then the first of the queue,
@@ -48,6 +51,7 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
                          "scores": [p.get("score") for p in m.get("players") or []]})
     nxt: list[dict[str, Any]] = []
     played = total = 0
+    counts = {"matches": 0, "played": 0, "walkovers": 0, "left": 0}
     status = "setup"
     champion = None
     winners: list[dict[str, Any]] = []
@@ -61,10 +65,9 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
                        if r.get("rank") == 1]
         live_ids = {x["match_id"] for x in live}
         by_key = {m["key"]: m for m in draw.get("matches") or []}
+        counts = draw.get("counts") or counts
+        total, played = counts["matches"], counts["played"] + counts["walkovers"]
         for m in draw.get("matches") or []:
-            if m["status"] != "bye":
-                total += 1
-                played += m["status"] in ("finished", "walkover")
             if m["status"] == "called" and m.get("match_id") not in live_ids:
                 table = tables.get(m.get("table_id") or "")
                 nxt.append({"key": m["key"], "match_id": m.get("match_id"), "table": table["name"] if table else None,
@@ -76,7 +79,7 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
                             "players": [names.get(p) if p else None for p in m["players"]]})
     return {"id": proj["id"], "name": proj["name"], "status": status, "draw_type": draw.get("type") if draw else None,
             "champion": champion, "winners": winners, "tables": len(tables), "played": played, "total": total,
-            "live": live, "next": nxt[:NEXT_SHOWN]}
+            "counts": counts, "archived": bool(proj.get("archived")), "live": live, "next": nxt[:NEXT_SHOWN]}
 
 
 class TournamentList:
@@ -107,6 +110,10 @@ class TournamentList:
 
     def _changed(self, _change: Any) -> None:
         self._dirty = True
+
+    def invalidate(self) -> None:
+        """Build the list again on the next call (a tournament was archived or listed again)."""
+        self._cached = None
 
     async def get(self) -> list[dict[str, Any]]:
         async with self._lock:  # many pages asking at once: one of them builds it

@@ -137,6 +137,10 @@ class TournamentWriter:
             return live.pure
         return self._draws.projection(state)  # type: ignore[no-any-return]
 
+    def forget(self, tid: str) -> None:
+        """The tournament was deleted: its state is dropped from memory."""
+        self._live.pop(tid, None)
+
     # --- writes -----------------------------------------------------------------------------
 
     async def apply(self, tid: str, command: Mapping[str, Any],

@@ -109,12 +109,14 @@ def test_players_added_listed_and_refused(c: TestClient) -> None:
         r = c.post(url, json=bad, headers=admin())
         assert r.status_code == 422, (bad, r.text)
         assert set(r.json()["error"]) == {"code", "message"}
-    assert c.post(url, json={"name": "B", "seed": 1}, headers=admin()).status_code == 409  # seed taken
+    taken = c.post(url, json={"name": "B", "seed": 1}, headers=admin())  # seed taken: added unseeded
+    assert taken.status_code == 201 and taken.json()["players"][0]["seed"] is None
+    assert taken.json()["seed_taken"] == [{"id": "p4", "name": "B", "seed": 1, "holder": "Zheng Yubo"}]
     assert c.post(url, json={"name": "B"}).status_code == 401
     assert c.post(url, json={"name": "B"}, headers=bearer("not-the-token")).status_code == 403
     assert c.post("/api/tournaments/nope/players", json={"name": "B"}, headers=admin()).status_code == 404
     assert c.get("/api/tournaments/nope/players").status_code == 404
-    assert len(c.get(url).json()["players"]) == 3  # nothing half-stored
+    assert len(c.get(url).json()["players"]) == 4  # nothing half-stored
 
 
 def test_draw_refusals(c: TestClient) -> None:

@@ -1,0 +1,32 @@
+"""OpenAPI models of the corrections during a live event (PROTOCOL.md section 9, hub/api/corrections.py).
+
+Documentation only, like `competition_models.py`: the handlers read their bodies with
+`errors.read_json`, and the rules (`hub/rules/entered.py`) and the draw logic check them.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from hub.api.competition_models import CompetitionProjection, Player
+from hub.api.models import _Open
+
+__all__ = ["Archived", "CompetitionProjection", "Deleted", "Player", "ResultEntry"]
+
+
+class ResultEntry(BaseModel):
+    winner: str | None = Field(description="The winner's id: the best score (in a race, the race reached); "
+                                           "null only for a chase_nine match whose top score is shared.")
+    score: dict[str, int] = Field(description="Every player's score: racks won (wpa_nine, chinese_eight), "
+                                              "points (golden_nine; chase_nine net points summing to zero).")
+    reason: str | None = Field(None, max_length=200, description="Why it was entered by hand; shown on every screen.")
+
+
+class Deleted(_Open):
+    id: str
+    deleted: bool
+
+
+class Archived(_Open):
+    id: str
+    archived: bool

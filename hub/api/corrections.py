@@ -1,0 +1,257 @@
+"""Corrections during a live event (PROTOCOL.md section 9): every one an admin call.
+
+- `POST /api/matches/{mid}/result` `{"winner", "score": {pid: n}, "reason"?}`: a result entered by
+  hand, stored as a `result_entered` event of the match (hub/rules/entered.py says what it checks;
+  a refusal is 422 `bad_result`). For a draw match the draw takes it as any result (the flow, when
+  it was scheduled or live; here at once, when a finished match's score is corrected). `409
+  result_used` when the corrected result would change a match that has started.
+- `POST /api/tournaments/{tid}/draw/{key}/reopen`: a walkover given by the desk is undone (the
+  match is ready again, at the end of the queue); a finished match is opened again: its finishing
+  event is undone (a result entered by hand, else the last stroke: the match is live again on its
+  table, as the tablet's undo would make it), or, when its table or one of its players is in a
+  match that has started since, the draw lets the match go and the key goes back to the queue to
+  be played again. A walkover made by a withdrawal is undone by reinstating the player.
+- `POST /api/tournaments/{tid}/players/{pid}/reinstate`: a withdrawal undone.
+- `DELETE /api/tournaments/{tid}`: while none of its matches has started and the draw has no result
+  or walkover (`409 has_results`); its tables, matches and events go with it.
+- `POST /api/tournaments/{tid}/archive`, `/unarchive`: the public list leaves archived ones out.
+- `DELETE /api/sessions`: every desk session ends (sign out everywhere); 204.
+
+Every correction that would change the players of a match that has started (live, or finished, or
+given as a walkover) is refused `409 result_used`, the message naming that match; matches called
+but not started are taken off their tables by the flow (their players changed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+
+from hub import draws
+from hub.api import correction_models as xm
+from hub.api import deps, models
+from hub.api.errors import ApiError
+from hub.api.tournaments import _apply, _body, _entry, _flow_idle, _players, _projection, tournaments
+from hub.matches.writer import Ack, MatchWriter
+from hub.store import catalog, removal
+from hub.tournaments.flow import draw_entries
+
+router = APIRouter(prefix="/api", tags=["corrections"], responses=models.errors(503))
+ADMIN = [Depends(deps.require_admin)]
+WRITE_ERRORS = models.errors(401, 403, 404, 409, 413, 422)
+PROJECTION = models.ok(xm.CompetitionProjection, "The tournament projection, after the flow has acted on it.")
+STARTED = ("live", "finished")
+
+
+async def refuse_started(request: Request, state: Any, kind: str, data: dict[str, Any],
+                         besides: str | None = None) -> None:
+    """409 `result_used` when the correction would change a match that has started (the draw's own
+    refusal for finished matches and walkovers; the store's status for the called ones)."""
+    try:
+        called = draws.affected_calls(state, kind, data, besides=besides)
+    except draws.DrawReject as r:
+        raise ApiError(r.status, r.code, r.message) from None
+    statuses = await catalog.match_statuses(deps.engine(request), [mid for _, mid in called])
+    entries = draw_entries(draws.projection(state))
+    for key, mid in called:
+        if statuses.get(mid) in STARTED:
+            names = " v ".join(state.name(p) for p in entries[key]["players"] if p)
+            raise ApiError(409, "result_used", f"{key} ({names}) has started since: it depends on this")
+
+
+# --- a result by hand ---------------------------------------------------------------------------
+
+
+def _result_command(body: dict[str, Any]) -> dict[str, Any]:
+    extra = set(body) - {"winner", "score", "reason"}
+    if extra:
+        raise ApiError(422, "bad_request", f"unknown field {sorted(extra)[0]!r} (the body is winner, score, reason)")
+    if "score" not in body or "winner" not in body:
+        raise ApiError(422, "bad_request", 'the body is {"winner": pid, "score": {pid: n, ...}, "reason"?}')
+    return {"kind": "result_entered", "winner": body["winner"], "score": body["score"], "reason": body.get("reason")}
+
+
+@router.post("/matches/{mid}/result", dependencies=ADMIN, response_model=None,
+             openapi_extra=models.body(xm.ResultEntry),
+             responses=models.ok(models.MatchProjection, "The match, finished, its result entered by hand.")
+             | WRITE_ERRORS)
+async def enter_result(mid: str, request: Request) -> dict[str, Any]:
+    command = _result_command(await _body(request))
+    writer: MatchWriter = deps.writer(request)
+    row = await writer.match_row(mid)
+    if row is None:
+        raise ApiError(404, "not_found", f"no match {mid!r}")
+    if row.status == catalog.CANCELLED:
+        raise ApiError(409, "cancelled", "this match was taken off its table: it has no result to enter")
+    rules = request.app.state.rules
+    try:
+        checked = rules.decide(await writer.state(mid), command, server=True)[1]
+    except rules.Reject as r:
+        raise ApiError(422, "bad_result", r.message) from None
+    correction = None
+    if row.draw_key is not None:
+        state = await tournaments(request).state(row.tournament_id)
+        entry = draw_entries(draws.projection(state)).get(row.draw_key)
+        if entry is not None and entry.get("match_id") == mid and entry["status"] == "finished":
+            correction = {"key": row.draw_key, "match_id": mid, "winner": checked["winner"],
+                          "scores": checked["score"], "ranking": None}
+            await refuse_started(request, state, "result_taken", correction, besides=row.draw_key)
+    answer = await writer.submit(mid, None, command, server=True)
+    if not isinstance(answer, Ack):
+        status = 422 if answer.code == "bad_command" else 409
+        raise ApiError(status, "bad_result" if status == 422 else answer.code, answer.message)
+    proj = await writer.projection(mid)
+    assert proj is not None
+    if correction is not None:  # the draw already holds this match's result: it takes the new one now
+        ranking = (proj.get("result") or {}).get("ranking")
+        take = {"kind": "take_result", **correction, "ranking": list(ranking) if ranking else None}
+        try:
+            await tournaments(request).apply(row.tournament_id, take)
+        except draws.DrawReject as r:
+            if r.code != "already_decided":
+                raise ApiError(r.status, r.code, r.message) from None
+    if row.draw_key is not None:
+        await _flow_idle(request, row.tournament_id)
+    return proj
+
+
+# --- reopen, reinstate ----------------------------------------------------------------------------
+
+
+async def _blocked(request: Request, tid: str, state: Any, row: catalog.MatchRow) -> bool:
+    """The match's table, or one of its players, is in another match that has started."""
+    engine = deps.engine(request)
+    holders = set()
+    table_open = (await catalog.open_matches(engine, tid)).get(row.table_id)
+    if table_open is not None and table_open != row.id:
+        holders.add(table_open)
+    players = {p.get("id") for p in row.setup.get("players") or []}
+    for call in state.open_calls.values():
+        if call.match_id != row.id and players & set(call.players):
+            holders.add(call.match_id)
+    statuses = await catalog.match_statuses(engine, sorted(holders))
+    return any(s in STARTED for s in statuses.values())
+
+
+async def _reopen_match(request: Request, tid: str, key: str, mid: str) -> None:
+    """Undo the events that finished the match (an entered result over a played one: both)."""
+    writer: MatchWriter = deps.writer(request)
+    for _ in range(3):
+        proj = await writer.projection(mid)
+        if proj is None or proj["status"] != "finished":
+            return
+        answer = await writer.submit(mid, f"reopen:{key}:{proj['version']}", {"kind": "undo"})
+        if not isinstance(answer, Ack):
+            code = "result_used" if answer.code == "not_allowed" else answer.code
+            raise ApiError(409, code, answer.message)
+
+
+@router.post("/tournaments/{tid}/draw/{key}/reopen", dependencies=ADMIN, response_model=None,
+             openapi_extra=models.body(models.Empty, required=False), responses=PROJECTION | WRITE_ERRORS)
+async def reopen(tid: str, key: str, request: Request) -> dict[str, Any]:
+    state, entry = await _entry(request, tid, key)
+    status = entry["status"]
+    if status == "walkover":
+        if key in state.walkovers:
+            await refuse_started(request, state, "walkover_voided", {"key": key}, besides=key)
+        await _apply(request, tid, {"kind": "void_walkover", "key": key})
+    elif status == "finished":
+        mid = entry["match_id"]
+        data = {"key": key, "match_id": mid}
+        await refuse_started(request, state, "result_voided", data, besides=key)
+        row = await deps.writer(request).match_row(mid)
+        if row is None or await _blocked(request, tid, state, row):
+            flow = request.app.state.flow
+            for down in draws.downstream(state, key):  # called since, not started: off their tables first
+                if down in state.open_calls:
+                    await flow.take_off(tid, down, state.open_calls[down].match_id)
+            await _apply(request, tid, {"kind": "void_result", **data, "requeue": True})
+        else:
+            await _reopen_match(request, tid, key, mid)
+    else:
+        raise ApiError(409, "not_finished", f"{key} is {status}: there is no result to reopen")
+    await _flow_idle(request, tid)
+    return await _projection(request, tid)
+
+
+@router.post("/tournaments/{tid}/players/{pid}/reinstate", dependencies=ADMIN, response_model=None,
+             openapi_extra=models.body(models.Empty, required=False),
+             responses=models.ok(xm.Player, "The player, active again.") | WRITE_ERRORS)
+async def reinstate(tid: str, pid: str, request: Request) -> dict[str, Any]:
+    if await catalog.get_tournament(deps.engine(request), tid) is None:
+        raise ApiError(404, "not_found", f"no tournament {tid!r}")
+    state = await tournaments(request).state(tid)
+    if pid in state.player_by_id:
+        await refuse_started(request, state, "player_reinstated", {"player": pid})
+    await _apply(request, tid, {"kind": "reinstate", "player": pid})
+    await _flow_idle(request, tid)
+    return _players(await tournaments(request).state(tid))[pid]
+
+
+# --- delete, archive --------------------------------------------------------------------------------
+
+
+@router.delete("/tournaments/{tid}", dependencies=ADMIN, response_model=None,
+               responses=models.ok(xm.Deleted, "The tournament is gone, with its tables and matches.")
+               | models.errors(401, 403, 404, 409))
+async def delete_tournament(tid: str, request: Request) -> dict[str, Any]:
+    engine = deps.engine(request)
+    if await catalog.get_tournament(engine, tid) is None:
+        raise ApiError(404, "not_found", f"no tournament {tid!r}")
+    state = await tournaments(request).state(tid)
+    decided = next((m for m in state.derived.matches if m.status in ("finished", "walkover")), None)
+    if decided is not None:
+        raise ApiError(409, "has_results", f"{decided.key} is {decided.status}: archive the tournament instead")
+    try:
+        table_ids = await removal.delete_tournament(engine, tid)
+    except removal.HasResults:
+        raise ApiError(409, "has_results", "a match of this tournament has started: archive it instead") from None
+    if table_ids is None:
+        raise ApiError(404, "not_found", f"no tournament {tid!r}")
+    request.app.state.flow.forget(tid)
+    tournaments(request).forget(tid)
+    writer = deps.writer(request)
+    for table_id in table_ids:  # screens of its tables look again (nothing there now)
+        writer.table_changed(table_id, tid)
+    return {"id": tid, "deleted": True}
+
+
+async def _archive(request: Request, tid: str, kind: str) -> dict[str, Any]:
+    if await catalog.get_tournament(deps.engine(request), tid) is None:
+        raise ApiError(404, "not_found", f"no tournament {tid!r}")
+    state = await tournaments(request).state(tid)
+    if state.archived != (kind == "archive"):  # already so: nothing to store
+        await _apply(request, tid, {"kind": kind})
+        listed = getattr(request.app.state, "tournament_list", None)
+        if listed is not None:  # the public list shows it at once
+            listed.invalidate()
+    return {"id": tid, "archived": kind == "archive"}
+
+
+@router.post("/tournaments/{tid}/archive", dependencies=ADMIN, response_model=None,
+             openapi_extra=models.body(models.Empty, required=False),
+             responses=models.ok(xm.Archived, "Archived: left out of the public list; its pages still answer.")
+             | WRITE_ERRORS)
+async def archive(tid: str, request: Request) -> dict[str, Any]:
+    return await _archive(request, tid, "archive")
+
+
+@router.post("/tournaments/{tid}/unarchive", dependencies=ADMIN, response_model=None,
+             openapi_extra=models.body(models.Empty, required=False),
+             responses=models.ok(xm.Archived, "Listed again.") | WRITE_ERRORS)
+async def unarchive(tid: str, request: Request) -> dict[str, Any]:
+    return await _archive(request, tid, "unarchive")
+
+
+# --- sign out everywhere --------------------------------------------------------------------------
+
+
+@router.delete("/sessions", dependencies=ADMIN, status_code=204, response_class=Response,
+               responses={204: {"description": "Every desk session has ended (this one too)."}}
+               | models.errors(401, 403))
+async def sign_out_everywhere(request: Request) -> Response:
+    await removal.end_every_session(deps.engine(request))
+    response = Response(status_code=204, headers={"Cache-Control": "no-store"})
+    response.delete_cookie(deps.SESSION_COOKIE, path="/", httponly=True, samesite="strict")
+    return response

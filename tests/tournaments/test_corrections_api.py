@@ -1,0 +1,285 @@
+"""PROTOCOL.md section 9 over REST on the real rules: a result entered by hand (every discipline),
+reopening a result or a walkover, reinstating a withdrawn player, late entries, deleting and
+archiving a tournament, signing out everywhere; each refusal with its code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from spine_helpers import admin
+
+from hub.app import create_app
+from hub.settings import Settings
+from tests.tournaments.test_api import WPA, Event
+
+GOLDEN = {"discipline": "golden_nine", "format": {"racks": 4}, "options": {}}
+CHASE = {"discipline": "chase_nine", "format": {"racks": 3}, "options": {}}
+
+
+@pytest.fixture
+def c(sqlite_settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(sqlite_settings)) as client:
+        yield client
+
+
+def enter(c: TestClient, mid: str, winner: str | None, score: dict[str, int], expect: int = 200,
+          reason: str | None = "no referee") -> dict[str, Any]:
+    r = c.post(f"/api/matches/{mid}/result", json={"winner": winner, "score": score, "reason": reason},
+               headers=admin())
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+def called(ev: Event) -> list[dict[str, Any]]:
+    return [m for m in ev.get()["draw"]["matches"] if m["status"] == "called"]
+
+
+def test_a_result_by_hand_finishes_a_scheduled_draw_match_and_the_draw_takes_it(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    ev.draw()
+    first = called(ev)[0]
+    a, b = first["players"]
+    proj = enter(c, first["match_id"], a, {a: 2, b: 1})
+    assert proj["status"] == "finished" and proj["winner"] == a
+    assert proj["result"] == {"entered": True, "reason": "no referee"}
+    assert c.get(f"/api/matches/{first['match_id']}").json()["result"]["entered"] is True
+    entry = ev.settled(first["key"])
+    assert entry["winner"] == a and entry["scores"] == {a: 2, b: 1}
+    assert a in ev.entry(first["winner_to"])["players"]
+    # the table is free again and takes the next match
+    assert ev.until(lambda t: len([m for m in t["draw"]["matches"] if m["status"] == "called"]) == 1)
+
+
+def test_a_result_by_hand_on_a_live_match_of_each_discipline(c: TestClient) -> None:
+    for match, score in ((GOLDEN, (30, 12)), (WPA, (2, 0))):
+        ev = Event(c, players=2, tables=1)
+        ev.draw(match=match)
+        m = called(ev)[0]
+        a, b = m["players"]
+        ev.command(m["match_id"], {"kind": "start", "breaker": a})
+        proj = enter(c, m["match_id"], b, {a: score[1], b: score[0]})
+        assert proj["status"] == "finished" and proj["winner"] == b
+        assert {p["id"]: p["score"] for p in proj["players"]} == {a: score[1], b: score[0]}
+        assert ev.until(lambda t: t["draw"]["status"] == "finished")["draw"]["champion"] == b
+
+
+def test_a_result_by_hand_for_three_chase_players(c: TestClient) -> None:
+    ev = Event(c, players=3, tables=1)
+    ev.draw("chase_groups", match=CHASE, rounds=1)
+    m = called(ev)[0]
+    x, y, z = m["players"]
+    proj = enter(c, m["match_id"], y, {x: -4, y: 9, z: -5})
+    assert proj["winner"] == y and proj["result"]["ranking"] == [y, x, z]
+    t = ev.until(lambda t: t["draw"]["status"] == "finished")
+    assert t["draw"]["champion"] == y and t["standings"][0]["points"] == 9
+
+
+def test_a_result_by_hand_refusals(c: TestClient) -> None:
+    ev = Event(c, players=2, tables=1)
+    ev.draw()
+    m = called(ev)[0]
+    a, b = m["players"]
+    for body, says in (({"winner": a, "score": {a: 1, b: 2}}, "best score"),
+                       ({"winner": a, "score": {a: 1, b: 0}}, "race to 2"),
+                       ({"winner": a, "score": {a: 2}}, "each player"),
+                       ({"winner": "nobody", "score": {a: 2, b: 0}}, "one of the match's players")):
+        r = c.post(f"/api/matches/{m['match_id']}/result", json=body, headers=admin())
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_result" and says in r.text, r.text
+    for body in ({"score": {a: 2, b: 0}}, {"winner": a, "score": {a: 2, b: 0}, "extra": 1}, [1]):
+        r = c.post(f"/api/matches/{m['match_id']}/result", json=body, headers=admin())
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_request", r.text
+    assert c.post(f"/api/matches/{m['match_id']}/result", json={"winner": a, "score": {a: 2, b: 0}}).status_code == 401
+    assert c.post("/api/matches/nope/result", json={"winner": a, "score": {a: 2, b: 0}},
+                  headers=admin()).status_code == 404
+    assert c.get(f"/api/matches/{m['match_id']}").json()["status"] == "scheduled"  # nothing stored
+
+
+def test_correcting_a_finished_result_and_result_used(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=2)
+    ev.draw()
+    w11, w12 = sorted(called(ev), key=lambda m: m["key"])
+    a, b = w11["players"]
+    mid = ev.win(w11["key"], a)
+    # corrected: b won; the draw takes the new result and b goes on
+    proj = enter(c, mid, b, {a: 1, b: 2}, reason="scores swapped")
+    assert proj["winner"] == b and proj["result"]["reason"] == "scores swapped"
+    assert ev.entry(w11["key"])["winner"] == b
+    assert ev.entry(w11["winner_to"])["players"][0] == b
+    # W1-2 played, the final called and started: the W1-1 result is used now
+    ev.win(w12["key"], w12["players"][0])
+    final = ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == "W2-1")["status"] == "called")
+    fm = next(m for m in final["draw"]["matches"] if m["key"] == "W2-1")
+    ev.command(fm["match_id"], {"kind": "start", "breaker": fm["players"][0]})
+    r = c.post(f"/api/matches/{mid}/result", json={"winner": a, "score": {a: 2, b: 0}}, headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "result_used" and "W2-1" in r.text
+    assert c.get(f"/api/matches/{mid}").json()["winner"] == b  # nothing stored
+    # the same winner with another score changes nobody's match: taken
+    enter(c, mid, b, {a: 0, b: 2})
+    assert ev.entry(w11["key"])["scores"] == {a: 0, b: 2}
+
+
+def test_reopen_a_walkover_and_a_result(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=2)
+    ev.draw()
+    first = sorted(called(ev), key=lambda m: m["key"])[0]
+    a, b = first["players"]
+    url = f"/api/tournaments/{ev.tid}/draw/{first['key']}"
+    assert c.post(f"{url}/walkover", json={"winner": a}, headers=admin()).status_code == 200
+    t = c.post(f"{url}/reopen", headers=admin())
+    assert t.status_code == 200, t.text
+    entry = ev.entry(first["key"])
+    assert entry["status"] in ("ready", "called") and entry["winner"] is None
+    assert a not in ev.entry(first["winner_to"])["players"]
+    # played (by hand), then reopened: back on its table, scheduled as before the result
+    entry = ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == first["key"])["status"] == "called")
+    entry = next(m for m in entry["draw"]["matches"] if m["key"] == first["key"])
+    enter(c, entry["match_id"], b, {a: 0, b: 2})
+    ev.settled(first["key"])
+    r = c.post(f"{url}/reopen", headers=admin())
+    assert r.status_code == 200, r.text
+    assert c.get(f"/api/matches/{entry['match_id']}").json()["status"] == "scheduled"
+    back = ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == first["key"])["status"] == "called")
+    assert next(m for m in back["draw"]["matches"] if m["key"] == first["key"])["match_id"] == entry["match_id"]
+    # nothing to reopen
+    r = c.post(f"{url}/reopen", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+    assert c.post(f"/api/tournaments/{ev.tid}/draw/ZZ-1/reopen", headers=admin()).status_code == 404
+    assert c.post(f"{url}/reopen").status_code == 401
+
+
+def test_reopen_refused_naming_the_match_that_started_since(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=2)
+    ev.draw()
+    w11, w12 = sorted(called(ev), key=lambda m: m["key"])
+    ev.win(w11["key"], w11["players"][0])
+    ev.win(w12["key"], w12["players"][0])
+    t = ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == "W2-1")["status"] == "called")
+    final = next(m for m in t["draw"]["matches"] if m["key"] == "W2-1")
+    ev.command(final["match_id"], {"kind": "start", "breaker": final["players"][0]})
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{w11['key']}/reopen", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "result_used" and "W2-1" in r.text
+    assert ev.entry(w11["key"])["status"] == "finished"
+
+
+def test_reopen_a_played_match_goes_back_live_on_its_table(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    ev.draw()
+    first = called(ev)[0]
+    a, _ = first["players"]
+    mid = ev.win(first["key"], a)
+    ev.until(lambda t: any(m["status"] == "called" and m["key"] != first["key"] for m in t["draw"]["matches"]))
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/reopen", headers=admin())
+    assert r.status_code == 200, r.text
+    assert c.get(f"/api/matches/{mid}").json()["status"] == "live"
+    t = ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == first["key"])["status"] == "called")
+    assert t["tables"][0]["match"]["id"] == mid
+
+
+def test_reopen_when_the_table_is_taken_puts_the_match_back_in_the_queue(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    ev.draw()
+    first = called(ev)[0]
+    mid = ev.win(first["key"], first["players"][0])
+    t = ev.until(lambda t: any(m["status"] == "called" and m["key"] != first["key"] for m in t["draw"]["matches"]))
+    nxt = next(m for m in t["draw"]["matches"] if m["status"] == "called")
+    ev.command(nxt["match_id"], {"kind": "start", "breaker": nxt["players"][0]})  # the table is busy now
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/reopen", headers=admin())
+    assert r.status_code == 200, r.text
+    entry = ev.entry(first["key"])
+    assert entry["status"] == "ready" and first["key"] in ev.get()["queue"]
+    assert c.get(f"/api/matches/{mid}").json()["status"] == "finished"  # the old match is history
+
+
+def test_reinstate(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    ev.draw()
+    first = called(ev)[0]
+    quitter = first["players"][1]
+    base = f"/api/tournaments/{ev.tid}/players/{quitter}"
+    assert c.post(f"{base}/withdraw", headers=admin()).status_code == 200
+    assert ev.entry(first["key"])["status"] == "walkover"
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/reopen", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "withdrawn" and "reinstate" in r.text
+    r = c.post(f"{base}/reinstate", headers=admin())
+    assert r.status_code == 200 and r.json()["status"] == "active"
+    assert ev.entry(first["key"])["status"] in ("ready", "called")
+    r = c.post(f"{base}/reinstate", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_withdrawn"
+    assert c.post(f"/api/tournaments/{ev.tid}/players/nobody/reinstate", headers=admin()).status_code == 404
+
+
+def test_reinstate_refused_once_the_walkover_fed_a_started_match(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=2)
+    ev.draw()
+    w11, w12 = sorted(called(ev), key=lambda m: m["key"])
+    quitter = w11["players"][1]
+    c.post(f"/api/tournaments/{ev.tid}/players/{quitter}/withdraw", headers=admin())
+    ev.win(w12["key"], w12["players"][0])
+    t = ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == "W2-1")["status"] == "called")
+    final = next(m for m in t["draw"]["matches"] if m["key"] == "W2-1")
+    ev.command(final["match_id"], {"kind": "start", "breaker": final["players"][0]})
+    r = c.post(f"/api/tournaments/{ev.tid}/players/{quitter}/reinstate", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "result_used" and "W2-1" in r.text
+
+
+def test_late_entries_stale_draw_and_draw_used(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    ev.draw()
+    url = f"/api/tournaments/{ev.tid}/players"
+    r = c.post(url, json={"name": "Late Comer"}, headers=admin())
+    assert r.status_code == 201, r.text
+    assert ev.get()["draw"]["stale"] is True
+    t = ev.draw(redraw=True)
+    assert t["draw"]["stale"] is False and len(t["draw"]["entrants"]) == 5
+    first = called(ev)[0]
+    a, b = first["players"]
+    enter(c, first["match_id"], a, {a: 2, b: 0})
+    ev.settled(first["key"])
+    r = c.post(url, json={"name": "Too Late"}, headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "draw_used"
+
+
+def test_delete_and_archive(c: TestClient) -> None:
+    empty = Event(c, players=2, tables=1)
+    r = c.delete(f"/api/tournaments/{empty.tid}", headers=admin())
+    assert r.status_code == 200 and r.json() == {"id": empty.tid, "deleted": True}
+    assert c.get(f"/api/tournaments/{empty.tid}").status_code == 404
+    assert c.delete(f"/api/tournaments/{empty.tid}", headers=admin()).status_code == 404
+    ev = Event(c, players=2, tables=1)
+    ev.draw()
+    m = called(ev)[0]
+    assert c.delete(f"/api/tournaments/{ev.tid}").status_code == 401
+    ev.command(m["match_id"], {"kind": "start", "breaker": m["players"][0]})
+    r = c.delete(f"/api/tournaments/{ev.tid}", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "has_results"
+    assert c.get(f"/api/tournaments/{ev.tid}").status_code == 200
+    # archived: out of the public list, its pages still answer
+    r = c.post(f"/api/tournaments/{ev.tid}/archive", headers=admin())
+    assert r.status_code == 200 and r.json() == {"id": ev.tid, "archived": True}
+    assert c.post(f"/api/tournaments/{ev.tid}/archive", headers=admin()).status_code == 200  # already: fine
+    assert ev.tid not in [t["id"] for t in c.get("/api/tournaments").json()["tournaments"]]
+    listed = {t["id"]: t for t in c.get("/api/tournaments?archived=1").json()["tournaments"]}
+    assert listed[ev.tid]["archived"] is True
+    assert c.get(f"/api/tournaments/{ev.tid}").json()["archived"] is True
+    assert c.get(f"/api/matches/{m['match_id']}").status_code == 200
+    assert c.post(f"/api/tournaments/{ev.tid}/unarchive", headers=admin()).json()["archived"] is False
+    assert ev.tid in [t["id"] for t in c.get("/api/tournaments").json()["tournaments"]]
+    assert c.post("/api/tournaments/nope/archive", headers=admin()).status_code == 404
+
+
+def test_sign_out_everywhere(c: TestClient) -> None:
+    from spine_helpers import ADMIN
+
+    other = TestClient(c.app)
+    for browser in (c, other):
+        assert browser.post("/api/session", json={"token": ADMIN}).status_code == 204
+        assert browser.get("/api/session").json()["signed_in"] is True
+    r = c.delete("/api/sessions", headers={"X-Requested-With": "cuehub"})
+    assert r.status_code == 204
+    for browser in (c, other):
+        assert browser.get("/api/session").json()["signed_in"] is False
+    assert c.delete("/api/sessions").status_code == 401
+    assert c.delete("/api/sessions", headers=admin()).status_code == 204
