@@ -10,8 +10,9 @@ the store and does the first thing that is due, then looks again, until nothing 
    taken off their tables (they have not started: the reopen guard saw to that), then `void_result`;
 4. a called match whose players changed (a result voided upstream) -> taken off its table;
 5. a withdrawn player's called match: not started -> taken off its table (the fold then gives it to
-   the opponent as a walkover); being played -> the withdrawn player forfeits it on the match
-   (`penalty forfeit_match`, a command of the match like any other);
+   the opponent as a walkover; a chase round none of whose matches has started loses all its calls,
+   so it is formed again without the player); being played -> the withdrawn player forfeits it on
+   the match (`penalty forfeit_match`, a command of the match like any other);
 6. free tables (no open match, not paused) -> `dispatch` pairs them with the queue, and each call
    stores its match and its `match_called` in one transaction.
 
@@ -209,8 +210,11 @@ class TournamentFlow:
         for key in draws.stale_calls(state):
             if await self._take_off(tid, key, called[key][0]):
                 return True
-        # 5: withdrawn players' called matches
+        # 5: withdrawn players' called matches (a chase round not started yet is formed again first)
         withdrawn = {p["id"] for p in proj["players"] if p["status"] == "withdrawn"}
+        if state.draw.type == "chase_groups" and await self._reform_chase_round(tid, state, entries, withdrawn,
+                                                                                 called, statuses):
+            return True
         for key, (mid, _table) in called.items():
             quitters = [p for p in entries[key]["players"] if p in withdrawn]
             if not quitters:
@@ -228,6 +232,26 @@ class TournamentFlow:
         for key, table_id in draws.dispatch(state, free):
             if await self._call(tid, state, key, table_id):
                 return True
+        return False
+
+    async def _reform_chase_round(self, tid: str, state: Any, entries: dict[str, dict[str, Any]], withdrawn: set[str],
+                                  called: dict[str, tuple[str, str]], statuses: dict[str, str]) -> bool:
+        """A chase round holding a withdrawn player whose matches are all called and none started (nor
+        decided): take them off, the withdrawn player's last, so the draw forms the round again
+        without them (hub/draws/chase.py) instead of voiding the match of the other two."""
+        rounds: dict[str, list[str]] = {}
+        for key, e in entries.items():
+            rounds.setdefault(e["round"], []).append(key)
+        for keys in rounds.values():
+            held = [k for k in keys if k in called]
+            if not any(withdrawn & set(entries[k]["players"]) for k in held):
+                continue
+            if any(entries[k]["status"] == "finished" or k in state.walkovers for k in keys):
+                continue
+            if any(statuses.get(called[k][0]) != "scheduled" for k in held):
+                continue
+            held.sort(key=lambda k: bool(withdrawn & set(entries[k]["players"])))
+            return await self._take_off(tid, held[0], called[held[0]][0])
         return False
 
     async def _command(self, tid: str, command: dict[str, Any], **kw: Any) -> bool:
