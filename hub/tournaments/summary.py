@@ -37,6 +37,14 @@ MIN_REBUILD_S = 0.2
 NEXT_SHOWN = 4
 
 
+def count_matches(matches: list[dict[str, Any]]) -> dict[str, int]:
+    """`draw.counts` (hub/draws/projection.py) from the draw's matches: byes are no matches."""
+    real = [m for m in matches if m["status"] != "bye"]
+    played = sum(1 for m in real if m["status"] == "finished")
+    walkovers = sum(1 for m in real if m["status"] == "walkover")
+    return {"matches": len(real), "played": played, "walkovers": walkovers, "left": len(real) - played - walkovers}
+
+
 def summarize(proj: dict[str, Any]) -> dict[str, Any]:
     """The home page's entry for one tournament projection (pure)."""
     names = {p["id"]: p["name"] for p in proj.get("players") or []}
@@ -65,7 +73,7 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
                        if r.get("rank") == 1]
         live_ids = {x["match_id"] for x in live}
         by_key = {m["key"]: m for m in draw.get("matches") or []}
-        counts = draw.get("counts") or counts
+        counts = draw.get("counts") or count_matches(draw.get("matches") or [])
         total, played = counts["matches"], counts["played"] + counts["walkovers"]
         for m in draw.get("matches") or []:
             if m["status"] == "called" and m.get("match_id") not in live_ids:

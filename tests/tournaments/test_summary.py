@@ -135,6 +135,11 @@ def test_summarize_is_pure_and_keeps_byes_out() -> None:
                 {"key": "W2-1", "players": ["p1", "p2"], "status": "ready"}]}}
     e = summarize(proj)
     assert (e["played"], e["total"]) == (1, 2)
+    assert e["counts"] == {"matches": 2, "played": 1, "walkovers": 0, "left": 1}
+    # the projection's own count, when it has one, is the one shown
+    counted = summarize({**proj, "draw": {**proj["draw"], "counts": {"matches": 9, "played": 3, "walkovers": 1,
+                                                                      "left": 5}}})
+    assert (counted["played"], counted["total"]) == (4, 9)
     assert e["next"] == [{"key": "W2-1", "match_id": None, "table": None, "players": ["A", "B"]}]
 
 
