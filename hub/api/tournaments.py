@@ -385,17 +385,17 @@ def _filename(proj: dict[str, Any], what: str, ext: str) -> str:
 
 @router.get("/tournaments/{tid}/results.json", response_model=None,
             responses=models.ok(cm.ResultsExport, "Placings, standings and every draw match.") | models.errors(404))
-async def results_json(tid: str, request: Request) -> JSONResponse:
+async def results_json(tid: str, request: Request, lang: str | None = None) -> JSONResponse:
     proj = await _whole(request, tid)
-    return JSONResponse(results.results_json(proj), headers={
+    return JSONResponse(results.results_json(proj, lang), headers={
         "Content-Disposition": f'attachment; filename="{_filename(proj, "results", "json")}"'})
 
 
 @router.get("/tournaments/{tid}/results.csv", response_model=None, response_class=Response,
             responses=cm.csv_ok("Every draw match, a row each.") | models.errors(404))
-async def results_csv(tid: str, request: Request) -> Response:
+async def results_csv(tid: str, request: Request, lang: str | None = None) -> Response:
     proj = await _whole(request, tid)
-    return Response(results.matches_csv(proj), media_type="text/csv; charset=utf-8", headers={
+    return Response(results.matches_csv(proj, lang), media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="{_filename(proj, "matches", "csv")}"'})
 
 

@@ -1,10 +1,17 @@
 """A tournament's results for export (JSON and CSV): placings, standings and every draw match.
 
-Placings: round_robin and chase_groups take the standings' ranks. In the eliminations the champion
-is 1st, and the others are placed by the round that put them out, later rounds better (the grand
-final's loser 2nd, then the losers-bracket final's, ...); players put out in the same round share
-the place (3rd for both semi-final losers of a single elimination, then 5th for the quarter-final
-losers). Players still in a running draw are listed after, without a place.
+Placings start with the champion. round_robin and chase_groups take the standings' ranks, each
+group's withdrawn players after every active one and without a place (a withdrawn leader is not
+1st). In the eliminations the champion is 1st, and the others are placed by the round that put them
+out, later rounds better (the grand final's loser 2nd, then the losers-bracket final's, ...);
+players put out in the same round share the place (3rd for both semi-final losers of a single
+elimination, then 5th for the quarter-final losers). Players still in a running draw are listed
+after, without a place, then the withdrawn ones. A walkover is no match played: `played`, `won`
+and `lost` count the matches played.
+
+Rounds have readable names (`round_name`: "Winners round 2", "Losers round 1", "Grand final",
+"Final", "Group A, round 3"; `lang=zh-CN` gives them in Chinese). The CSV files start with a UTF-8
+byte order mark (so a spreadsheet reads Chinese names right) and use CRLF line ends.
 """
 
 from __future__ import annotations
@@ -14,8 +21,11 @@ import io
 import re
 from typing import Any
 
-MATCH_COLUMNS = ("key", "round", "group", "status", "player_1", "player_2", "player_3",
+from hub.tournaments.round_names import namer
+
+MATCH_COLUMNS = ("key", "round", "round_name", "group", "status", "player_1", "player_2", "player_3",
                  "score_1", "score_2", "score_3", "winner", "match_id", "table")
+BOM = "\ufeff"  # a spreadsheet then reads the file as UTF-8 (Chinese names)
 PLACING_COLUMNS = ("place", "player_id", "name", "club", "seed", "status", "played", "won", "lost", "points")
 
 
@@ -36,10 +46,31 @@ def placings(proj: dict[str, Any]) -> list[dict[str, Any]]:
     if not draw:
         return []
     standings = proj.get("standings")
-    if standings:
-        rows = [{"place": s["rank"], "player": s["player"], **{k: s.get(k) for k in ("played", "won", "lost", "points")}}
-                for s in sorted(standings, key=lambda s: (s.get("group") or "", s["rank"]))]
-        return [{**r, **_who(players, r["player"])} for r in rows]
+    rows = _standing_places(standings, players) if standings else _bracket_places(draw, players)
+    return [{**r, **_who(players, r["player"])} for r in rows]
+
+
+def _withdrawn(players: dict[str, dict[str, Any]], pid: str) -> bool:
+    return (players.get(pid) or {}).get("status") == "withdrawn"
+
+
+def _standing_places(standings: list[dict[str, Any]], players: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Round robin and chase: each group's standings, withdrawn players after every active one (a
+    withdrawn leader is not 1st: the champion is); places counted again without them."""
+    out = []
+    ordered = sorted(standings, key=lambda s: (s.get("group") or "", _withdrawn(players, s["player"]), s["rank"]))
+    place, group = 0, object()
+    for s in ordered:
+        if s.get("group") != group:
+            place, group = 0, s.get("group")
+        gone = _withdrawn(players, s["player"])
+        place += 0 if gone else 1
+        out.append({"place": None if gone else place, "player": s["player"],
+                    **{k: s.get(k) for k in ("played", "won", "lost", "points")}})
+    return out
+
+
+def _bracket_places(draw: dict[str, Any], players: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     out_at: dict[str, tuple[int, int]] = {}
     record: dict[str, list[int]] = {pid: [0, 0] for pid in players}
     for m in draw.get("matches") or []:
@@ -48,14 +79,15 @@ def placings(proj: dict[str, Any]) -> list[dict[str, Any]]:
         for pid in m["players"]:
             if pid is None or pid not in record:
                 continue
-            record[pid][0 if pid == m["winner"] else 1] += 1
+            if m["status"] == "finished":  # a walkover decides, but is no match played
+                record[pid][0 if pid == m["winner"] else 1] += 1
             if pid != m["winner"]:
                 out_at[pid] = max(out_at.get(pid, (0, 0)), _depth(m["key"], m.get("round", "")))
     champion = draw.get("champion")
     out = []
     if champion:
         out.append({"place": 1, "player": champion})
-    gone = [pid for pid, p in players.items() if pid != champion and p.get("status") in ("eliminated", "withdrawn")
+    gone = [pid for pid, p in players.items() if pid != champion and p.get("status") == "eliminated"
             and pid in out_at]
     gone.sort(key=lambda pid: out_at[pid], reverse=True)
     place, previous, better = None, None, 1 if champion else 0
@@ -64,11 +96,13 @@ def placings(proj: dict[str, Any]) -> list[dict[str, Any]]:
             place, previous = better + i + 1, out_at[pid]
         out.append({"place": place, "player": pid})
     listed = {r["player"] for r in out}
-    out += [{"place": None, "player": pid} for pid in players if pid not in listed]
+    # still in a running draw, then the withdrawn: listed after every placed player, without a place
+    out += [{"place": None, "player": pid} for pid in players if pid not in listed and not _withdrawn(players, pid)]
+    out += [{"place": None, "player": pid} for pid in players if pid not in listed and _withdrawn(players, pid)]
     for r in out:
         won, lost = record.get(r["player"], [0, 0])
         r.update(played=won + lost, won=won, lost=lost, points=None)
-    return [{**r, **_who(players, r["player"])} for r in out]
+    return out
 
 
 def _who(players: dict[str, dict[str, Any]], pid: str) -> dict[str, Any]:
@@ -76,15 +110,18 @@ def _who(players: dict[str, dict[str, Any]], pid: str) -> dict[str, Any]:
     return {"name": p.get("name"), "club": p.get("club"), "seed": p.get("seed"), "status": p.get("status")}
 
 
-def matches(proj: dict[str, Any]) -> list[dict[str, Any]]:
+def matches(proj: dict[str, Any], lang: str | None = None) -> list[dict[str, Any]]:
     names = {p["id"]: p["name"] for p in proj.get("players") or []}
     tables = {t["id"]: t["name"] for t in proj.get("tables") or []}
+    draw = proj.get("draw") or {}
+    round_name = namer(draw, lang)
     out = []
-    for m in (proj.get("draw") or {}).get("matches") or []:
+    for m in draw.get("matches") or []:
         scores = m.get("scores") or {}
         out.append({
-            "key": m["key"], "round": m.get("round"), "group": m.get("group"), "status": m["status"],
-            "players": [{"id": pid, "name": names.get(pid), "score": scores.get(pid)} if pid else None
+            "key": m["key"], "round": m.get("round"), "round_name": round_name(m), "group": m.get("group"),
+            "status": m["status"],
+            "players": [{"id": pid, "name": names.get(pid), "score": scores.get(pid)} if pid and pid != "bye" else None
                         for pid in m["players"]],
             "winner": m.get("winner"), "winner_name": names.get(m.get("winner") or ""),
             "match_id": m.get("match_id"), "table": tables.get(m.get("table_id") or ""),
@@ -92,14 +129,14 @@ def matches(proj: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def results_json(proj: dict[str, Any]) -> dict[str, Any]:
+def results_json(proj: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
     draw = proj.get("draw") or {}
     return {
         "tournament": {"id": proj["id"], "name": proj["name"]},
         "draw": {k: draw.get(k) for k in ("type", "status", "champion", "seeding", "seed")} if draw else None,
         "placings": placings(proj),
         "standings": proj.get("standings"),
-        "matches": matches(proj),
+        "matches": matches(proj, lang),
     }
 
 
@@ -110,16 +147,16 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     for row in rows:
         # A cell starting with = + - @ would be a formula to a spreadsheet: prefix it (CSV injection).
         w.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})
-    return buf.getvalue()
+    return BOM + buf.getvalue()
 
 
-def matches_csv(proj: dict[str, Any]) -> str:
+def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
     rows = []
-    for m in matches(proj):
-        row = {k: m.get(k) for k in ("key", "round", "group", "status", "match_id", "table")}
+    for m in matches(proj, lang):
+        row = {k: m.get(k) for k in ("key", "round", "round_name", "group", "status", "match_id", "table")}
         row["winner"] = m.get("winner_name")
         for i, p in enumerate(m["players"][:3]):
-            row[f"player_{i + 1}"] = p["name"] if p else "(bye)"
+            row[f"player_{i + 1}"] = p["name"] if p else ("(bye)" if m["status"] == "bye" else "")
             row[f"score_{i + 1}"] = p["score"] if p else None
         rows.append(row)
     return _csv(MATCH_COLUMNS, rows)

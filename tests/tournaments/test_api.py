@@ -416,10 +416,13 @@ def test_results_export(c: TestClient) -> None:
     assert [m["key"] for m in data["matches"]] == ["W1-1", "W1-2", "W2-1"]
     assert data["matches"][2]["winner"] == t["draw"]["champion"]
     csv_text = c.get(f"/api/tournaments/{ev.tid}/results.csv").text
-    lines = csv_text.strip().split("\r\n")
-    assert lines[0].startswith("key,round,group,status,player_1") and len(lines) == 4
+    assert csv_text.startswith("\ufeff")  # a byte order mark: a spreadsheet reads it as UTF-8
+    lines = csv_text.lstrip("\ufeff").strip().split("\r\n")
+    assert lines[0].startswith("key,round,round_name,group,status,player_1") and len(lines) == 4
+    assert lines[3].startswith("W2-1,W2,Final,")
+    assert ",决赛," in c.get(f"/api/tournaments/{ev.tid}/results.csv?lang=zh-CN").text
     assert "'=HYPERLINK" in csv_text and "\n=" not in csv_text and ",=" not in csv_text  # no formula injection
-    placings = c.get(f"/api/tournaments/{ev.tid}/placings.csv").text.strip().split("\r\n")
+    placings = c.get(f"/api/tournaments/{ev.tid}/placings.csv").text.lstrip("\ufeff").strip().split("\r\n")
     assert placings[0].startswith("place,player_id,name") and len(placings) == 5 and '"A, B"' in "".join(placings)
     assert c.get("/api/tournaments/nope/results.json").status_code == 404
 

@@ -1,0 +1,57 @@
+"""Readable names of a draw's rounds for exports: "Winners round 2", "Losers round 1", "Grand final".
+
+The draw names rounds by key (`W2`, `L1`, `GF`, `R3`); people read these instead. English by
+default, Chinese with `lang="zh-CN"` (the pages' own names are in clients/web/js/i18n.js).
+
+- double elimination: `W{r}` "Winners round r", `L{r}` "Losers round r", `GF` "Grand final",
+  `GF2` "Grand final reset";
+- single elimination: the last round "Final", then "Semi-finals", "Quarter-finals", else "Round r";
+- round robin: "Group A, round r"; chase groups: "Round r".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+NAMES = {
+    "en": {"GF": "Grand final", "GF2": "Grand final reset", "W": "Winners round {r}", "L": "Losers round {r}",
+           "final": "Final", "semi": "Semi-finals", "quarter": "Quarter-finals", "round": "Round {r}",
+           "group": "Group {g}, round {r}"},
+    "zh-CN": {"GF": "总决赛", "GF2": "总决赛加赛", "W": "胜者组第{r}轮", "L": "败者组第{r}轮",
+              "final": "决赛", "semi": "半决赛", "quarter": "四分之一决赛", "round": "第{r}轮",
+              "group": "{g}组第{r}轮"},
+}
+
+
+def language(lang: str | None) -> str:
+    return "zh-CN" if lang and lang.lower().startswith("zh") else "en"
+
+
+def namer(draw: dict[str, Any], lang: str | None = None) -> Any:
+    """A function (match entry) -> the readable name of its round, for this draw."""
+    words = NAMES[language(lang)]
+    kind = draw.get("type")
+    last = max((int(m.group(1)) for e in draw.get("matches") or []
+                if (m := re.fullmatch(r"W(\d+)", e.get("round") or ""))), default=0)
+
+    def name(entry: dict[str, Any]) -> str:
+        key, rnd = entry.get("key") or "", entry.get("round") or ""
+        if key in ("GF", "GF2") or rnd in ("GF", "GF2"):
+            return words["GF2" if "GF2" in (key, rnd) else "GF"]
+        m = re.fullmatch(r"([WLR])(\d+)", rnd)
+        if m is None:
+            return rnd or key
+        side, r = m.group(1), int(m.group(2))
+        if side == "L":
+            return words["L"].format(r=r)
+        if side == "W" and kind == "double_elimination":
+            return words["W"].format(r=r)
+        if side == "W":
+            by_depth = {0: "final", 1: "semi", 2: "quarter"}
+            return words[by_depth[last - r]] if last - r in by_depth else words["round"].format(r=r)
+        if entry.get("group"):
+            return words["group"].format(g=entry["group"], r=r)
+        return words["round"].format(r=r)
+
+    return name

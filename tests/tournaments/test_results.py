@@ -1,0 +1,83 @@
+"""Exports (hub/tournaments/results.py, round_names.py): the champion placed first, withdrawn players
+after every active one, walkovers not counted as played, readable round names, a byte order mark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub import draws
+from hub.tournaments import results
+from hub.tournaments.round_names import namer
+from tests.draws.harness import Stream
+
+
+def proj_of(s: Stream) -> dict[str, Any]:
+    return {"id": "t1", "name": "Open", "tables": [], **draws.projection(s.state)}
+
+
+def test_a_withdrawn_round_robin_leader_is_not_first() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("round_robin")
+    wins = {frozenset(("p1", "p2")): "p1", frozenset(("p1", "p3")): "p1", frozenset(("p2", "p3")): "p2",
+            frozenset(("p2", "p4")): "p2", frozenset(("p3", "p4")): "p3"}
+    for key in [m["key"] for m in s.view["draw"]["matches"]]:
+        players = s.match(key)["players"]
+        winner = wins.get(frozenset(players))
+        if winner is not None:  # everything but p1 v p4
+            s.play(key, winner, {p: (5 if p == winner else 0) for p in players})
+    s.do({"kind": "withdraw", "player": "p1"})  # the leader withdraws before the last match
+    assert s.view["draw"]["status"] == "finished"
+    assert s.view["standings"][0]["player"] == "p1"  # the standings still rank by points
+    placed = results.placings(proj_of(s))
+    champion = s.view["draw"]["champion"]
+    assert champion == "p2" and placed[0]["player"] == champion and placed[0]["place"] == 1
+    assert [r["place"] for r in placed] == [1, 2, 3, None]
+    assert placed[-1]["player"] == "p1" and placed[-1]["status"] == "withdrawn"
+
+
+def test_a_withdrawn_chase_leader_is_not_first() -> None:
+    s = Stream()
+    s.add(3, seeded=True)
+    s.draw("chase_groups", rounds=2)
+    s.play("C1-1", "p1", {"p1": 10, "p2": -4, "p3": -6})
+    s.do({"kind": "withdraw", "player": "p1"})  # after round 1: round 2 cannot be played by two
+    placed = results.placings(proj_of(s))
+    assert [r["player"] for r in placed][-1] == "p1"
+    assert placed[0]["player"] == s.view["draw"]["champion"] == "p2"
+
+
+def test_walkovers_are_no_matches_played_in_a_bracket() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("single_elimination")
+    s.do({"kind": "walkover", "key": "W1-1", "winner": "p1"})
+    s.play("W1-2", "p2")
+    s.play("W2-1", "p1")
+    rows = {r["player"]: r for r in results.placings(proj_of(s))}
+    assert (rows["p1"]["played"], rows["p1"]["won"]) == (1, 1)  # the final only
+    assert (rows["p4"]["played"], rows["p4"]["lost"]) == (0, 0)
+    assert [r["place"] for r in results.placings(proj_of(s))][:2] == [1, 2]
+
+
+def test_round_names_and_bom() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("double_elimination")
+    name = namer(s.view["draw"])
+    names = {m["key"]: name(m) for m in s.view["draw"]["matches"]}
+    assert names["W2-1"] == "Winners round 2" and names["L1-1"] == "Losers round 1" and names["GF"] == "Grand final"
+    zh = namer(s.view["draw"], "zh-CN")
+    assert zh(s.match("GF")) == "总决赛" and zh(s.match("L1-1")) == "败者组第1轮"
+    single = Stream()
+    single.add(8, seeded=True)
+    single.draw("single_elimination")
+    name = namer(single.view["draw"])
+    assert [name(single.match(k)) for k in ("W1-1", "W2-1", "W3-1")] == ["Quarter-finals", "Semi-finals", "Final"]
+    rr = Stream()
+    rr.add(3, seeded=True)
+    rr.draw("round_robin")
+    assert namer(rr.view["draw"])(rr.view["draw"]["matches"][0]) == "Group A, round 1"
+    text = results.matches_csv(proj_of(single))
+    assert text.startswith("\ufeffkey,round,round_name,")
+    assert results.placings_csv(proj_of(single)).startswith("\ufeffplace,")
