@@ -1,4 +1,9 @@
-"""`cuehub serve | gateway | migrate | replay | demo | simulate | --version`."""
+"""`cuehub serve | gateway | migrate | reset-admin-token | replay | demo | simulate | --version`.
+
+`serve` prints where the desk is (`http://HOST:PORT/desk`) before it starts; `reset-admin-token`
+makes a new admin token (printed once; a lost one cannot be read back, only its hash is stored)
+and ends every desk session.
+"""
 
 from __future__ import annotations
 
@@ -55,6 +60,7 @@ def _serve(args: argparse.Namespace) -> int:
     from hub.ops.logs import log_config
 
     app = create_app(settings)
+    print(f"cuehub: the desk is at {desk_address(settings.host, settings.port)}", flush=True)
     uvicorn.run(
         app,
         # One JSON object per log line (match/table ids included); HUB_LOG_FORMAT=text opts out.
@@ -64,6 +70,42 @@ def _serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         **uvicorn_options(settings, app),
     )
+    return 0
+
+
+def desk_address(host: str, port: int) -> str:
+    """http://HOST:PORT/desk as a browser on this machine reaches it (a wildcard host: 127.0.0.1)."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/desk"
+
+
+def _reset_admin_token(args: argparse.Namespace) -> int:
+    """A new admin token replaces the stored one (printed once) and every desk session ends."""
+    import secrets
+
+    from hub.store import catalog, removal
+    from hub.store.db import make_engine, migrate
+
+    settings = _options(Settings.from_env(), database_url=args.database_url)
+    token = secrets.token_urlsafe(24)
+
+    async def run() -> None:
+        engine = make_engine(settings)
+        try:
+            await migrate(engine)
+            await catalog.ensure_admin_token(engine, token)
+            await removal.end_every_session(engine)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(run())
+    print(f"cuehub: the new admin token (shown once, keep it): {token}")
+    print("cuehub: every desk session has ended; restart running hubs so they take the new token", file=sys.stderr)
+    if settings.admin_token:
+        print("cuehub: HUB_ADMIN_TOKEN is set: it replaces this token at the next start; change it there instead",
+              file=sys.stderr)
     return 0
 
 
@@ -161,11 +203,17 @@ def _main(argv: list[str]) -> int:
     gateway.add_argument("--log-level", default="warning")
     migrate = sub.add_parser("migrate", help="alembic upgrade head")
     migrate.add_argument("--database-url", default=None)
+    reset = sub.add_parser("reset-admin-token", help="reset the admin token: a new one is made, printed once, and "
+                           "every desk session ends (for a lost token)",
+                           description="Reset the admin token: a new token replaces the stored one (it is printed "
+                           "once) and every desk session ends. Restart running hubs afterwards.")
+    reset.add_argument("--database-url", default=None, help="default HUB_DATABASE_URL")
     sub.add_parser("replay", help="refold every match from the event store, verify (see `cuehub replay --help`)")
     sub.add_parser("demo", help="start a hub with a demo tournament (see `cuehub demo --help`)")
     sub.add_parser("simulate", help="play simulated matches against a hub (see `cuehub simulate --help`)")
     args = parser.parse_args(argv)
-    return {"serve": _serve, "gateway": _gateway, "migrate": _migrate}[args.cmd](args)
+    commands = {"serve": _serve, "gateway": _gateway, "migrate": _migrate, "reset-admin-token": _reset_admin_token}
+    return commands[args.cmd](args)
 
 
 if __name__ == "__main__":
