@@ -341,8 +341,12 @@ class TournamentFlow:
         mids = [e["match_id"] for e in fed if e.get("match_id")]
         statuses = await catalog.match_statuses(self._engine, mids)
         for e in fed:
-            if e["status"] in ("finished", "walkover") or statuses.get(e.get("match_id") or "") in ("live", "finished"):
-                return f"the draw has moved on from this result: {e['key']} has been played or is being played"
+            live = statuses.get(e.get("match_id") or "")
+            if e["status"] in ("finished", "walkover") or live in ("live", "finished"):
+                what = {"walkover": "was given as a walkover", "finished": "has been played"}.get(
+                    e["status"], "is being played")
+                names = " v ".join(state.name(p) for p in e["players"] if p and p != "bye")
+                return f"{e['key']} ({names}) {what} since: it depends on this result, which stands"
         # What took this match's table or players meanwhile (not started yet) comes off again, so
         # the match can be played on where it was; a match that has started keeps them: refused.
         players = {p.get("id") for p in row.setup.get("players") or []}

@@ -305,3 +305,34 @@ def test_a_chase_withdrawal_between_rounds_forms_the_next_round_again(c: TestCli
     assert quitter not in second[0]["players"] and quitter not in second[1]["players"]
     # round 1 only: nobody is booked a match played (and lost) for the round the withdrawal changed
     assert all(row["played"] == 1 and row["lost"] <= 1 for row in t["standings"])
+
+
+def test_a_table_whose_match_is_finished_takes_a_moved_match(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=2)
+    t1, t2 = ev.table_ids
+    ev.draw()
+    c.post(f"/api/tables/{t1}/pause", headers=admin())  # t1 keeps its finished match, gets nothing new
+    first = next(m for m in called(ev) if m["table_id"] == t1)
+    mid = ev.win(first["key"], first["players"][0])
+    table = next(tb for tb in ev.get()["tables"] if tb["id"] == t1)
+    assert table["match"]["id"] == mid and table["match"]["status"] == "finished"
+    c.post(f"/api/tables/{t1}/resume", headers=admin())
+    # the other match moves onto t1 (finished match there): accepted
+    other = next(m for m in called(ev) if m["table_id"] == t2)
+    r = c.patch(f"/api/matches/{other['match_id']}", json={"table_id": t1}, headers=admin())
+    assert r.status_code == 200 and r.json()["table_id"] == t1, r.text
+    assert next(tb for tb in ev.get()["tables"] if tb["id"] == t2)["status"] == "free"
+
+
+def test_undo_of_a_result_that_fed_a_walkover_names_it(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=2)
+    ev.draw()
+    w11, w12 = sorted(called(ev), key=lambda m: m["key"])
+    mid = ev.win(w11["key"], w11["players"][0])
+    winner = w12["players"][0]
+    c.post(f"/api/tournaments/{ev.tid}/draw/{w12['key']}/walkover", json={"winner": winner}, headers=admin())
+    final = ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == "W2-1")["status"] == "called")
+    fm = next(m for m in final["draw"]["matches"] if m["key"] == "W2-1")
+    c.post(f"/api/tournaments/{ev.tid}/draw/W2-1/walkover", json={"winner": fm["players"][1]}, headers=admin())
+    r = ev.command(mid, {"kind": "undo"}, expect=409)
+    assert "W2-1" in r["error"]["message"] and "walkover" in r["error"]["message"]
