@@ -73,8 +73,8 @@ class Listener:
         async for raw in self.ws:
             self.seen.append((time.perf_counter(), json.loads(raw)))
 
-    async def first(self, since: float, pred: Any, timeout: float = 10.0) -> float:
-        deadline = time.perf_counter() + timeout
+    async def first(self, since: float, pred: Any, within_s: float = 10.0) -> float:
+        deadline = time.perf_counter() + within_s
         while time.perf_counter() < deadline:
             for at, msg in self.seen:
                 if at >= since and pred(msg):

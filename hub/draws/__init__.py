@@ -19,10 +19,10 @@ Commands and the events they make
 
 | command kind | fields | event kind {data} |
 | --- | --- | --- |
-| add_players | players [{name, club?, seed?, handicap?}] (1..512 a call) | players_added {players: [{id, name, club, seed, handicap}]} |
+| add_players | players [{name, club?, seed?, handicap?}] | players_added {players: [{id, name, club, seed, handicap}]}|
 | update_player | player, changes {name?, club?, seed?, handicap?} | player_updated {player, changes} |
 | withdraw | player | player_withdrawn {player} |
-| make_draw | type, seeding?, seed, match, groups?, rounds?, redraw? | draw_made {type, seeding, seed, match, groups, rounds, redraw, entrants} |
+| make_draw | type, seeding?, seed, match, groups?, rounds?, redraw? | draw_made {the same, entrants} |
 | walkover | key, winner | walkover {key, winner} |
 | call | key, match_id, table_id | match_called {key, match_id, table_id, players} |
 | uncall | key | match_uncalled {key, match_id} |
@@ -39,6 +39,7 @@ Corrections (``reinstate``, ``void_walkover``, a ``take_result`` that replaces a
 result, ``void_result`` with ``requeue``) are described in ``corrections``; ``affected_calls``
 lists the called matches a correction would change (the I/O layer checks they have not started).
 
+- ``add_players``: 1 to 512 players a call.
 - ``make_draw``: ``seed`` a whole number 0..2**63-1 (the API picks one when the client gives
   none); ``seeding`` ``random`` (default) or ``seeded`` (see ``draw_commands``); the
   ``entrants`` (active players in seeding order) are stored, so a replay never runs the random
@@ -76,7 +77,8 @@ Reject codes (``DrawReject.status`` / ``.code``)
 - 409 ``draw_made`` (players join before the draw; seeds cannot change after it),
   ``draw_exists``, ``draw_started``, ``no_draw``, ``draw_finished`` (withdrawing after the end),
   ``seed_taken`` (names the holder), ``withdrawn`` (already withdrawn), ``not_ready`` (a
-  waiting match), ``already_decided`` (finished, walkover, bye), ``match_called`` (a walkover or call for a called key), ``not_called``,
+  waiting match), ``already_decided`` (finished, walkover, bye), ``match_called`` (a walkover or
+  call for a called key), ``not_called``,
   ``wrong_match`` (another match plays that key), ``match_taken`` (a match id already used),
   ``not_finished`` (void of a key without a result), ``downstream_started``,
   ``table_paused``, ``table_not_paused``, ``table_busy`` (a called key holds that table),

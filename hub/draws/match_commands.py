@@ -187,7 +187,8 @@ def void_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
     call = state.calls[match.key]
     for other, held in state.open_calls.items():
         if held.table_id == call.table_id:
-            raise conflict("table_busy", f"table {call.table_id} has {other} on it now: {match.key} cannot reopen there")
+            raise conflict("table_busy",
+                           f"table {call.table_id} has {other} on it now: {match.key} cannot reopen there")
         for pid in set(held.players) & set(call.players):
             raise conflict("player_busy", f"{state.name(pid)} is playing {other} now: {match.key} cannot reopen")
     return "result_voided", {"key": match.key, "match_id": match_id}

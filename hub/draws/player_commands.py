@@ -102,7 +102,8 @@ def update_player(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, 
     player = state.player(pid)
     if "seed" in changes and changes["seed"] != player.seed:
         if state.draw is not None:
-            raise conflict("draw_made", f"the draw is made and uses the seeding: {player.name}'s seed cannot change now")
+            raise conflict("draw_made",
+                           f"the draw is made and uses the seeding: {player.name}'s seed cannot change now")
         holder = _seed_holder(state, changes["seed"], besides=pid) if changes["seed"] is not None else None
         if holder is not None:
             raise conflict("seed_taken", f"seed {changes['seed']} is already {holder}'s")

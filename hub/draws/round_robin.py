@@ -87,7 +87,8 @@ def derive_round_robin(state: TournamentState, spec: DrawSpec) -> TypeResult:
     return TypeResult(tuple(matches), champion, table, {}, None)
 
 
-def standings(state: TournamentState, groups: Sequence[Sequence[str]], matches: Sequence[DrawMatch]) -> list[dict[str, Any]]:
+def standings(state: TournamentState, groups: Sequence[Sequence[str]],
+              matches: Sequence[DrawMatch]) -> list[dict[str, Any]]:
     played: dict[str, int] = {}
     won: dict[str, int] = {}
     by_walkover: dict[str, list[int]] = {}  # pid -> [walkovers won, walkovers lost]
@@ -134,7 +135,8 @@ def standings(state: TournamentState, groups: Sequence[Sequence[str]], matches: 
     return out
 
 
-def rank_group(state: TournamentState, rows: list[dict[str, Any]], wins: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
+def rank_group(state: TournamentState, rows: list[dict[str, Any]],
+               wins: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
     by_points: dict[int, list[str]] = {}
     for row in rows:
         by_points.setdefault(row["points"], []).append(row["player"])

@@ -141,7 +141,8 @@ def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) ->
     if kind == "start":
         if "order" in cmd:
             order = cmd["order"]
-            if not isinstance(order, list) or sorted(map(str, order)) != sorted(players) or len(set(order)) != len(order):
+            if (not isinstance(order, list) or sorted(map(str, order)) != sorted(players)
+                    or len(set(order)) != len(order)):
                 raise bad("order must list every player once")
             if len(players) != 3:
                 raise bad("order is for chase_nine; two-player matches take breaker")

@@ -125,8 +125,9 @@ def test_walkovers_and_withdrawals_in_standings() -> None:
         assert m["status"] == "walkover"
     table = {r["player"]: r for r in s.view["standings"]}
     # walkovers are wins for the points, but no match played
-    assert (table["p2"]["walkovers_won"], table["p2"]["points"], table["p2"]["played"], table["p2"]["won"]) == (2, 2, 0, 0)
-    assert (table["p3"]["walkovers_lost"], table["p3"]["played"], table["p3"]["lost"], table["p3"]["points"]) == (2, 0, 0, 0)
+    p2, p3 = table["p2"], table["p3"]
+    assert (p2["walkovers_won"], p2["points"], p2["played"], p2["won"]) == (2, 2, 0, 0)
+    assert (p3["walkovers_lost"], p3["played"], p3["lost"], p3["points"]) == (2, 0, 0, 0)
     assert s.view["draw"]["status"] == "finished" and s.view["draw"]["champion"] == "p2"
     statuses = {p["id"]: p["status"] for p in s.view["players"]}
     assert statuses == {"p1": "eliminated", "p2": "champion", "p3": "withdrawn"}

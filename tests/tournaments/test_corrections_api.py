@@ -291,7 +291,8 @@ def test_a_chase_withdrawal_between_rounds_forms_the_next_round_again(c: TestCli
     for m in called(ev):
         x, y, z = m["players"]
         enter(c, m["match_id"], x, {x: 6, y: -2, z: -4})
-    t = ev.until(lambda t: len([m for m in t["draw"]["matches"] if m["round"] == "R2" and m["status"] == "called"]) == 2)
+    t = ev.until(lambda t: len([m for m in t["draw"]["matches"]
+                                if m["round"] == "R2" and m["status"] == "called"]) == 2)
     quitter = next(m for m in t["draw"]["matches"] if m["key"] == "C2-1")["players"][0]
     r = c.post(f"/api/tournaments/{ev.tid}/players/{quitter}/withdraw", headers=admin())
     assert r.status_code == 200, r.text

@@ -32,7 +32,8 @@ def make(c: TestClient, name: str, players: int, tables: int) -> tuple[str, dict
         tokens[tb["id"]] = tb["token"]
     if players:
         r = c.post(f"/api/tournaments/{tid}/players",
-                   json={"players": [{"name": f"{name} P{i + 1}", "seed": i + 1} for i in range(players)]}, headers=admin())
+                   json={"players": [{"name": f"{name} P{i + 1}", "seed": i + 1} for i in range(players)]},
+                   headers=admin())
         assert r.status_code == 201, r.text
     return tid, tokens
 
@@ -67,7 +68,8 @@ def test_setup_running_live_next_and_finished(c: TestClient) -> None:
     called = [m for m in t["draw"]["matches"] if m["status"] == "called"]
     assert len(called) == 2
     e = listed(c, tid, lambda e: e["status"] == "running")
-    assert e["draw_type"] == "single_elimination" and e["played"] == 0 and e["total"] == 5  # 6 players: 8 slots, 2 byes left out
+    # 6 players: 8 slots, 2 byes left out
+    assert e["draw_type"] == "single_elimination" and e["played"] == 0 and e["total"] == 5
     # Called and not started: next, on their tables; nothing live yet.
     assert e["live"] == [] and {n["key"] for n in e["next"]} == {m["key"] for m in called}
     assert all(n["table"] and n["match_id"] for n in e["next"])
