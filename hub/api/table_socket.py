@@ -29,6 +29,7 @@ from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import error_body, strict_loads
 from hub.api.rate import rate_of
+from hub.matches.departures import STAYED, departure
 from hub.matches.presence import Presence, Tablet, restore
 from hub.matches.writer import Change, MatchWriter, TableNotice, TokenRevoked
 from hub.ops.logbudget import LogBudget, suppressed
@@ -105,6 +106,8 @@ class TableSession:
         # older than one already sent is never pushed after it.
         self.sent: dict[str, int] = {}
         self.last_null = False  # the last state pushed said "no match on the table"
+        self.shown: str | None = None  # the match the tablet was last shown (`ready` or `state`)
+        self.switching = asyncio.Lock()  # one look at the table's match at a time: one `match_left`
         self._forget: Callable[[], None] | None = None
         self._unsubscribes: list[Callable[[], None]] = []
 
@@ -194,6 +197,7 @@ class TableSession:
         self.outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
         if current is not None:
             self.sent[current["id"]] = current["version"]
+            self.shown = current["id"]
         else:
             self.last_null = True
         held, self.early = self.early, None
@@ -264,16 +268,22 @@ class TableSession:
             self.closing = code
             self.outbox.put_nowait(code)
 
-    def push_state(self, mid: str, version: int, projection: Any) -> None:
+    def push_state(self, mid: str, version: int, projection: Any, switched: bool = False) -> None:
+        """`state` of the table's match; another match than the one shown goes through
+        `push_current` first (`switched` once it has), so `match_left` comes before it."""
         if self.early is not None:
             self.early.append((mid, version, projection))
             return
         if self.closing is not None or version <= self.sent.get(mid, -1):
             return
+        if not switched and self.shown is not None and mid != self.shown:
+            asyncio.ensure_future(self.push_current())
+            return
         if self.outbox.qsize() >= QUEUE_LIMIT:
             self.close_with(CLOSE_SLOW)
             return
         self.sent[mid] = version
+        self.shown = mid
         self.last_null = False
         if isinstance(projection, str):  # JSON already (the bus): spliced, not parsed again
             self.outbox.put_nowait(f'{{"type":"state","match":{projection},"server_time":{now_ms()}}}')
@@ -281,16 +291,26 @@ class TableSession:
             self.outbox.put_nowait({"type": "state", "match": projection, "server_time": now_ms()})
 
     async def push_current(self) -> None:
-        """`state` with whatever is on the table now (maybe null, sent once in a row)."""
-        with contextlib.suppress(Exception):  # a failed read: the next change pushes again
-            current = await self.writer.table_projection(self.table_id)
-            if self.closing is not None:
-                return
-            if current is not None:
-                self.push_state(current["id"], current["version"], current)
-            elif not self.last_null:
-                self.last_null = True
-                self.outbox.put_nowait({"type": "state", "match": None, "server_time": now_ms()})
+        """`state` with whatever is on the table now (maybe null, sent once in a row), after
+        `match_left` when the match shown has left the table (PROTOCOL.md section 9; where it went
+        is read from the store: hub/matches/departures.py)."""
+        async with self.switching:
+            with contextlib.suppress(Exception):  # a failed read: the next change pushes again
+                current = await self.writer.table_projection(self.table_id)
+                if self.closing is not None:
+                    return
+                left = False
+                if self.shown is not None and (current is None or current["id"] != self.shown):
+                    gone = await departure(self.services.engine, self.shown, self.table_id)
+                    if gone is not STAYED and self.closing is None:
+                        self.outbox.put_nowait(gone)
+                        left = True
+                if current is not None:
+                    self.push_state(current["id"], current["version"], current, switched=True)
+                elif not self.last_null or left:
+                    self.last_null = True
+                    self.shown = None
+                    self.outbox.put_nowait({"type": "state", "match": None, "server_time": now_ms()})
 
     def look_again(self) -> None:
         """The table's match may have changed: push what is on it now (once `ready` is out)."""

@@ -5,6 +5,7 @@ and stays on its table, followed by the next one, did not leave."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -25,12 +26,12 @@ def c(sqlite_settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
-def tablet(c: TestClient, table_id: str, token: str) -> Any:
-    ws = c.websocket_connect(f"/ws/tables/{table_id}").__enter__()
-    ws.send_json({"type": "auth", "token": token})
-    ready = ws.receive_json()
-    assert ready["type"] == "ready"
-    return ws
+@contextmanager
+def tablet(c: TestClient, table_id: str, token: str) -> Iterator[Any]:
+    with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        assert ws.receive_json()["type"] == "ready"
+        yield ws
 
 
 def until(ws: Any, pred: Any, limit: int = 20) -> list[dict[str, Any]]:
@@ -48,7 +49,11 @@ def test_a_move_tells_the_old_table_where_the_match_went(c: TestClient) -> None:
     ev = Event(c, tables=2)
     a, b = ev.table_ids
     m = c.post("/api/matches", json={**BODY, "tournament_id": ev.tid, "table_id": a}, headers=admin()).json()
-    old, new = tablet(c, a, ev.tables[a]), tablet(c, b, ev.tables[b])
+    with tablet(c, a, ev.tables[a]) as old, tablet(c, b, ev.tables[b]) as new:
+        moved(c, m, b, old, new)
+
+
+def moved(c: TestClient, m: dict[str, Any], b: str, old: Any, new: Any) -> None:
     assert c.patch(f"/api/matches/{m['id']}", json={"table_id": b}, headers=admin()).status_code == 200
     left = old.receive_json()
     assert left == {"type": "match_left", "match_id": m["id"], "to": {"table_id": b, "name": "Table 2"}}
@@ -56,20 +61,17 @@ def test_a_move_tells_the_old_table_where_the_match_went(c: TestClient) -> None:
     assert state["type"] == "state" and state["match"] is None
     arrived = until(new, lambda msg: msg["type"] == "state" and msg["match"] and msg["match"]["id"] == m["id"])
     assert not [msg for msg in arrived if msg["type"] == "match_left"]
-    old.close()
-    new.close()
 
 
 def test_a_cancel_tells_the_table_the_match_went_nowhere(c: TestClient) -> None:
     ev = Event(c, tables=1)
     (a,) = ev.table_ids
     m = c.post("/api/matches", json={**BODY, "tournament_id": ev.tid, "table_id": a}, headers=admin()).json()
-    ws = tablet(c, a, ev.tables[a])
-    assert c.delete(f"/api/matches/{m['id']}", headers=admin()).status_code == 200
-    assert ws.receive_json() == {"type": "match_left", "match_id": m["id"], "to": None}
-    state = ws.receive_json()
-    assert state["type"] == "state" and state["match"] is None
-    ws.close()
+    with tablet(c, a, ev.tables[a]) as ws:
+        assert c.delete(f"/api/matches/{m['id']}", headers=admin()).status_code == 200
+        assert ws.receive_json() == {"type": "match_left", "match_id": m["id"], "to": None}
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["match"] is None
 
 
 def test_a_requeue_then_the_next_match_on_the_table(c: TestClient) -> None:
@@ -77,13 +79,13 @@ def test_a_requeue_then_the_next_match_on_the_table(c: TestClient) -> None:
     (a,) = ev.table_ids
     ev.draw()
     first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
-    ws = tablet(c, a, ev.tables[a])
-    r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/requeue", headers=admin())
-    assert r.status_code == 200
-    seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"] and msg["match"]["id"] != first["match_id"])
+    with tablet(c, a, ev.tables[a]) as ws:
+        r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/requeue", headers=admin())
+        assert r.status_code == 200
+        seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"]
+                     and msg["match"]["id"] != first["match_id"])
     assert seen[0] == {"type": "match_left", "match_id": first["match_id"], "to": None}
     assert seen[1]["type"] == "state"
-    ws.close()
 
 
 def test_a_finished_match_followed_by_the_next_one_did_not_leave(c: TestClient) -> None:
@@ -91,12 +93,13 @@ def test_a_finished_match_followed_by_the_next_one_did_not_leave(c: TestClient) 
     (a,) = ev.table_ids
     ev.draw()
     first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
-    ws = tablet(c, a, ev.tables[a])
     x, y = first["players"]
-    r = c.post(f"/api/matches/{first['match_id']}/result", json={"winner": x, "score": {x: 2, y: 0}}, headers=admin())
-    assert r.status_code == 200
-    seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"] and msg["match"]["id"] != first["match_id"])
+    with tablet(c, a, ev.tables[a]) as ws:
+        r = c.post(f"/api/matches/{first['match_id']}/result", json={"winner": x, "score": {x: 2, y: 0}},
+                   headers=admin())
+        assert r.status_code == 200
+        seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"]
+                     and msg["match"]["id"] != first["match_id"])
     assert not [msg for msg in seen if msg["type"] == "match_left"]
     finished = [msg for msg in seen if msg["match"] and msg["match"]["id"] == first["match_id"]]
     assert finished and finished[-1]["match"]["result"]["entered"] is True
-    ws.close()
