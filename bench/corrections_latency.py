@@ -96,7 +96,8 @@ async def run(rounds: int, processes: int) -> dict[str, list[float]]:
         hubs = [start_hub(workdir, f"sqlite+aiosqlite:///{workdir / 'hub.db'}", {})]
     desk, seen_by = hubs[0][1], hubs[-1][1]
     figures: dict[str, list[float]] = {k: [] for k in ("result answer", "result -> tablet", "result -> watcher",
-                                                       "reopen answer", "reopen -> tablet", "reopen -> watcher")}
+                                                       "reopen answer", "reopen -> tablet", "reopen -> watcher",
+                                                       "move answer", "move -> match_left")}
     try:
         async with httpx.AsyncClient(base_url=desk, headers=HEAD, timeout=30) as c:
             tid = (await c.post("/api/tournaments", json={"name": "Latency"})).json()["id"]
@@ -145,6 +146,7 @@ async def run(rounds: int, processes: int) -> dict[str, list[float]]:
                     await asyncio.sleep(0.2)
                 tablet.task.cancel()
                 watcher.task.cancel()
+            await moves(c, tid, ws_base, rounds, figures)
     finally:
         for proc, _ in hubs:
             proc.terminate()
@@ -162,6 +164,34 @@ async def pg(sql: str) -> None:
         await conn.execute(sql)
     finally:
         await conn.close()
+
+
+async def moves(c: httpx.AsyncClient, tid: str, ws_base: str, rounds: int, figures: dict[str, list[float]]) -> None:
+    """A hand-made match moved between two more tables: the time to the left table's `match_left`."""
+    spare = [(await c.post(f"/api/tournaments/{tid}/tables", json={"name": f"Spare {i}"})).json() for i in (1, 2)]
+    body = {"tournament_id": tid, "table_id": spare[0]["id"], "discipline": "wpa_nine", "format": {"race_to": 3},
+            "players": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}]}
+    mid = (await c.post("/api/matches", json=body)).json()["id"]
+    async with websockets.connect(f"{ws_base}/ws/tables/{spare[0]['id']}") as s0, \
+            websockets.connect(f"{ws_base}/ws/tables/{spare[1]['id']}") as s1:
+        tablets = []
+        for ws, table in ((s0, spare[0]), (s1, spare[1])):
+            await ws.send(json.dumps({"type": "auth", "token": table["token"]}))
+            tablets.append(Listener(ws))
+        await asyncio.sleep(0.3)
+        at = 0
+        for _ in range(rounds):
+            to = 1 - at
+            sent = time.perf_counter()
+            r = await c.patch(f"/api/matches/{mid}", json={"table_id": spare[to]["id"]})
+            figures["move answer"].append(time.perf_counter() - sent)
+            assert r.status_code == 200, r.text
+            left = await tablets[at].first(sent, lambda m: m.get("type") == "match_left")
+            figures["move -> match_left"].append(left - sent)
+            at = to
+            await asyncio.sleep(0.1)
+        for t in tablets:
+            t.task.cancel()
 
 
 def main() -> None:
