@@ -84,7 +84,7 @@ async def enter_result(mid: str, request: Request) -> dict[str, Any]:
         raise ApiError(404, "not_found", f"no match {mid!r}")
     if row.status == catalog.CANCELLED:
         raise ApiError(409, "cancelled", "this match was taken off its table: it has no result to enter")
-    rules = request.app.state.rules
+    rules = deps.services(request).rules
     try:
         checked = rules.decide(await writer.state(mid), command, server=True)[1]
     except rules.Reject as r:
@@ -162,7 +162,7 @@ async def reopen(tid: str, key: str, request: Request) -> dict[str, Any]:
         await refuse_started(request, state, "result_voided", data, besides=key)
         row = await deps.writer(request).match_row(mid)
         if row is None or await _blocked(request, tid, state, row):
-            flow = request.app.state.flow
+            flow = deps.services(request).flow
             for down in draws.downstream(state, key):  # called since, not started: off their tables first
                 if down in state.open_calls:
                     await flow.take_off(tid, down, state.open_calls[down].match_id)
@@ -209,7 +209,7 @@ async def delete_tournament(tid: str, request: Request) -> dict[str, Any]:
         raise ApiError(409, "has_results", "a match of this tournament has started: archive it instead") from None
     if table_ids is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    request.app.state.flow.forget(tid)
+    deps.services(request).flow.forget(tid)
     tournaments(request).forget(tid)
     writer = deps.writer(request)
     for table_id in table_ids:  # screens of its tables look again (nothing there now)
@@ -223,7 +223,7 @@ async def _archive(request: Request, tid: str, kind: str) -> dict[str, Any]:
     state = await tournaments(request).state(tid)
     if state.archived != (kind == "archive"):  # already so: nothing to store
         await _apply(request, tid, {"kind": kind})
-        listed = getattr(request.app.state, "tournament_list", None)
+        listed = deps.services(request).tournament_list
         if listed is not None:  # the public list shows it at once
             listed.invalidate()
     return {"id": tid, "archived": kind == "archive"}

@@ -53,6 +53,27 @@ def draw_entries(projection: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {m["key"]: m for m in draw.get("matches") or []}
 
 
+def chase_round_to_form_again(state: Any, entries: dict[str, dict[str, Any]], withdrawn: set[str],
+                              called: dict[str, tuple[str, str]], statuses: dict[str, str]) -> str | None:
+    """A chase round holding a withdrawn player whose matches are all called and none started (nor
+    decided): the key to take off next, the withdrawn player's last, so the draw forms the round
+    again without them (hub/draws/chase.py) instead of voiding the match of the other two."""
+    rounds: dict[str, list[str]] = {}
+    for key, e in entries.items():
+        rounds.setdefault(e["round"], []).append(key)
+    for keys in rounds.values():
+        held = [k for k in keys if k in called]
+        if not any(withdrawn & set(entries[k]["players"]) for k in held):
+            continue
+        if any(entries[k]["status"] == "finished" or k in state.walkovers for k in keys):
+            continue
+        if any(statuses.get(called[k][0]) != "scheduled" for k in held):
+            continue
+        held.sort(key=lambda k: bool(withdrawn & set(entries[k]["players"])))
+        return held[0]
+    return None
+
+
 class TournamentFlow:
     def __init__(self, engine: AsyncEngine, matches: MatchWriter, tournaments: TournamentWriter,
                  draws: DrawRules, *, sweep_s: float = SWEEP_S) -> None:
@@ -203,24 +224,25 @@ class TournamentFlow:
         for key, e in held.items():
             if e["status"] == "finished" and statuses.get(e["match_id"]) in catalog.OPEN_STATUSES:
                 for down in draws.downstream(state, key):
-                    if down in called and await self._take_off(tid, down, called[down][0]):
+                    if down in called and await self.take_off(tid, down, called[down][0]):
                         return True
                 return await self._command(tid, {"kind": "void_result", "key": key, "match_id": e["match_id"]})
         # 4: calls whose players are no longer those of the match
         for key in draws.stale_calls(state):
-            if await self._take_off(tid, key, called[key][0]):
+            if await self.take_off(tid, key, called[key][0]):
                 return True
         # 5: withdrawn players' called matches (a chase round not started yet is formed again first)
         withdrawn = {p["id"] for p in proj["players"] if p["status"] == "withdrawn"}
-        if state.draw.type == "chase_groups" and await self._reform_chase_round(tid, state, entries, withdrawn,
-                                                                                 called, statuses):
-            return True
+        if state.draw.type == "chase_groups":
+            key = chase_round_to_form_again(state, entries, withdrawn, called, statuses)
+            if key is not None and await self.take_off(tid, key, called[key][0]):
+                return True
         for key, (mid, _table) in called.items():
             quitters = [p for p in entries[key]["players"] if p in withdrawn]
             if not quitters:
                 continue
             if statuses.get(mid) == "scheduled":
-                if await self._take_off(tid, key, mid):
+                if await self.take_off(tid, key, mid):
                     return True
             elif statuses.get(mid) == "live":
                 await self._forfeit(mid, quitters)
@@ -232,26 +254,6 @@ class TournamentFlow:
         for key, table_id in draws.dispatch(state, free):
             if await self._call(tid, state, key, table_id):
                 return True
-        return False
-
-    async def _reform_chase_round(self, tid: str, state: Any, entries: dict[str, dict[str, Any]], withdrawn: set[str],
-                                  called: dict[str, tuple[str, str]], statuses: dict[str, str]) -> bool:
-        """A chase round holding a withdrawn player whose matches are all called and none started (nor
-        decided): take them off, the withdrawn player's last, so the draw forms the round again
-        without them (hub/draws/chase.py) instead of voiding the match of the other two."""
-        rounds: dict[str, list[str]] = {}
-        for key, e in entries.items():
-            rounds.setdefault(e["round"], []).append(key)
-        for keys in rounds.values():
-            held = [k for k in keys if k in called]
-            if not any(withdrawn & set(entries[k]["players"]) for k in held):
-                continue
-            if any(entries[k]["status"] == "finished" or k in state.walkovers for k in keys):
-                continue
-            if any(statuses.get(called[k][0]) != "scheduled" for k in held):
-                continue
-            held.sort(key=lambda k: bool(withdrawn & set(entries[k]["players"])))
-            return await self._take_off(tid, held[0], called[held[0]][0])
         return False
 
     async def _command(self, tid: str, command: dict[str, Any], **kw: Any) -> bool:
@@ -282,16 +284,13 @@ class TournamentFlow:
             command["ranking"] = list(ranking)
         return await self._command(tid, command)
 
-    async def take_off(self, tid: str, key: str, mid: str) -> bool:
-        """Take a called match that has not started off its table (a correction upstream changed it)."""
-        return await self._take_off(tid, key, mid)
-
     def forget(self, tid: str) -> None:
         """The tournament was deleted: no more passes for it."""
         self._watched.discard(tid)
 
-    async def _take_off(self, tid: str, key: str, mid: str) -> bool:
-        """Cancel a called match that has not started and put its key back (`uncall`), together."""
+    async def take_off(self, tid: str, key: str, mid: str) -> bool:
+        """Cancel a called match that has not started and put its key back (`uncall`), together (also
+        for a correction upstream that changed it)."""
         async def store_with(append: catalog.InTransaction) -> Any:
             return await self._matches.cancel_match(mid, also=append)
 
@@ -362,6 +361,6 @@ class TournamentFlow:
                 continue
             if other.draw_key is None or other.status != "scheduled":
                 return "this match's table or a player of it is in another match that has started"
-            if not await self._take_off(row.tournament_id, other.draw_key, other.id):
+            if not await self.take_off(row.tournament_id, other.draw_key, other.id):
                 return "the match called meanwhile could not be taken off its table"
         return None
