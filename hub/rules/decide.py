@@ -86,7 +86,8 @@ def _player_at_table(st: MatchState, kind: str) -> str:
     raise Reject("not_allowed", "nobody is at the table now")
 
 
-def _superseding(st: MatchState, kind: str, command: Mapping[str, Any], server: bool) -> tuple[str, dict[str, Any]] | None:
+def _superseding(st: MatchState, kind: str, command: Mapping[str, Any],
+                 server: bool) -> tuple[str, dict[str, Any]] | None:
     """A turn command entered (`entered_at`) during the turn a `clock_expired` ended, before it
     was stored, by the player whose time ran out: it is judged as if the expiry never happened,
     and its data names the expiry it voids (`voids`: the writer marks it voided, as for an undo).
