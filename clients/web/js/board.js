@@ -120,10 +120,20 @@ function render() {
   for (const tb of tables) renderCell(tb.id);
 }
 
+/** Has the table channel's match left this table? Moved (its projection names another table, or
+ * the tournament shows it on another), or no longer called here (back in the queue, cancelled). */
+function leftTable(f, tb) {
+  if (f.table_id && f.table_id !== tb.id) return true;
+  if (((tournament && tournament.tables) || []).some((x) => x.id !== tb.id && x.match && x.match.id === f.id)) return true;
+  const e = f.draw && tournament && tournament.draw ? (tournament.draw.matches || []).find((x) => x.key === f.draw.key) : null;
+  return Boolean(e && (e.match_id !== f.id || (e.status === "called" && e.table_id !== tb.id)));
+}
+
 /** The match to draw for a table: the full projection when it is the same match. */
 function matchFor(tb) {
   const short = tb.match;
   const f = full.get(tb.id);
+  if (f && !short && leftTable(f, tb)) return null;
   if (f && (!short || f.id === short.id)) {
     if (short && typeof short.version === "number" && typeof f.version === "number" && short.version > f.version) {
       return { ...f, ...short, rack: { ...f.rack, ...short.rack } };

@@ -10,6 +10,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code || "";
     this.retryAfter = retryAfter;
+    this.detail = {}; // the whole error object of the answer (a refusal may name a match)
   }
 }
 
@@ -39,6 +40,7 @@ export async function api(method, path, body) {
     const err = (data && data.error) || {};
     const retry = Number(r.headers.get("Retry-After")) || null;
     const e = new ApiError(r.status, err.code, err.message, retry);
+    e.detail = err;
     if (r.status === 401 && method !== "GET" && path !== "/api/session") onSignedOut(e);
     throw e;
   }
@@ -49,12 +51,16 @@ export const session = {
   state: () => api("GET", "/api/session"),
   signIn: (token) => api("POST", "/api/session", { token }),
   signOut: () => api("DELETE", "/api/session"),
+  signOutEverywhere: () => api("DELETE", "/api/sessions"),
 };
 
 const enc = encodeURIComponent;
 
 export const hub = {
-  tournaments: () => api("GET", "/api/tournaments"),
+  tournaments: ({ archived = false } = {}) => api("GET", `/api/tournaments${archived ? "?archived=1" : ""}`),
+  deleteTournament: (tid) => api("DELETE", `/api/tournaments/${enc(tid)}`),
+  archiveTournament: (tid) => api("POST", `/api/tournaments/${enc(tid)}/archive`),
+  unarchiveTournament: (tid) => api("POST", `/api/tournaments/${enc(tid)}/unarchive`),
   tournament: (tid) => api("GET", `/api/tournaments/${enc(tid)}`),
   createTournament: (name) => api("POST", "/api/tournaments", { name }),
   createTable: (tid, name) => api("POST", `/api/tournaments/${enc(tid)}/tables`, { name }),
@@ -67,6 +73,9 @@ export const hub = {
   updatePlayer: (tid, pid, changes) => api("PATCH", `/api/tournaments/${enc(tid)}/players/${enc(pid)}`, changes),
   withdrawPlayer: (tid, pid) => api("POST", `/api/tournaments/${enc(tid)}/players/${enc(pid)}/withdraw`),
   makeDraw: (tid, body) => api("POST", `/api/tournaments/${enc(tid)}/draw`, body),
+  reinstatePlayer: (tid, pid) => api("POST", `/api/tournaments/${enc(tid)}/players/${enc(pid)}/reinstate`),
+  reopen: (tid, key) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/reopen`),
+  enterResult: (mid, body) => api("POST", `/api/matches/${enc(mid)}/result`, body),
   walkover: (tid, key, winner) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/walkover`, { winner }),
   callNow: (tid, key, tableId) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/call`, tableId ? { table_id: tableId } : {}),
   requeue: (tid, key) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/requeue`),

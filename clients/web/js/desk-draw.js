@@ -7,6 +7,7 @@ import { el, fill, confirmDialog } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { loadSetup, matchBody, setupText } from "./desk-setup.js";
 import { field, say, noticeLine, busy } from "./desk-ui.js";
+import { savedPaste, parsePlayers } from "./desk-players.js";
 
 const enc = encodeURIComponent;
 const TYPES = ["single_elimination", "double_elimination", "round_robin", "chase_groups"];
@@ -68,7 +69,7 @@ export function drawView(ctx) {
     const d = tour.draw;
     const started = d ? d.matches.filter((m) => m.status === "finished" || (m.status === "called" && isLive(tour, m))).length : -1;
     return JSON.stringify([(tour.players || []).filter((p) => p.status === "active").length, (tour.tables || []).length,
-      d ? [d.type, d.seed, d.seeding, started > 0] : null]);
+      d ? [d.type, d.seed, d.seeding, started > 0, Boolean(d.stale)] : null]);
   }
 
   function paint() {
@@ -88,11 +89,14 @@ export function drawView(ctx) {
     if (active < need) problems.push(t("dk_need_players", { n: need }));
     if (!tables) problems.push(t("dk_need_tables"));
     startButton.disabled = problems.length > 0;
+    // Names typed on the players step and not added yet (kept in this browser): said before a draw without them.
+    const unsent = parsePlayers(savedPaste(ctx.tid), tour.players || []).rows.length;
     const seedInput = el("input", { type: "number", id: "draw-seed", min: 0, value: String(choice.seed), placeholder: t("dk_seed_auto"), inputmode: "numeric" });
     seedInput.addEventListener("input", () => set("seed", seedInput.value));
     const started = made && made.matches.some((m) => m.status === "finished" || (m.status === "called" && isLive(tour, m)));
     fill(root,
       el("h2", { text: t("step_draw") }),
+      made && made.stale ? el("p", { class: "notice warn", id: "draw-stale", text: t("dk_stale_draw") }) : null,
       made ? el("div", { class: "notice info", id: "draw-made" },
         el("p", { text: t("dk_draw_made", { type: tc("dt", made.type), seeding: t(`dk_seeding_${made.seeding}`), seed: made.seed }) }),
         el("p", { text: setupText(made.match) }),
@@ -116,7 +120,9 @@ export function drawView(ctx) {
             el("a", { href: `/desk/${enc(ctx.tid)}/players`, "data-nav": true, text: t("dk_change") })),
           el("li", {}, el("span", { text: `${t("dk_n_tables", { n: tables })} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/tables`, "data-nav": true, text: t("dk_change") }))),
-        problems.map((p) => el("p", { class: "notice err need", text: p }))),
+        problems.map((p) => el("p", { class: "notice err need", text: p })),
+        unsent ? el("p", { class: "notice warn", id: "draw-unsent" }, el("span", { text: `${t("dk_unsent_names", { n: unsent })} ` }),
+          el("a", { href: `/desk/${enc(ctx.tid)}/players`, "data-nav": true, text: t("dk_unsent_go") })) : null),
       started ? el("p", { class: "notice info", text: t("dk_no_redraw") }) : el("div", { class: "next-row" }, startButton),
       message);
   }

@@ -1,14 +1,44 @@
 // Step "players": type or paste the list (one a line: "name", or "name, club, seed"), or load a CSV
-// file (name, club, seed; a header row is recognised); what was understood is shown before
-// anything is sent. Then the players: rename, change club or seed (seed: before the draw only),
-// withdraw (a withdrawn player's unplayed matches go to the opponent as walkovers).
+// file (name, club, seed; a header row is recognised; UTF-8, UTF-16 or GBK/GB18030, desk-file.js);
+// what was understood is shown before anything is sent. What was typed and not added yet is kept
+// in this browser (localStorage per tournament) until it is added, so Next, a reload or a closed
+// tab loses nothing. Then the players: rename, change club or seed (seed: before the draw only),
+// withdraw (a withdrawn player's unplayed matches go to the opponent as walkovers) and reinstate.
+// After the draw, late entries are taken while no draw match has a result; the draw is then stale
+// until it is made again (the draw step).
 import { t } from "./i18n.js";
 import { el, fill, confirmDialog } from "./ui.js";
 import { hub } from "./desk-api.js";
-import { field, say, noticeLine, nextStep, busy } from "./desk-ui.js";
+import { readTextFile } from "./desk-file.js";
+import { field, say, noticeLine, nextStep, busy, errorText } from "./desk-ui.js";
 
 const MAX_NAME = 100;
 const HEADER = /^(name|player|names|姓名|选手|名字)$/i;
+
+const PASTE_KEY = (tid) => `cuehub.desk.paste.${tid}`;
+
+/** What was typed and not added yet, kept per tournament in this browser (nothing secret). */
+export function savedPaste(tid) {
+  try { return localStorage.getItem(PASTE_KEY(tid)) || ""; } catch (_) { return ""; }
+}
+
+function keepPaste(tid, text) {
+  try {
+    if (text.trim()) localStorage.setItem(PASTE_KEY(tid), text);
+    else localStorage.removeItem(PASTE_KEY(tid));
+  } catch (_) { /* storage blocked: the page still has it */ }
+}
+
+/** The separator of a line: the first of tab, comma, Chinese comma, semicolon found outside quotes. */
+function separatorOf(line) {
+  let quoted = false;
+  const seen = new Set();
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted) seen.add(ch);
+  }
+  return ["\t", ",", "，", ";", "；"].find((c) => seen.has(c)) || null;
+}
 
 /** Split one CSV line ("a","b ""c""",d) into cells. */
 export function csvCells(line, sep) {
@@ -29,37 +59,43 @@ export function csvCells(line, sep) {
   return cells.map((c) => c.trim());
 }
 
-/** The pasted text or a CSV file -> {rows: [{line, name, club, seed}], problems: [{line, text}]}. */
+/** The pasted text or a CSV file -> {rows: [{line, name, club, seed, dup}], problems: [{line, text, kind}]}.
+ * A line without a usable name is left out (kind "err"); a bad or taken seed is said and the
+ * player added without one (kind "warn"); every name met more than once is tagged. */
 export function parsePlayers(text, existing = []) {
   const lines = String(text || "").replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   const rows = [];
   const problems = [];
   const seeds = new Map(existing.filter((p) => p.seed).map((p) => [p.seed, p.name]));
-  const names = new Set(existing.map((p) => p.name.toLowerCase()));
   lines.forEach((raw, i) => {
     const line = i + 1;
     if (!raw.trim() || raw.trim().startsWith("#")) return;
-    const sep = raw.includes("\t") ? "\t" : raw.includes(",") ? "," : raw.includes("，") ? "，" : raw.includes(";") ? ";" : null;
-    const cells = sep ? csvCells(raw, sep) : [raw.trim()];
+    const sep = separatorOf(raw);
+    const cells = sep ? csvCells(raw, sep) : [raw.trim().replace(/^"(.*)"$/, "$1")];
     const [name = "", club = "", seedText = ""] = cells;
     if (!rows.length && !problems.length && HEADER.test(name)) return; // a header row
-    if (!name) { problems.push({ line, text: t("dk_p_no_name") }); return; }
-    if ([...name].length > MAX_NAME) { problems.push({ line, text: t("dk_p_long", { n: MAX_NAME }) }); return; }
+    if (!name) { problems.push({ line, text: t("dk_p_no_name"), kind: "err" }); return; }
+    if ([...name].length > MAX_NAME) { problems.push({ line, text: t("dk_p_long", { n: MAX_NAME }), kind: "err" }); return; }
     let seed = null;
     if (seedText) {
-      seed = Number(seedText);
-      if (!Number.isInteger(seed) || seed < 1 || seed > 9999) { problems.push({ line, text: t("dk_p_bad_seed", { seed: seedText }) }); return; }
-      if (seeds.has(seed)) { problems.push({ line, text: t("dk_p_seed_taken", { seed, name: seeds.get(seed) }) }); return; }
-      seeds.set(seed, name);
+      const n = Number(seedText);
+      if (!Number.isInteger(n) || n < 1 || n > 9999) problems.push({ line, text: t("dk_p_bad_seed", { seed: seedText }), kind: "warn" });
+      else if (seeds.has(n)) problems.push({ line, text: t("dk_p_seed_taken", { seed: n, name: seeds.get(n) }), kind: "warn" });
+      else { seed = n; seeds.set(n, name); }
     }
-    const dup = names.has(name.toLowerCase());
-    names.add(name.toLowerCase());
-    rows.push({ line, name, club: club.slice(0, 100), seed, dup });
+    rows.push({ line, name, club: club.slice(0, 100), seed, dup: false });
   });
+  const count = new Map();
+  for (const n of [...existing.map((p) => p.name), ...rows.map((r) => r.name)]) {
+    const k = n.toLowerCase();
+    count.set(k, (count.get(k) || 0) + 1);
+  }
+  for (const r of rows) r.dup = count.get(r.name.toLowerCase()) > 1;
   return { rows, problems };
 }
 
 export function playersView(ctx) {
+  const signature = () => JSON.stringify([drawMade(), closed(), Boolean(drawMade() && tour().draw.stale)]);
   let root = null;
   let parsed = { rows: [], problems: [] };
   let editing = null; // player id being edited
@@ -74,19 +110,28 @@ export function playersView(ctx) {
   const tour = () => ctx.tournament();
   const players = () => (tour() && tour().players) || [];
   const drawMade = () => Boolean(tour() && tour().draw);
+  /** Late entries: after the draw, while none of its matches has a result or a walkover (byes
+   * aside); the hub has the last word (409 draw_used). */
+  const decided = () => ((tour() && tour().draw && tour().draw.matches) || []).find((m) => m.status === "finished" || m.status === "walkover");
+  const closed = () => drawMade() && (Boolean(decided()) || tour().draw.status === "finished");
 
   function reparse() {
     parsed = parsePlayers(text.value, players());
     paintPreview();
   }
 
-  text.addEventListener("input", reparse);
+  text.value = savedPaste(ctx.tid);
+  text.addEventListener("input", () => { keepPaste(ctx.tid, text.value); reparse(); });
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
     if (!f) return;
-    const content = await f.text();
-    text.value = text.value.trim() ? `${text.value.replace(/\s+$/, "")}\n${content}` : content;
     file.value = "";
+    const read = await readTextFile(f);
+    if (read.error) { say(message, t(read.error, { name: f.name }), "err"); return; }
+    const content = read.text;
+    text.value = text.value.trim() ? `${text.value.replace(/\s+$/, "")}\n${content}` : content;
+    keepPaste(ctx.tid, text.value);
+    say(message, t("dk_p_file_read", { name: f.name, encoding: t(`dk_enc_${read.encoding}`) }), "ok");
     reparse();
   });
   addButton.addEventListener("click", () => busy(addButton, message, async () => {
@@ -94,6 +139,7 @@ export function playersView(ctx) {
     const body = parsed.rows.map((r) => ({ name: r.name, ...(r.club ? { club: r.club } : {}), ...(r.seed ? { seed: r.seed } : {}) }));
     const out = await hub.addPlayers(ctx.tid, body);
     text.value = "";
+    keepPaste(ctx.tid, "");
     parsed = { rows: [], problems: [] };
     say(message, t("dk_p_added", { n: out.players.length }), "ok");
     await ctx.reload();
@@ -103,11 +149,12 @@ export function playersView(ctx) {
   function paintPreview() {
     const { rows, problems } = parsed;
     addButton.textContent = t("dk_p_add", { n: rows.length });
-    addButton.disabled = !rows.length || drawMade();
+    addButton.disabled = !rows.length || closed();
     fill(preview,
-      rows.length || problems.length ? el("p", { class: "muted", id: "players-parsed", text: t("dk_p_parsed", { n: rows.length }) }) : null,
+      rows.length || problems.length ? el("p", { class: "muted", id: "players-parsed" }, el("span", { text: t("dk_p_parsed", { n: rows.length }) }),
+        rows.length ? el("span", { class: "small", id: "players-kept", text: ` ${t("dk_p_kept")}` }) : null) : null,
       problems.length ? el("ul", { class: "problems", id: "players-problems" },
-        problems.map((p) => el("li", { class: "notice err", text: t("dk_p_line", { line: p.line, text: p.text }) }))) : null,
+        problems.map((p) => el("li", { class: `notice ${p.kind || "err"}`, text: t("dk_p_line", { line: p.line, text: p.text }) }))) : null,
       rows.length ? el("table", { class: "grid preview-table" },
         el("thead", {}, el("tr", {}, el("th", { text: "#" }), el("th", { text: t("dk_p_name") }), el("th", { text: t("dk_p_club") }), el("th", { text: t("dk_p_seed") }))),
         el("tbody", {}, rows.map((r, i) => el("tr", { class: r.dup ? "dup" : "" },
@@ -142,6 +189,20 @@ export function playersView(ctx) {
     el("button", { class: "btn", type: "button", text: t("cancel"), onclick: () => { editing = null; paintList(); } }));
   }
 
+  async function reinstate(p, button) {
+    if (!(await confirmDialog(t("dk_p_reinstate_confirm", { name: p.name })))) return;
+    busy(button, null, async () => {
+      try {
+        await hub.reinstatePlayer(ctx.tid, p.id);
+      } catch (e) {
+        say(message, `${t("dk_p_reinstate_refused", { name: p.name })} ${errorText(e)}`, "err");
+        return;
+      }
+      say(message, t("dk_p_reinstated", { name: p.name }), "ok");
+      await ctx.reload();
+    });
+  }
+
   async function withdraw(p, button) {
     if (!(await confirmDialog(t(drawMade() ? "dk_p_withdraw_confirm" : "dk_p_remove_confirm", { name: p.name })))) return;
     busy(button, message, async () => {
@@ -169,7 +230,12 @@ export function playersView(ctx) {
             editing === p.id ? null : el("div", { class: "p-actions" },
               el("button", { class: "btn small", type: "button", dataset: { action: "edit" }, text: t("dk_p_edit"),
                 onclick: () => { editing = p.id; paintList(); list.querySelector(".p-name-input")?.focus(); } }),
-              p.status === "active" ? wd : null));
+              p.status === "active" ? wd : null,
+              p.status === "withdrawn" ? (() => {
+                const back = el("button", { class: "btn small", type: "button", dataset: { action: "reinstate" }, text: t("dk_p_reinstate") });
+                back.addEventListener("click", () => reinstate(p, back));
+                return back;
+              })() : null));
         })));
   }
 
@@ -177,17 +243,23 @@ export function playersView(ctx) {
     if (!root) return;
     text.placeholder = t("dk_p_placeholder");
     const made = drawMade();
-    shownMade = made;
+    shownMade = signature();
+    const late = decided();
+    const stale = made && tour().draw.stale;
     fill(root,
       el("h2", { text: t("step_players") }),
-      made ? el("p", { class: "notice info", text: t("dk_p_after_draw") }) : el("div", { class: "paste" },
+      made ? el("p", { class: "notice info", id: "players-after-draw",
+        text: closed() ? t(late ? "dk_p_late_closed" : "dk_p_after_draw", { key: late ? late.key : "" }) : t("dk_p_late_open") }) : null,
+      stale ? el("p", { class: "notice warn", id: "players-stale" }, el("span", { text: `${t("dk_stale")} ` }),
+        el("a", { href: `/desk/${encodeURIComponent(ctx.tid)}/draw`, "data-nav": true, text: t("dk_stale_redraw") })) : null,
+      made && closed() ? null : el("div", { class: "paste" },
         el("label", { class: "field wide", for: "players-text" }, el("span", { class: "field-label", text: t("dk_p_paste") }), text),
         el("div", { class: "row" },
           el("label", { class: "btn file-label", for: "players-file" }, el("span", { text: t("dk_p_file") }), file),
           el("span", { class: "muted small", text: t("dk_p_file_help") })),
         preview, addButton),
       message, list,
-      nextStep(ctx.tid, made ? "run" : "tables", made ? "step_run" : "step_tables"));
+      nextStep(ctx.tid, made ? (stale ? "draw" : "run") : "tables", made ? (stale ? "step_draw" : "step_run") : "step_tables"));
     paintPreview();
     paintList();
   }
@@ -197,10 +269,11 @@ export function playersView(ctx) {
       root = el("section", { class: "card wizard", id: "step-players" });
       node.append(root);
       paint();
-      if (!drawMade()) text.focus();
+      reparse();
+      if (!closed()) text.focus();
     },
     update() {
-      if (drawMade() !== shownMade) { paint(); return; }
+      if (signature() !== shownMade) { paint(); return; }
       if (editing === null) paintList();
       reparse();
     },

@@ -2,23 +2,23 @@
 // with its match and what comes next, the queue, every match of the draw by round. What the
 // organiser can do here: call a ready match now, put it first in the queue, move a called match
 // to a free table, send it back to the queue, give a walkover, cancel a match made by hand, pause
-// and resume a table, give a table a new token, and correct a result: the desk pairs itself to the
-// match's table (a token of its own, in memory only) and undoes the entry that ended the match,
-// which the hub allows while nothing fed by that result has started (docs/tournaments.md).
+// and resume a table, give a table a new token, and correct things (PROTOCOL.md section 9): enter
+// a result by hand on a called, live or finished match, and reopen a finished or walkover match
+// (its result voided), which the hub allows while nothing fed by that result has started; a
+// refusal names the match that has started since.
 import { t, tc } from "./i18n.js";
 import { el, fill, confirmDialog } from "./ui.js";
-import { newCommandId } from "./live.js";
 import { hub } from "./desk-api.js";
 import { forgetCodes } from "./desk-codes.js";
 import { setupText } from "./desk-setup.js";
-import { say, noticeLine, nameOf, busy } from "./desk-ui.js";
+import { resultForm } from "./desk-result.js";
+import { say, noticeLine, nameOf, busy, errorText } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
-const deskTokens = new Map(); // table id -> this desk's own tablet token (for corrections)
 
 export function runView(ctx) {
   let root = null;
-  let open = null; // {kind: "walkover" | "move" | "call", key} of the chooser being shown
+  let open = null; // {kind: "walkover" | "move" | "call" | "result", key, node?} of the chooser being shown
   const rotated = new Map(); // table id -> a new table token, shown on request
   const message = noticeLine("run-message");
   const head = el("div", { class: "run-head", id: "run-head" });
@@ -36,13 +36,19 @@ export function runView(ctx) {
   const entries = () => (draw() && draw().matches) || [];
   const entry = (key) => entries().find((m) => m.key === key);
   const tables = () => tour().tables || [];
-  const freeTables = () => tables().filter((x) => x.status === "free" && !x.match);
+  // A free table can be given a match whatever it last showed (its last match may be finished).
+  const freeTables = (except) => tables().filter((x) => x.status === "free" && x.id !== except);
   const name = (pid) => nameOf(tour(), pid);
   const vs = (m) => (m.players || []).map(name).join(" – ");
 
-  function act(button, work, okText) {
-    return busy(button, message, async () => {
-      await work();
+  function act(button, work, okText, { self = null } = {}) {
+    return busy(button, null, async () => {
+      try {
+        await work();
+      } catch (e) {
+        say(message, errorText(e, { self }), "err");
+        return;
+      }
       open = null;
       if (okText) say(message, okText, "ok");
       await ctx.reload();
@@ -66,8 +72,8 @@ export function runView(ctx) {
       button(t("cancel"), () => { open = null; paint(); }));
   }
 
-  function tableChooser(kind, onPick) {
-    const free = freeTables();
+  function tableChooser(kind, onPick, except = null) {
+    const free = freeTables(except);
     if (!free.length) return el("div", { class: "chooser" }, el("span", { class: "muted small", text: t("dk_no_free_table") }),
       button(t("cancel"), () => { open = null; paint(); }));
     const select = el("select", { class: "table-select", dataset: { select: kind } }, free.map((x) => el("option", { value: x.id, text: x.name })));
@@ -79,18 +85,32 @@ export function runView(ctx) {
       button(t("cancel"), () => { open = null; paint(); }));
   }
 
+  /** The result form of a match, kept as one node while it is open (see desk-result.js). */
+  function resultChooser(key, mid, players, discipline) {
+    if (open.node) return open.node;
+    open.node = resultForm({
+      key, players, discipline,
+      onCancel: () => { open = null; paint(); },
+      onSubmit: (body, b) => act(b, () => hub.enterResult(mid, body),
+        t("dk_res_done", { key, names: players.map((p) => `${p.name} ${body.score[p.id]}`).join(" : ") }), { self: key }),
+    });
+    return open.node;
+  }
+
   const isOpen = (kind, key) => open && open.kind === kind && open.key === key;
   const toggle = (kind, key) => { open = isOpen(kind, key) ? null : { kind, key }; paint(); };
 
   // --- tables ---------------------------------------------------------------------------------
-  function tableCard(tb, queue) {
+  function tableCard(tb) {
     const m = tb.match;
     const e = m && m.draw ? entry(m.draw.key) : null;
     const key = m && m.draw ? m.draw.key : m ? m.id : null;
     const scheduled = m && m.status === "scheduled";
+    const label = m && m.draw ? m.draw.key : t("dk_by_hand");
     const acts = [];
     if (m && scheduled) {
       acts.push(button(t("dk_move"), () => toggle("move", key), { action: "move" }));
+      acts.push(button(t("dk_res_enter"), () => toggle("result", key), { action: "result" }));
       if (e) {
         acts.push(button(t("dk_requeue"), (b) => act(b, () => hub.requeue(ctx.tid, e.key), t("dk_requeued", { key: e.key })), { action: "requeue" }));
         acts.push(button(t("dk_walkover"), () => toggle("walkover", key), { action: "walkover", cls: "danger" }));
@@ -100,6 +120,8 @@ export function runView(ctx) {
           act(b, () => hub.cancelMatch(m.id), t("dk_cancelled"));
         }, { action: "cancel", cls: "danger" }));
       }
+    } else if (m) { // live, or finished and still shown on its free table: a score typed at the desk
+      acts.push(button(t(m.status === "finished" ? "dk_res_correct" : "dk_res_enter"), () => toggle("result", key), { action: "result" }));
     }
     const paused = tb.status === "paused";
     const tableActs = [];
@@ -110,14 +132,13 @@ export function runView(ctx) {
       busy(b, message, async () => {
         const out = await hub.rotateToken(tb.id);
         forgetCodes(tb.id);
-        deskTokens.delete(tb.id);
         rotated.set(tb.id, out.token);
         say(message, t("desk_rotated", { name: tb.name, n: out.closed_sockets ?? 0 }), "ok");
         paint();
       });
     }, { action: "rotate" }));
     const token = rotated.get(tb.id);
-    const nextKey = !paused ? nextReady(queue) : null;
+    const nextKey = nextFor.get(tb.id);
     const next = nextKey ? entry(nextKey) : null;
     return el("article", { class: `run-table card st-${tb.status}`, dataset: { table: tb.id, status: tb.status } },
       el("div", { class: "rt-head" },
@@ -134,17 +155,36 @@ export function runView(ctx) {
       next ? el("p", { class: "rt-next small" }, el("span", { class: "muted", text: t("dk_next_here") }), " ",
         el("strong", { text: next.key }), " ", el("span", { text: vs(next) })) : null,
       isOpen("walkover", key) && e ? walkoverChooser(e) : null,
-      isOpen("move", key) ? tableChooser("move", (tableId, b) => act(b, () => hub.moveMatch(m.id, tableId), t("dk_moved"))) : null,
+      isOpen("move", key) ? tableChooser("move", (tableId, b) => act(b, () => hub.moveMatch(m.id, tableId),
+        t("dk_moved_to", { key: label, name: (tables().find((x) => x.id === tableId) || {}).name || tableId })), tb.id) : null,
+      m && isOpen("result", key) ? resultChooser(label, m.id, m.players || [], m.discipline) : null,
       acts.length ? el("div", { class: "rt-actions" }, acts) : null,
       el("div", { class: "rt-actions table-acts" }, tableActs),
       token ? el("details", { class: "new-token" }, el("summary", { text: t("desk_show_token") }), el("code", { class: "token-text", text: token })) : null);
   }
 
-  /** The queue's first match whose players are all free: the hub passes over a player still at
-   * another table, so that one is what the next table to free up takes. */
-  function nextReady(queue) {
+  /** Each table's likely next match: the queue's matches whose players are free (the hub passes
+   * over a player still at another table) dealt to the tables in the order they should free up
+   * (a free table first, then the live match nearest its end); a table with a match called to it,
+   * or paused, takes none. */
+  let nextFor = new Map();
+  function dealNext(queue) {
     const busyPlayers = new Set(entries().filter((m) => m.status === "called").flatMap((m) => m.players || []));
-    return queue.find((k) => !((entry(k) || {}).players || []).some((p) => busyPlayers.has(p))) || null;
+    const ready = queue.filter((k) => !((entry(k) || {}).players || []).some((p) => busyPlayers.has(p)));
+    const waiting = tables().filter((tb) => tb.status !== "paused" && !(tb.match && tb.match.status === "scheduled"));
+    const left = (tb) => (tb.status === "free" || !tb.match || tb.match.status !== "live" ? -1 : remaining(tb.match));
+    waiting.sort((a, b) => left(a) - left(b));
+    nextFor = new Map(waiting.slice(0, ready.length).map((tb, i) => [tb.id, ready[i]]));
+  }
+
+  /** How much of a live match is left, 0..1, from the draw's format (racks played of N, or the
+   * leader's racks of the race). */
+  function remaining(m) {
+    const f = (draw() && draw().match && draw().match.format) || {};
+    const won = (m.players || []).map((p) => Number(p.racks_won ?? p.score ?? 0));
+    if (f.race_to) return 1 - Math.max(0, ...won) / f.race_to;
+    if (f.racks) return 1 - won.reduce((a, b) => a + b, 0) / f.racks;
+    return 1;
   }
 
   // --- the queue ------------------------------------------------------------------------------
@@ -163,40 +203,24 @@ export function runView(ctx) {
   }
 
   // --- every match by round -------------------------------------------------------------------
+  /** Reopen a finished or walkover match: its result is voided and it is back on its table or in
+   * the queue; the hub refuses once a match fed by it has started, naming that match. */
   async function reopen(m, b) {
     if (!(await confirmDialog(t("dk_reopen_confirm", { key: m.key, names: vs(m) })))) return;
-    await busy(b, message, async () => {
-      const full = await hub.match(m.match_id);
-      const env = { id: newCommandId(), match_id: full.id, expected_version: full.version, command: { kind: "undo" } };
-      const tokenFor = async (tableId) => {
-        if (!deskTokens.has(tableId)) {
-          const code = await hub.pairingCode(tableId);
-          deskTokens.set(tableId, (await hub.pair(code.code)).token);
-        }
-        return deskTokens.get(tableId);
-      };
-      try {
-        await hub.command(full.id, await tokenFor(full.table_id), env);
-      } catch (e) {
-        if (e.status !== 401 && e.status !== 403) throw e;
-        deskTokens.delete(full.table_id); // the table's token was rotated since: pair again, same command id
-        await hub.command(full.id, await tokenFor(full.table_id), env);
-      }
-      say(message, t("dk_reopened", { key: m.key }), "ok");
-      await ctx.reload();
-    });
+    await act(b, () => hub.reopen(ctx.tid, m.key), t("dk_reopened", { key: m.key }), { self: m.key });
   }
 
-  /** A finished match whose result nothing has used yet (the hub has the last word). */
-  function undoable(m) {
-    if (m.status !== "finished" || !m.match_id) return false;
-    return [m.winner_to, m.loser_to].filter(Boolean).every((k) => {
-      const fed = entry(k);
-      if (!fed) return true;
-      if (fed.status === "finished" || fed.status === "walkover") return false;
-      if (fed.status !== "called") return true;
-      const tb = tables().find((x) => x.id === fed.table_id);
-      return !(tb && tb.match && tb.match.id === fed.match_id && tb.match.status !== "scheduled");
+  /** A decided match can be reopened (a bye cannot: nobody played). Whether the draw has moved
+   * on is the hub's to say, with the match that blocks it. */
+  const reopenable = (m) => m.status === "finished" || (m.status === "walkover" && (m.players || []).filter(Boolean).length > 1);
+
+  /** A draw match's players with the score of its match, for the result form. */
+  function entryPlayers(m) {
+    const tb = tables().find((x) => x.match && x.match.id === m.match_id);
+    const live = tb ? tb.match.players || [] : [];
+    return (m.players || []).filter(Boolean).map((pid) => {
+      const p = live.find((x) => x.id === pid);
+      return { id: pid, name: name(pid), score: p ? p.score : m.scores && pid in m.scores ? m.scores[pid] : 0 };
     });
   }
 
@@ -228,7 +252,10 @@ export function runView(ctx) {
         el("span", { class: "e-names" }, (m.players || []).filter((p) => p !== null || m.status !== "bye").map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
           el("span", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
         el("span", { class: "e-result muted small", text: resultOf(m) }),
-        undoable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null)))));
+        reopenable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null,
+        (m.status === "called" || m.status === "finished") && m.match_id
+          ? button(t(m.status === "finished" ? "dk_res_correct" : "dk_res_enter"), () => toggle("result", `e:${m.key}`), { action: "result" }) : null,
+        isOpen("result", `e:${m.key}`) ? resultChooser(m.key, m.match_id, entryPlayers(m), (draw().match || {}).discipline) : null)))));
   }
 
   function roundName(round, m) {
@@ -257,13 +284,21 @@ export function runView(ctx) {
 
   function paint() {
     if (!root) return;
+    // A repaint moves the open result form (the same node): what had the focus keeps it.
+    const focused = document.activeElement;
+    paintAll();
+    if (focused && focused !== document.activeElement && root && root.contains(focused)) focused.focus();
+  }
+
+  function paintAll() {
     const d = draw();
     if (!d) { // no draw yet: the tables still show (matches made by hand can be cancelled here)
       fill(root, el("section", { class: "card" }, el("h2", { text: t("step_run") }),
         el("p", { class: "muted", id: "run-no-draw", text: t("dk_run_no_draw") }),
         el("a", { class: "btn primary", href: `/desk/${enc(ctx.tid)}/draw`, "data-nav": true, text: t("step_draw") })),
       message, tablesBox);
-      fill(tablesBox, tables().map((tb) => tableCard(tb, [])));
+      nextFor = new Map();
+      fill(tablesBox, tables().map((tb) => tableCard(tb)));
       return;
     }
     if (!root.contains(head) || !root.contains(queueBox)) fill(root, head, message, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
@@ -271,6 +306,8 @@ export function runView(ctx) {
     const decided = all.filter((m) => ["finished", "walkover", "bye"].includes(m.status)).length;
     const queue = tour().queue || [];
     fill(head,
+      d.stale ? el("p", { class: "notice warn", id: "run-stale" }, el("span", { text: `${t("dk_stale")} ` }),
+        el("a", { href: `/desk/${enc(ctx.tid)}/draw`, "data-nav": true, text: t("dk_stale_redraw") })) : null,
       el("div", { class: "run-title" },
         el("h2", { text: `${t("step_run")} · ${tc("dt", d.type)}` }),
         el("span", { class: "muted", text: setupText(d.match) })),
@@ -282,7 +319,8 @@ export function runView(ctx) {
         " · ", el("a", { href: `/bracket/${enc(ctx.tid)}`, target: "_blank", rel: "noopener", text: t("dk_bracket") }),
         " · ", el("a", { href: `/api/tournaments/${enc(ctx.tid)}/results.csv`, text: "CSV" }),
         " · ", el("a", { href: `/api/tournaments/${enc(ctx.tid)}/results.json`, text: "JSON" })));
-    fill(tablesBox, tables().map((tb) => tableCard(tb, queue)));
+    dealNext(queue);
+    fill(tablesBox, tables().map((tb) => tableCard(tb)));
     fill(queueBox, el("h3", { text: t("dk_queue", { n: queue.length }) }),
       queue.length ? el("ol", { class: "queue", id: "queue" }, queue.map((k, i) => queueItem(k, i, queue)))
         : el("p", { class: "muted", id: "queue-empty", text: t("dk_queue_empty") }),

@@ -2,12 +2,31 @@
 import { t, lang } from "./i18n.js";
 import { el } from "./ui.js";
 
-/** A failed call in plain words. */
-export function errorText(e) {
+const KEY_RE = /\b(?:[WLC]\d+-\d+|GF2?|[A-Z]-\d+|R\d+-\d+)\b/g;
+
+/** The draw match a refusal names (result_used: the match that has started since): a field of
+ * the error when the hub gives one, else a key in its message other than `self`. */
+export function refusedKey(e, self = null) {
+  const d = (e && e.detail) || {};
+  for (const k of [d.blocking, d.started, d.key, d.match_key, d.match && d.match.key, typeof d.match === "string" ? d.match : null]) {
+    if (typeof k === "string" && k && k !== self) return k;
+  }
+  const found = String((e && e.message) || "").match(KEY_RE) || [];
+  return found.filter((k) => k !== self).pop() || null;
+}
+
+/** A failed call in plain words: the hub's refusals that an organiser meets mid-event as a
+ * sentence of their own (naming the match in the way), then the hub's message and code. */
+export function errorText(e, { self = null } = {}) {
   if (!e || e.status === 0) return t("desk_network");
   if (e.status === 429) return t("desk_too_many", { s: e.retryAfter || 1 });
   if (e.status === 401) return t("desk_session_ended");
   const msg = e.message && e.code && e.message !== e.code ? `${e.message} (${e.code})` : e.message || e.code || String(e.status);
+  if (e.code && ["result_used", "draw_used", "has_results"].includes(e.code)) {
+    const key = refusedKey(e, self);
+    const plain = key ? t(`desk_err_${e.code}_key`, { key }) : t(`desk_err_${e.code}`);
+    return `${plain} ${t("desk_hub_said", { msg })}`;
+  }
   return t("desk_error", { msg });
 }
 

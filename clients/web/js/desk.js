@@ -52,7 +52,11 @@ function render() {
     return;
   }
   const r = route();
-  if (!r.tid) show("list", () => tournamentsView({ navigate }));
+  if (!r.tid) show("list", () => tournamentsView({ navigate, onSignedOutEverywhere: () => {
+    signedIn = false;
+    render();
+    view.say?.(t("desk_signed_out_all"), "ok");
+  } }));
   else show(`t:${r.tid}`, () => tournamentView({ navigate, tid: r.tid }));
   view.route?.(r);
 }

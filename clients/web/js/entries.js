@@ -100,6 +100,8 @@ export function namesForIds(text, match) {
 export function rejectText(error, match) {
   const err = error || {};
   const plain = t(`rej_${err.code}`, {}, t("rej_generic"));
+  // "No match 'mf…' on this table": a raw id says nothing to a referee; the sentence says it all.
+  if (err.code === "unknown_match") return plain;
   const why = err.message ? namesForIds(err.message, match) : "";
   return why ? `${plain} (${why})` : plain;
 }

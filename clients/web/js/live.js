@@ -371,6 +371,18 @@ export class TableSession {
           this._pump();
         } else if (this.waiting) this._pump();
         break;
+      case "match_left": {
+        // The match left this table (moved, requeued, cancelled, a withdrawal): the entries queued
+        // for it can never be stored here; they leave the queue and the page says where it went.
+        // The `state` that follows says what is on the table now.
+        const q = this.queue();
+        const dropped = q.filter((e) => e.match_id === msg.match_id && e.id !== this.inflight);
+        if (dropped.length) this._saveQueue(q.filter((e) => !dropped.includes(e)));
+        if (this.match && this.match.id === msg.match_id) this._keep(null);
+        this._emit("onLeft", msg, dropped);
+        this._pump();
+        break;
+      }
       case "reject":
         if (msg.error && msg.error.code === "rate_limited" && msg.id === this.inflight) {
           // Not judged: the hub asks for the same id again a little later.

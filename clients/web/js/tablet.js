@@ -5,6 +5,13 @@
 // that ignores it. Offline, entries are kept on the tablet (live.js) and sent in order when the
 // link is back; a stroke entered without knowing whose turn it is names no player, and the hub
 // takes it for the player at the table. The hub judges; the page only shows its verdicts.
+//
+// The end of a match stays on screen: "Match over" with both players and the final score, an
+// Undo that reopens it, and "Next match"; the next match the hub has called to the table is shown
+// only once the referee taps it (kept in localStorage, so a reload keeps the finished match too).
+// A match that leaves the table (moved, back to the queue, cancelled, a withdrawal: the socket's
+// `match_left`) is said in plain words ("W1-7 moved to Table 3") and the table's current state
+// follows; nothing is offered for a match that is not on this table.
 import { t, tc, onLangChange, applyI18n } from "./i18n.js";
 import { TableSession, remainingMs, serverNow, getJSON, HttpError } from "./live.js";
 import {
@@ -18,6 +25,8 @@ const tableId = pathId();
 const TOKEN_KEY = `cuehub.token.${tableId}`;
 const TABLE_KEY = `cuehub.table.${tableId}`;
 const LOG_KEY = `cuehub.log.${tableId}`;
+const OVER_KEY = `cuehub.over.${tableId}`;
+const DISMISSED_KEY = `cuehub.over-seen.${tableId}`;
 const PENALTIES = ["intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match"];
 const DOUBLE_TAP_MS = 1000; // an untouched form ignores "Enter stroke" this long after an entry
 const LINK_GRACE_MS = 3000; // the hub pauses the shot clock of a table it has not heard for this long
@@ -38,6 +47,20 @@ const sentForms = new Map(); // command id -> {form, key}: a refused stroke come
 const undoTargets = new Map(); // undo command id -> the event it names
 let lastLinkLost = null;
 let lastSeenVersion = null;
+let over = null; // the finished match kept on screen until "Next match" is tapped
+let dismissed = null; // the id of the finished match the referee has moved on from
+const shownIds = new Set(); // matches this tablet has shown as the one to play (a match_left of another is only logged)
+let left = null; // {what, to} of the match that last left this table, said until the next one starts
+try { over = JSON.parse(localStorage.getItem(OVER_KEY) || "null"); } catch (_) { over = null; }
+try { dismissed = localStorage.getItem(DISMISSED_KEY); } catch (_) { dismissed = null; }
+
+function keepOver(m) {
+  over = m;
+  try {
+    if (m) localStorage.setItem(OVER_KEY, JSON.stringify(m));
+    else localStorage.removeItem(OVER_KEY);
+  } catch (_) { /* the screen still has it */ }
+}
 
 // ------------------------------------------------------------------ the log (kept on the tablet)
 let log = [];
@@ -95,8 +118,7 @@ function takeTokenFromUrl() {
 
 // ------------------------------------------------------------------ layout
 header("tablet_title", [el("span", { class: "badge queue hidden", id: "queue-count" }),
-  el("span", { class: "tablename", id: "table-name" }),
-  el("span", { class: "muted tableid", text: tableId })]);
+  el("span", { class: "tablename", id: "table-name" })]);
 const app = document.getElementById("app");
 
 const notFoundPanel = el("section", { class: "card notfound hidden", id: "not-found" });
@@ -118,6 +140,8 @@ const linkBanner = el("div", { class: "linkbanner hidden", id: "link-banner", ro
 const heldPanel = el("div", { class: "held hidden", id: "held", role: "alert" });
 const verdictBanner = el("div", { class: "verdict hidden", id: "verdict", role: "status" });
 const startPanel = el("section", { class: "card hidden", id: "start" });
+const overPanel = el("section", { class: "card over hidden", id: "over", role: "status" });
+const leftBanner = el("div", { class: "leftbanner hidden", id: "left-banner", role: "alert" });
 const pendingPanel = el("section", { class: "card pending hidden", id: "pending" });
 const strokePanel = el("section", { class: "card stroke hidden", id: "stroke" });
 const actionsPanel = el("section", { class: "card actions hidden", id: "actions" });
@@ -128,7 +152,7 @@ const logPanel = el("section", { class: "card log", id: "log-panel" },
 // on one side, verdict/projection/clock/actions/log on the other, so the stroke fits one screen.
 // On narrow or portrait screens the wrappers dissolve (display: contents) into one column.
 const cols = el("div", { class: "cols" },
-  el("div", { class: "entry" }, rejectBanner, heldPanel, startPanel, pendingPanel, strokePanel),
+  el("div", { class: "entry" }, leftBanner, rejectBanner, heldPanel, overPanel, startPanel, pendingPanel, strokePanel),
   el("div", { class: "side" }, linkBanner, verdictBanner, el("div", { class: "top" }, statePanel, clockBox), actionsPanel, logPanel));
 app.append(notFoundPanel, tokenPanel, cols);
 applyI18n(document);
@@ -185,8 +209,9 @@ function connect(token) {
   if (session) session.close();
   session = new TableSession(tableId, token, {
     onStatus: onStatus,
-    onReady: (m) => { setMatch(m); },
+    onReady: (m) => { setMatch(m, { ready: true }); },
     onState: (m) => { setMatch(m); },
+    onLeft: onLeft,
     onSent: (env) => { if (logUpdate(env.id, { status: "sending" })) paintQueue(); },
     onAck: onAck,
     onReject: onReject,
@@ -261,10 +286,10 @@ function showReject(text) {
 function clearReject() { rejectBanner.classList.add("hidden"); }
 
 /** Queue a command and log it; returns the envelope. */
-function queueCommand(command, { front = false, expectedVersion = null } = {}) {
+function queueCommand(command, { front = false, expectedVersion = null, matchId = null } = {}) {
   clearReject();
   const online = session.ready && !session.queue().length;
-  const env = session.send(command, { front, expectedVersion });
+  const env = session.send(command, { front, expectedVersion, matchId });
   logEntry({ id: env.id, text: entryText(command, match), status: online ? "sending" : "queued", kind: "info" });
   paintQueue();
   return env;
@@ -282,8 +307,30 @@ function knowsTheTurn() {
 }
 
 // ------------------------------------------------------------------ match
-function setMatch(m) {
+/** A state for the table. A match not on this table (moved away) is not shown; a finished match
+ * that is not the one on screen (corrected at the desk after the table moved on) only updates the
+ * "Match over" it may be showing. */
+function setMatch(m, { ready = false } = {}) {
   const prev = match;
+  if (m && m.table_id && m.table_id !== tableId) {
+    if (match && match.id === m.id) match = null;
+    if (over && over.id === m.id) keepOver(null);
+    render();
+    return;
+  }
+  if (m && m.status === "finished") {
+    if (over && over.id === m.id) keepOver(m);
+    else if (!match || match.id === m.id || match.status === "finished") {
+      if (m.id !== dismissed) keepOver(m); // the match on screen has just ended (or the table's last one, at ready)
+    } else { render(); return; } // an older match of this table: what is on screen stays
+  } else if (m) {
+    if (over && over.id === m.id) keepOver(null); // reopened (an undo here or at the desk): play on
+    else if (over && m.status === "live") keepOver(null); // the next match began (another tablet): move on
+    if (m.status === "live") left = null;
+  } else if (ready && over && prev && prev.id === over.id) {
+    // nothing on the table now; the finished match stays on screen until "Next match"
+  }
+  if (ready && prev && m && prev.id !== m.id && prev.status === "live" && !over) checkEnded(prev.id);
   match = m;
   noteServerEvents(prev, m);
   if (m && restoreForm && m.version >= restoreForm.version) {
@@ -295,6 +342,84 @@ function setMatch(m) {
       form = formFromShot(data, ctx);
     }
   }
+  render();
+}
+
+/** The link came back with another match on the table than the live one on screen: if that one
+ * finished meanwhile (its last strokes sent from here while offline), it is shown as over. */
+async function checkEnded(mid) {
+  try {
+    const m = await getJSON(`/api/matches/${encodeURIComponent(mid)}`);
+    if (m && m.status === "finished" && m.table_id === tableId && !over && mid !== dismissed) { keepOver(m); render(); }
+  } catch (_) { /* gone (cancelled) or no link: nothing to show */ }
+}
+
+/** What a match is, in words: its draw key, else its players. */
+function matchLabel(m) {
+  if (!m) return "";
+  if (m.draw && m.draw.key) return m.draw.key;
+  return (m.players || []).map((p) => p.name).join(" – ");
+}
+
+function onLeft(msg, dropped) {
+  const gone = [match, over, session && session.match].find((x) => x && x.id === msg.match_id) || null;
+  const said = { what: gone ? matchLabel(gone) : "", names: gone && gone.draw ? (gone.players || []).map((p) => p.name).join(" – ") : "", to: msg.to || null };
+  // A match the referee never had in front of it (called while "Match over" was up) goes quietly.
+  if (shownIds.has(msg.match_id)) left = said;
+  if (over && over.id === msg.match_id) keepOver(null);
+  if (match && match.id === msg.match_id) match = null;
+  if (lock) lock = null;
+  for (const env of dropped || []) logUpdate(env.id, { status: "removed", kind: "info" });
+  logEntry({ text: leftText(said), kind: "info" });
+  paintQueue();
+  render();
+}
+
+function leftText(l = left) {
+  if (!l) return "";
+  const what = l.what || t("tl_that_match");
+  if (l.to) return t("tl_moved_to", { what, table: l.to.name || l.to.table_id });
+  return t("tl_left", { what });
+}
+
+function renderLeft() {
+  leftBanner.classList.toggle("hidden", !left);
+  if (!left) return;
+  fill(leftBanner,
+    el("strong", { id: "left-text", text: leftText() }),
+    left.names ? el("span", { class: "left-names", text: ` (${left.names})` }) : null,
+    el("div", { class: "muted small", text: match ? t("tl_now_here", { what: matchLabel(match) }) : t("tl_nothing_here") }),
+    el("button", { type: "button", class: "btn small", id: "left-ok", text: t("tl_ok"), onclick: () => { left = null; render(); } }));
+}
+
+/** The finished match: both players, the final score, how it ended; Undo reopens it; the next
+ * match waits for "Next match". */
+function renderOver() {
+  overPanel.classList.toggle("hidden", !over);
+  if (!over) return;
+  const next = match && match.id !== over.id && match.status !== "finished" ? match : null;
+  const final = (over.players || []).map((p) => String(p.score ?? 0)).join(" : ");
+  const entered = over.result && over.result.entered;
+  fill(overPanel,
+    el("h2", { class: "over-title", id: "over-title", text: t("p_over") }),
+    el("div", { class: "over-score", id: "over-score" },
+      (over.players || []).map((p, i) => [i ? el("span", { class: "over-sep", text: ":" }) : null,
+        el("div", { class: `over-player${over.winner === p.id ? " won" : ""}`, dataset: { player: p.id } },
+          el("bdi", { class: "name", text: p.name }), el("span", { class: "score", text: String(p.score ?? 0) }))])),
+    el("p", { class: "over-result", id: "over-result", text: resultText(over) || final }),
+    entered ? el("p", { class: "muted small", id: "over-entered", text: t("tl_entered") }) : null,
+    el("div", { class: "btnrow" },
+      el("button", { type: "button", class: "btn danger", id: "over-undo", text: t("undo"), onclick: undoClicked }),
+      el("button", { type: "button", class: "btn primary big", id: "next-match", text: t("tl_next_match"), onclick: nextMatch })),
+    el("p", { class: "muted small", id: "over-next", text: next ? t("tl_next_is", { what: matchLabel(next), names: next.players.map((p) => p.name).join(" – ") }) : t("tl_no_next") }));
+}
+
+function nextMatch() {
+  if (!over) return;
+  dismissed = over.id;
+  try { localStorage.setItem(DISMISSED_KEY, dismissed); } catch (_) { /* memory will do */ }
+  keepOver(null);
+  clearReject();
   render();
 }
 
@@ -363,17 +488,27 @@ function situationKey(m) {
 
 function render() {
   if (!notFoundPanel.classList.contains("hidden")) return;
-  document.body.dataset.version = match && !lock ? String(match.version) : "";
+  const shown = over || match;
+  document.body.dataset.version = shown && !lock ? String(shown.version) : "";
+  document.body.dataset.over = over ? over.id : "";
+  if (!over && match && match.status !== "finished") shownIds.add(match.id);
   const key = situationKey(match);
   if (key !== formKey && !lock) { const ctx = formContext(); form = ctx ? newForm(ctx) : null; formKey = key; }
   renderLink();
+  renderLeft();
+  renderOver();
   renderVerdict();
   renderState();
-  renderStart();
-  renderPending();
+  if (over) {
+    // Nothing of the next match before "Next match": its start, choices and strokes wait.
+    for (const p of [startPanel, pendingPanel, strokePanel, actionsPanel]) p.classList.add("hidden");
+  } else {
+    renderStart();
+    renderPending();
+    renderStroke();
+    renderActions();
+  }
   renderHeld();
-  renderStroke();
-  renderActions();
   tick();
 }
 
@@ -390,46 +525,53 @@ function renderLink() {
 }
 
 function renderVerdict() {
-  const v = verdictOf(match);
-  const show = !!(v && match.last && !["start", "lag", "pause", "resume", "timeout"].includes(match.last.kind));
+  const m = over || match;
+  const v = verdictOf(m);
+  const show = !!(v && m.last && !["start", "lag", "pause", "resume", "timeout"].includes(m.last.kind));
   verdictBanner.classList.toggle("hidden", !show);
   if (!show) return;
   verdictBanner.className = `verdict ${v.foul ? "foul" : "ok"}`;
-  const canUndo = match.version > 0 && session && session.ready;
+  const canUndo = m.version > 0 && session && session.ready && !over;
   fill(verdictBanner,
     el("div", { class: "v-head" },
       el("span", { class: "v-title", id: "verdict-title", text: v.headline }),
-      v.by ? el("span", { class: "v-by", text: `${tc("k", match.last.kind)} · ${v.by}` }) : null),
+      v.by ? el("span", { class: "v-by", text: `${tc("k", m.last.kind)} · ${v.by}` }) : null),
     v.next ? el("div", { class: "v-next", text: v.next }) : null,
     v.notes.length ? el("div", { class: "v-notes", text: v.notes.join(" · ") }) : null,
     v.foul && canUndo ? el("button", { type: "button", class: "btn danger", id: "verdict-undo", text: t("undo_this"), onclick: undoClicked }) : null);
 }
 
 function renderState() {
-  if (!match) {
+  const m = over || (matchShown() ? match : null);
+  if (!m) {
     fill(statePanel,
       tableInfo && tableInfo.name ? el("div", { class: "tablecard", text: tableInfo.name }) : null,
-      el("p", { class: "muted", id: "no-match", text: conn === "live" ? t("no_match") : t("loading") }));
+      el("p", { class: "muted", id: "no-match", text: conn === "live" ? t(dismissed ? "tl_waiting_next" : "no_match") : t("loading") }));
     return;
   }
-  const r = match.rack || {};
+  const r = m.rack || {};
   const info = [];
-  info.push(el("span", { class: "badge", id: "phase", text: statusText(match) }));
+  info.push(el("span", { class: "badge", id: "phase", text: statusText(m) }));
   if (r.number) info.push(el("span", { class: "badge", text: t("rack_n", { n: r.number }) }));
   if (r.ball_in_hand) info.push(el("span", { class: "badge bih", id: "bih", text: bihText(r) }));
-  if (match.discipline === "chinese_eight" && r.table_open && match.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
+  if (m.discipline === "chinese_eight" && r.table_open && m.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
   if (isPaused()) info.push(el("span", { class: "badge foul", id: "paused", text: t("paused") }));
-  const res = resultText(match);
+  const res = resultText(m);
   fill(statePanel,
     el("div", { class: "disc muted" },
       tableInfo && tableInfo.name ? el("strong", { class: "tablecard", text: `${tableInfo.name} · ` }) : null,
-      `${tc("d", match.discipline)}`),
-    scoreline(match),
+      `${tc("d", m.discipline)}`),
+    scoreline(m),
     el("div", { class: "info" }, info),
     r.on_table ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null,
     res ? el("div", { class: "result", text: res }) : null,
-    el("div", { class: "last muted", id: "last", text: lastText(match) }));
+    el("div", { class: "last muted", id: "last", text: lastText(m) }));
+}
+
+/** The current match is shown unless it is the finished one the referee moved on from. */
+function matchShown() {
+  return !!match && !(match.status === "finished" && match.id === dismissed);
 }
 
 function isPaused() {
@@ -587,20 +729,23 @@ async function undoClicked() {
     }
     return;
   }
+  // On "Match over" the finished match is the one undone (it reopens; the hub takes the next match
+  // called to this table back off it), not the next one.
+  const subject = over || match;
   let target = null;
-  let version = match ? match.version : null;
-  if (session.ready && match) {
+  let version = subject ? subject.version : null;
+  if (session.ready && subject) {
     try {
-      const { events } = await getJSON(`/api/matches/${encodeURIComponent(match.id)}/events?since=0`);
+      const { events } = await getJSON(`/api/matches/${encodeURIComponent(subject.id)}/events?since=0`);
       target = latestUndoable(events || []);
       version = events && events.length ? events[events.length - 1].version : 0;
     } catch (_) { /* named from the projection below */ }
   }
   let text;
-  if (target) text = t("confirm_undo_entry", { n: target.version, entry: entryText({ kind: target.kind, ...target.data }, match) });
+  if (target) text = t("confirm_undo_entry", { n: target.version, entry: entryText({ kind: target.kind, ...target.data }, subject) });
   else if (session.ready) text = t("confirm_undo_nothing");
-  else text = t("confirm_undo_offline", { entry: lastText(match) || "—" });
-  const env = await send({ kind: "undo" }, { confirmText: text, expectedVersion: version });
+  else text = t("confirm_undo_offline", { entry: lastText(subject) || "—" });
+  const env = await send({ kind: "undo" }, { confirmText: text, expectedVersion: version, matchId: subject ? subject.id : null });
   if (env && target) undoTargets.set(env.id, target);
 }
 

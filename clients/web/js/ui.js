@@ -143,7 +143,10 @@ export function statusText(match) {
 export function resultText(match) {
   if (!match || match.status !== "finished") return "";
   const who = match.winner ? t("wins_match", { name: playerName(match, match.winner) }) : t("draw");
-  const why = match.result && match.result.reason ? ` · ${tc("r", match.result.reason)}` : "";
+  const res = match.result || {};
+  // A score entered at the desk says so on every screen, with the organiser's reason when given.
+  if (res.entered) return `${who} · ${res.reason ? t("result_entered_why", { reason: res.reason }) : t("result_entered")}`;
+  const why = res.reason ? ` · ${tc("r", res.reason)}` : "";
   return who + why;
 }
 

@@ -1,0 +1,55 @@
+// "Enter result": a score typed at the desk for a called, live or finished match (a table without
+// a referee, a dead tablet, players reporting their frames): POST /api/matches/{mid}/result with
+// {winner, score: {pid: n}, reason}. The score counts racks (points in Chinese nine-ball and chase).
+// The winner follows the best score until the organiser picks one; the hub has the last word
+// (422 when the winner's score is not the best or a race was not reached, 409 result_used once a
+// match fed by this one has started) and its answer is said in plain words on the run view.
+//
+// The form is one node kept across the run view's live repaints (every stroke repaints it), so
+// what is being typed and the focus stay where they are.
+import { t } from "./i18n.js";
+import { el } from "./ui.js";
+
+const SCORED_IN_POINTS = new Set(["golden_nine", "chase_nine"]);
+
+/** players: [{id, name, score}]; onSubmit(body, button) -> promise; onCancel(). */
+export function resultForm({ key, players, discipline, onSubmit, onCancel }) {
+  let picked = null; // a winner chosen by hand; until then the best score wins
+  const inputs = players.map((p) => el("input", {
+    type: "number", class: "res-score", min: discipline === "chase_nine" ? -999 : 0, max: 999, step: 1,
+    inputmode: "numeric", value: String(p.score ?? 0), dataset: { player: p.id }, "aria-label": p.name,
+  }));
+  const winner = el("select", { class: "res-winner" }, players.map((p) => el("option", { value: p.id, text: p.name })));
+  const reason = el("input", { type: "text", class: "res-reason", maxlength: 200, autocomplete: "off", placeholder: t("dk_res_reason_ph") });
+  const submit = el("button", { class: "btn small primary", type: "submit", dataset: { action: "result-go" }, text: t("dk_res_save") });
+  const cancel = el("button", { class: "btn small", type: "button", dataset: { action: "result-cancel" }, text: t("cancel") });
+
+  const scores = () => Object.fromEntries(players.map((p, i) => [p.id, Math.trunc(Number(inputs[i].value) || 0)]));
+  function follow() {
+    if (picked) return;
+    const s = scores();
+    const best = Math.max(...Object.values(s));
+    const top = players.filter((p) => s[p.id] === best);
+    if (top.length === 1) winner.value = top[0].id;
+  }
+  inputs.forEach((i) => i.addEventListener("input", follow));
+  winner.addEventListener("change", () => { picked = winner.value; });
+  cancel.addEventListener("click", () => onCancel());
+  follow();
+
+  const form = el("form", { class: "chooser result-form", dataset: { chooser: "result", key: key || "" } },
+    el("strong", { class: "res-title", text: t("dk_res_title", { key: key || "" }) }),
+    el("div", { class: "res-scores" }, players.map((p, i) => el("label", { class: "res-player" },
+      el("bdi", { class: "res-name", text: p.name }), inputs[i]))),
+    el("span", { class: "muted small", text: t(SCORED_IN_POINTS.has(discipline) ? "dk_res_points" : "dk_res_racks") }),
+    el("label", { class: "res-field" }, el("span", { class: "muted small", text: t("dk_res_winner") }), winner),
+    el("label", { class: "res-field wide" }, el("span", { class: "muted small", text: t("dk_res_reason") }), reason),
+    el("div", { class: "res-actions" }, submit, cancel));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const body = { winner: winner.value, score: scores() };
+    if (reason.value.trim()) body.reason = reason.value.trim();
+    onSubmit(body, submit);
+  });
+  return form;
+}
