@@ -411,12 +411,15 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
         page.fill("#players-text", text)
         page.wait_for_selector("#players-parsed")
         rows = page.locator("#players-preview tbody tr")
-        assert rows.count() == 3
+        assert rows.count() == 5  # a bad or taken seed: the player is added without one
         assert rows.nth(0).inner_text().split("\t")[1:] == ["Li, Hewen", 'Club "A"', "3"]
         assert rows.nth(1).inner_text().split("\t")[1:] == ["Zhao", "Beijing", "4"]
         assert rows.nth(2).inner_text().split("\t")[1:3] == ["钱", "上海"]
+        assert [rows.nth(i).inner_text().split("\t")[1] for i in (3, 4)] == ["NoSeed", "Two"]
+        assert [rows.nth(i).inner_text().split("\t")[3].strip() for i in (3, 4)] == ["", ""]
         problems = page.inner_text("#players-problems")
         assert "Line 5" in problems and "Line 6" in problems and "seed 3" in problems
+        assert "added without a seed" in problems
         page.fill("#players-text", "")
         page.set_input_files("#players-file", files=[{"name": "players.csv", "mimeType": "text/csv",
                                                       "buffer": "\ufeffname,club,seed\nA One,X,1\nB Two,Y,\n".encode()}])

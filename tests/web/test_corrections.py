@@ -1,0 +1,363 @@
+"""Corrections during a live event, in a real Chromium against `cuehub serve` (PROTOCOL.md section 9):
+the desk moves a called match to a table whose last match is finished and the tablets of both
+tables and the board follow; a result entered at the desk reaches the table's tablet ("Match
+over", entered by the desk) and the board, and a bad one is refused in plain words; a finished
+match and a walkover are reopened, and a reopen is refused naming the match that has started
+since; a withdrawn player is reinstated, or refused the same way; the tablet keeps a finished
+match on screen with Undo and "Next match" until the referee moves on. At tablet (1280x800) and
+laptop (1366x768) sizes; how long each correction takes to reach the tablet and the board is
+written to test-artifacts/corrections-timing.txt."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS, PageWatch, shot
+from .test_desk import ADMIN, ServedHub
+
+SIZES = {"laptop": (1366, 768), "tablet": (1280, 800)}
+TIMINGS: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
+    served = ServedHub(tmp_path_factory.mktemp("corrections")).start()
+    try:
+        yield served
+    finally:
+        served.stop()
+        if TIMINGS:
+            ARTIFACTS.mkdir(exist_ok=True)
+            (ARTIFACTS / "corrections-timing.txt").write_text("\n".join(TIMINGS) + "\n")
+
+
+def admin(hub: ServedHub, method: str, path: str, body: Any = None) -> httpx.Response:
+    return httpx.request(method, hub.url + path, json=body, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10)
+
+
+def event(hub: ServedHub, players: int, tables: int, *, name: str = "Corrections") -> dict[str, Any]:
+    """A single elimination of `players` on `tables` tables, nine-ball race to 2 (seeded, so the
+    pairings are known: seeds 1 v 4 on the first table, 2 v 3 on the second)."""
+    tid = hub.admin_post("/api/tournaments", {"name": f"{name} {uuid.uuid4().hex[:4]}"})["id"]
+    made = [hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"Table {i + 1}"}) for i in range(tables)]
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [
+        {"name": n, "seed": i + 1} for i, n in enumerate(["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing", "Ko Pin-yi",
+                                                         "Han Yu", "Liu Haitao", "Dang Jinhu", "Li Hewen"][:players])]})
+    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seeding": "seeded",
+                                                   "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
+    return {"tid": tid, "tables": made}
+
+
+def entries(hub: ServedHub, tid: str) -> dict[str, dict[str, Any]]:
+    return {m["key"]: m for m in hub.get(f"/api/tournaments/{tid}")["draw"]["matches"]}
+
+
+def table_command(hub: ServedHub, token: str, mid: str, cmd: dict[str, Any]) -> None:
+    r = httpx.post(f"{hub.url}/api/matches/{mid}/commands", json={"id": uuid.uuid4().hex, "match_id": mid, "command": cmd},
+                   headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert r.status_code == 200, r.text
+
+
+def token_of(ev: dict[str, Any], table_id: str) -> str:
+    return next(t["token"] for t in ev["tables"] if t["id"] == table_id)
+
+
+def open_desk(browser: Any, hub: ServedHub, size: str = "laptop", locale: str = "en-US") -> tuple[Any, Any]:
+    w, h = SIZES[size]
+    ctx = browser.new_context(locale=locale, viewport={"width": w, "height": h})
+    page = ctx.new_page()
+    page.goto(f"{hub.url}/desk")
+    page.fill("#signin-token", ADMIN)
+    page.click("#signin-submit")
+    page.wait_for_selector("#new-tournament")
+    return ctx, page
+
+
+def open_tablet(ctx: Any, guard: PageWatch, hub: ServedHub, table: dict[str, Any]) -> Any:
+    page = guard.attach(ctx.new_page())
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{hub.url}/tablet/{table['id']}#token={table['token']}")
+    page.wait_for_selector("body[data-conn='live']")
+    return page
+
+
+def open_board(ctx: Any, guard: PageWatch, hub: ServedHub, tid: str) -> Any:
+    page = guard.attach(ctx.new_page())
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{hub.url}/board/{tid}")
+    page.wait_for_selector("#board .cell")
+    return page
+
+
+def timed(label: str, start: float, wait: Any) -> float:
+    wait()
+    took = time.monotonic() - start
+    TIMINGS.append(f"{label}: {took * 1000:.0f} ms")
+    return took
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, browser: Any, size: str) -> None:
+    ev = event(hub, 4, 3)
+    tid = ev["tid"]
+    tour = hub.get(f"/api/tournaments/{tid}")
+    t1, t2, t3 = tour["tables"]
+    assert t1["match"]["draw"]["key"] == "W1-1" and t2["match"]["draw"]["key"] == "W1-2" and t3["match"] is None
+    guard = PageWatch()
+    desk_ctx, desk = open_desk(browser, hub, size)
+    guard.attach(desk)
+    screens = browser.new_context(locale="en-US")
+    try:
+        tab1 = open_tablet(screens, guard, hub, {"id": t1["id"], "token": token_of(ev, t1["id"])})
+        tab2 = open_tablet(screens, guard, hub, {"id": t2["id"], "token": token_of(ev, t2["id"])})
+        board = open_board(screens, guard, hub, tid)
+        # The header names the table, never its raw id.
+        assert tab1.inner_text("#table-name").startswith("Table 1") and t1["id"] not in tab1.inner_text("header")
+        w11 = entries(hub, tid)["W1-1"]
+        a, b = w11["players"]
+        table_command(hub, token_of(ev, t1["id"]), w11["match_id"], {"kind": "start", "breaker": a})
+        tab1.wait_for_selector("#stroke:not(.hidden)")
+
+        desk.goto(f"{hub.url}/desk/{tid}/run")
+        card1 = f".run-table[data-table='{t1['id']}']"
+        desk.wait_for_selector(f"{card1} .rt-match.ms-live")
+        # Each table's own likely next match: not the same one on every card.
+        nexts = desk.locator(".run-table .rt-next strong").all_inner_texts()
+        assert len(nexts) == len(set(nexts)), nexts
+
+        # A result the rules refuse (the winner does not have the best score) is said plainly.
+        desk.click(f"{card1} [data-action=result]")
+        form = f"{card1} form.result-form"
+        desk.fill(f"{form} .res-score[data-player='{a}']", "0")
+        desk.fill(f"{form} .res-score[data-player='{b}']", "2")
+        desk.select_option(f"{form} .res-winner", a)
+        desk.click(f"{form} [data-action=result-go]")
+        desk.wait_for_selector("#run-message.err")
+        assert "That did not work" in desk.inner_text("#run-message")
+        assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
+        shot(desk, f"corrections-result-refused-{size}")
+
+        # The right one: 2 : 1 to a, with a reason.
+        desk.fill(f"{form} .res-score[data-player='{a}']", "2")
+        desk.fill(f"{form} .res-score[data-player='{b}']", "1")
+        assert desk.eval_on_selector(f"{form} .res-winner", "s => s.value") == a  # follows the best score
+        desk.fill(f"{form} .res-reason", "Players reported the score")
+        shot(desk, f"corrections-result-form-{size}")
+        t0 = time.monotonic()
+        desk.click(f"{form} [data-action=result-go]")
+        timed(f"[{size}] result entered at the desk -> tablet shows Match over", t0,
+              lambda: tab1.wait_for_selector("#over:not(.hidden) #over-entered"))
+        timed(f"[{size}] result entered at the desk -> board shows it", t0,
+              lambda: board.wait_for_selector(f".cell[data-table='{t1['id']}'].finished"))
+        m = hub.get(f"/api/matches/{w11['match_id']}")
+        assert m["status"] == "finished" and m["winner"] == a and m["result"]["entered"] is True
+        assert "entered by the desk" in board.inner_text(f".cell[data-table='{t1['id']}']")
+        assert "2" in tab1.inner_text("#over-score") and "1" in tab1.inner_text("#over-score")
+        assert tab1.is_enabled("#over-undo") and tab1.is_visible("#next-match")
+        desk.wait_for_selector("#run-message.ok")
+        shot(tab1, f"corrections-tablet-over-entered-{size}")
+
+        # Move W1-2 from Table 2 to Table 1, whose last match is finished: the chooser offers it.
+        card2 = f".run-table[data-table='{t2['id']}']"
+        desk.wait_for_selector(f"{card1}[data-status=free]")
+        desk.click(f"{card2} [data-action=move]")
+        options = desk.locator(f"{card2} select.table-select option").all_inner_texts()
+        assert options == ["Table 1", "Table 3"], options
+        desk.select_option(f"{card2} select.table-select", t1["id"])
+        shot(desk, f"corrections-move-chooser-{size}")
+        t0 = time.monotonic()
+        desk.click(f"{card2} [data-action=move-go]")
+        timed(f"[{size}] move -> the old table's tablet says where it went", t0,
+              lambda: tab2.locator("#left-text").filter(has_text="W1-2 moved to Table 1").wait_for())
+        timed(f"[{size}] move -> the board shows it on its new table", t0,
+              lambda: board.locator(f".cell[data-table='{t1['id']}'] .fmt").filter(has_text="W1-2").wait_for())
+        board.wait_for_selector(f".cell[data-table='{t2['id']}'].idle")
+        assert "W1-2" not in board.inner_text(f".cell[data-table='{t2['id']}']")
+        # The old table's tablet offers nothing for it; the new one waits for "Next match".
+        assert tab2.locator("#start:not(.hidden)").count() == 0
+        assert "No match on this table" in tab2.inner_text("#state")
+        shot(tab2, f"corrections-tablet-match-left-{size}")
+        tab1.locator("#over-next").filter(has_text="W1-2").wait_for()
+        assert tab1.locator("#start:not(.hidden)").count() == 0  # no "Start the match" before "Next match"
+        tab1.click("#next-match")
+        tab1.wait_for_selector("#start:not(.hidden)")
+        assert hub.get(f"/api/matches/{entries(hub, tid)['W1-2']['match_id']}")["table_id"] == t1["id"]
+        assert guard.errors == [], guard.errors
+    finally:
+        desk_ctx.close()
+        screens.close()
+
+
+def test_reopen_and_reinstate_with_their_refusals(hub: ServedHub, browser: Any) -> None:
+    ev = event(hub, 4, 2)
+    tid = ev["tid"]
+    ents = entries(hub, tid)
+    w11, w12 = ents["W1-1"], ents["W1-2"]
+    guard = PageWatch()
+    desk_ctx, desk = open_desk(browser, hub, "tablet")
+    guard.attach(desk)
+    try:
+        # W1-1 decided at the desk by a result, W1-2 by a withdrawal (a walkover).
+        r = admin(hub, "POST", f"/api/matches/{w11['match_id']}/result",
+                  {"winner": w11["players"][0], "score": {w11["players"][0]: 2, w11["players"][1]: 0}})
+        assert r.status_code == 200, r.text
+        quitter = w12["players"][1]
+        hub.admin_post(f"/api/tournaments/{tid}/players/{quitter}/withdraw")
+        assert entries(hub, tid)["W1-2"]["status"] == "walkover"
+
+        # Reinstate the withdrawn player while W2-1 (fed by the walkover) has not started.
+        desk.goto(f"{hub.url}/desk/{tid}/players")
+        row = f".player-row[data-player='{quitter}']"
+        desk.wait_for_selector(f"{row}.status-withdrawn [data-action=reinstate]")
+        desk.click(f"{row} [data-action=reinstate]")
+        desk.click("#modal-confirm")
+        desk.wait_for_selector(f"{row}.status-active")
+        assert entries(hub, tid)["W1-2"]["status"] in ("ready", "called")
+        shot(desk, "corrections-reinstated-tablet")
+
+        # Reopen the finished W1-1 from the run view: open again.
+        desk.click("[data-step=run]")
+        item = "#run-rounds .entry[data-key='W1-1']"
+        desk.wait_for_selector(f"{item} [data-action=reopen]")
+        desk.click(f"{item} [data-action=reopen]")
+        desk.click("#modal-confirm")
+        desk.locator("#run-message").filter(has_text="W1-1 is open again").wait_for()
+        assert entries(hub, tid)["W1-1"]["status"] in ("ready", "called")
+
+        # Now both first-round matches are decided and the final is started: the reopen of a
+        # semi-final is refused, naming the final, and so is the reinstatement of its walkover.
+        ents = entries(hub, tid)
+        for key in ("W1-1", "W1-2"):
+            e = ents[key]
+            if e["status"] != "called":
+                hub.admin_post(f"/api/tournaments/{tid}/draw/{key}/call")
+                e = entries(hub, tid)[key]
+            r = admin(hub, "POST", f"/api/matches/{e['match_id']}/result",
+                      {"winner": e["players"][0], "score": {e["players"][0]: 2, e["players"][1]: 1}})
+            assert r.status_code == 200, r.text
+        final = entries(hub, tid)["W2-1"]
+        assert final["status"] == "called", final
+        table_command(hub, token_of(ev, final["table_id"]), final["match_id"], {"kind": "start", "breaker": final["players"][0]})
+        desk.locator(f"#run-rounds .entry[data-key='W1-2'] [data-action=reopen]").wait_for()
+        desk.click("#run-rounds .entry[data-key='W1-2'] [data-action=reopen]")
+        desk.click("#modal-confirm")
+        desk.wait_for_selector("#run-message.err")
+        text = desk.inner_text("#run-message")
+        assert "W2-1 has started since" in text and "result_used" in text, text
+        assert entries(hub, tid)["W1-2"]["status"] == "finished"
+        shot(desk, "corrections-reopen-refused-tablet")
+        assert guard.errors == [], guard.errors
+    finally:
+        desk_ctx.close()
+
+
+def test_reinstate_refused_once_a_walkover_it_made_has_fed_a_started_match(hub: ServedHub, browser: Any) -> None:
+    ev = event(hub, 4, 2)
+    tid = ev["tid"]
+    ents = entries(hub, tid)
+    w11, w12 = ents["W1-1"], ents["W1-2"]
+    quitter = w12["players"][1]
+    hub.admin_post(f"/api/tournaments/{tid}/players/{quitter}/withdraw")
+    r = admin(hub, "POST", f"/api/matches/{w11['match_id']}/result",
+              {"winner": w11["players"][0], "score": {w11["players"][0]: 2, w11["players"][1]: 0}})
+    assert r.status_code == 200, r.text
+    final = entries(hub, tid)["W2-1"]
+    assert final["status"] == "called", final
+    table_command(hub, token_of(ev, final["table_id"]), final["match_id"], {"kind": "start", "breaker": final["players"][0]})
+    guard = PageWatch()
+    desk_ctx, desk = open_desk(browser, hub, "laptop", "zh-CN")
+    guard.attach(desk)
+    try:
+        desk.goto(f"{hub.url}/desk/{tid}/players")
+        row = f".player-row[data-player='{quitter}']"
+        desk.click(f"{row} [data-action=reinstate]")
+        desk.click("#modal-confirm")
+        desk.wait_for_selector("#players-message.err")
+        text = desk.inner_text("#players-message")
+        assert "W2-1" in text and "已经开始" in text, text
+        assert desk.locator(f"{row}.status-withdrawn").count() == 1
+        shot(desk, "corrections-reinstate-refused-laptop-zh")
+        assert guard.errors == [], guard.errors
+    finally:
+        desk_ctx.close()
+
+
+def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, browser: Any) -> None:
+    """Two players a table: W1-1 is played on the table, W1-2 waits in the queue; when W1-1 ends
+    the hub calls W1-2 to the same table at once, and the tablet still shows the end of W1-1."""
+    ev = event(hub, 4, 1)
+    tid = ev["tid"]
+    table = ev["tables"][0]
+    w11 = entries(hub, tid)["W1-1"]
+    a, b = w11["players"]
+    guard = PageWatch()
+    ctx = browser.new_context(locale="en-US")
+    try:
+        tab = open_tablet(ctx, guard, hub, table)
+        board = open_board(ctx, guard, hub, tid)
+        tab.click(f"#start [data-breaker='{a}']")
+        tab.wait_for_selector("#stroke:not(.hidden)")
+        for _ in range(2):  # a 9 on the break wins a rack; race to 2
+            table_command(hub, table["token"], w11["match_id"], {"kind": "shot", "player": a, "first_contact": 1, "pocketed": [9], "break_rails": 4})
+        tab.wait_for_selector("#over:not(.hidden)")
+        assert tab.inner_text("#over-title") == "Match over"
+        score = tab.inner_text("#over-score")
+        assert "Zheng Yubo" in score and "Ko Pin-yi" in score and "2" in score and "0" in score
+        tab.locator("#over-next").filter(has_text="W1-2").wait_for()  # called here at once, not shown
+        assert tab.locator("#start:not(.hidden)").count() == 0 and tab.locator("#stroke:not(.hidden)").count() == 0
+        assert tab.is_enabled("#over-undo")
+        shot(tab, "corrections-tablet-match-over")
+        # A reload keeps it.
+        tab.reload()
+        tab.wait_for_selector("#over:not(.hidden)")
+        assert tab.locator("#start:not(.hidden)").count() == 0
+
+        # Undo on "Match over" reopens W1-1 (W1-2 comes back off the table); the board follows.
+        tab.click("#over-undo")
+        tab.click("#modal-confirm")
+        tab.wait_for_selector("#over.hidden")
+        tab.wait_for_selector("#stroke:not(.hidden)")
+        assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
+        board.locator(f".cell[data-table='{table['id']}'] .fmt").filter(has_text="W1-1").wait_for()
+        # The last rack again, then "Next match": W1-2's start.
+        table_command(hub, table["token"], w11["match_id"], {"kind": "shot", "player": a, "first_contact": 1, "pocketed": [9], "break_rails": 4})
+        tab.wait_for_selector("#over:not(.hidden)")
+        tab.locator("#over-next").filter(has_text="W1-2").wait_for()
+        tab.click("#next-match")
+        tab.wait_for_selector("#start:not(.hidden)")
+        w12 = entries(hub, tid)["W1-2"]
+        assert w12["status"] == "called" and w12["table_id"] == table["id"]
+        assert "杨帆 Yang Fan" in tab.inner_text("#start") or "Wu Jiaqing" in tab.inner_text("#start")
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()
+
+
+def test_requeue_is_said_on_the_tablet_and_its_queued_entries_leave(hub: ServedHub, browser: Any) -> None:
+    ev = event(hub, 4, 1)
+    tid = ev["tid"]
+    table = ev["tables"][0]
+    guard = PageWatch()
+    ctx = browser.new_context(locale="zh-CN")
+    try:
+        tab = open_tablet(ctx, guard, hub, table)
+        tab.wait_for_selector("#start:not(.hidden)")
+        first = entries(hub, tid)["W1-1"]["match_id"]
+        t0 = time.monotonic()
+        hub.admin_post(f"/api/tournaments/{tid}/draw/W1-1/requeue")
+        timed("requeue (API) -> the tablet says the match left", t0,
+              lambda: tab.locator("#left-text").filter(has_text="W1-1").wait_for())
+        assert "已不在本台" in tab.inner_text("#left-text")
+        # The table took the queue's next match at once; no raw id anywhere.
+        tab.locator("#left-banner").filter(has_text="W1-2").wait_for()
+        assert first not in tab.inner_text("#left-banner") and first not in tab.inner_text("#log")
+        shot(tab, "corrections-tablet-requeued-zh")
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()
