@@ -321,7 +321,7 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
         # Undo on "Match over" reopens W1-1 (W1-2 comes back off the table); the board follows.
         tab.click("#over-undo")
         tab.click("#modal-confirm")
-        tab.wait_for_selector("#over.hidden")
+        tab.wait_for_selector("#over.hidden", state="attached")
         tab.wait_for_selector("#stroke:not(.hidden)")
         assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
         board.locator(f".cell[data-table='{table['id']}'] .fmt").filter(has_text="W1-1").wait_for()

@@ -302,8 +302,9 @@ export function runView(ctx) {
       return;
     }
     if (!root.contains(head) || !root.contains(queueBox)) fill(root, head, message, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
-    const all = entries();
-    const decided = all.filter((m) => ["finished", "walkover", "bye"].includes(m.status)).length;
+    // One match count everywhere (the bracket, the home page): a bye is no match.
+    const all = entries().filter((m) => m.status !== "bye");
+    const decided = all.filter((m) => m.status === "finished" || m.status === "walkover").length;
     const queue = tour().queue || [];
     fill(head,
       d.stale ? el("p", { class: "notice warn", id: "run-stale" }, el("span", { text: `${t("dk_stale")} ` }),

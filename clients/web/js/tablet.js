@@ -563,7 +563,7 @@ function renderState() {
       `${tc("d", m.discipline)}`),
     scoreline(m),
     el("div", { class: "info" }, info),
-    r.on_table ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
+    r.on_table && m.status !== "finished" ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null,
     res ? el("div", { class: "result", text: res }) : null,
     el("div", { class: "last muted", id: "last", text: lastText(m) }));
