@@ -59,9 +59,20 @@ def entries(hub: ServedHub, tid: str) -> dict[str, dict[str, Any]]:
 
 
 def table_command(hub: ServedHub, token: str, mid: str, cmd: dict[str, Any]) -> None:
-    r = httpx.post(f"{hub.url}/api/matches/{mid}/commands", json={"id": uuid.uuid4().hex, "match_id": mid, "command": cmd},
-                   headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    r = httpx.post(f"{hub.url}/api/matches/{mid}/commands", headers={"Authorization": f"Bearer {token}"}, timeout=10,
+                   json={"id": uuid.uuid4().hex, "match_id": mid, "command": cmd})
     assert r.status_code == 200, r.text
+
+
+def nine_on_the_break(hub: ServedHub, token: str, mid: str, player: str) -> None:
+    """A rack won at once (a race to 2 takes two)."""
+    shot_cmd = {"kind": "shot", "player": player, "first_contact": 1, "pocketed": [9], "break_rails": 4}
+    table_command(hub, token, mid, shot_cmd)
+
+
+def start_on_its_table(hub: ServedHub, ev: dict[str, Any], entry: dict[str, Any]) -> None:
+    start = {"kind": "start", "breaker": entry["players"][0]}
+    table_command(hub, token_of(ev, entry["table_id"]), entry["match_id"], start)
 
 
 def token_of(ev: dict[str, Any], table_id: str) -> str:
@@ -243,8 +254,8 @@ def test_reopen_and_reinstate_with_their_refusals(hub: ServedHub, browser: Any) 
             assert r.status_code == 200, r.text
         final = entries(hub, tid)["W2-1"]
         assert final["status"] == "called", final
-        table_command(hub, token_of(ev, final["table_id"]), final["match_id"], {"kind": "start", "breaker": final["players"][0]})
-        desk.locator(f"#run-rounds .entry[data-key='W1-2'] [data-action=reopen]").wait_for()
+        start_on_its_table(hub, ev, final)
+        desk.locator("#run-rounds .entry[data-key='W1-2'] [data-action=reopen]").wait_for()
         desk.click("#run-rounds .entry[data-key='W1-2'] [data-action=reopen]")
         desk.click("#modal-confirm")
         desk.wait_for_selector("#run-message.err")
@@ -269,7 +280,7 @@ def test_reinstate_refused_once_a_walkover_it_made_has_fed_a_started_match(hub: 
     assert r.status_code == 200, r.text
     final = entries(hub, tid)["W2-1"]
     assert final["status"] == "called", final
-    table_command(hub, token_of(ev, final["table_id"]), final["match_id"], {"kind": "start", "breaker": final["players"][0]})
+    start_on_its_table(hub, ev, final)
     guard = PageWatch()
     desk_ctx, desk = open_desk(browser, hub, "laptop", "zh-CN")
     guard.attach(desk)
@@ -304,7 +315,7 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
         tab.click(f"#start [data-breaker='{a}']")
         tab.wait_for_selector("#stroke:not(.hidden)")
         for _ in range(2):  # a 9 on the break wins a rack; race to 2
-            table_command(hub, table["token"], w11["match_id"], {"kind": "shot", "player": a, "first_contact": 1, "pocketed": [9], "break_rails": 4})
+            nine_on_the_break(hub, table["token"], w11["match_id"], a)
         tab.wait_for_selector("#over:not(.hidden)")
         assert tab.inner_text("#over-title") == "Match over"
         score = tab.inner_text("#over-score")
@@ -326,7 +337,7 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
         assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
         board.locator(f".cell[data-table='{table['id']}'] .fmt").filter(has_text="W1-1").wait_for()
         # The last rack again, then "Next match": W1-2's start.
-        table_command(hub, table["token"], w11["match_id"], {"kind": "shot", "player": a, "first_contact": 1, "pocketed": [9], "break_rails": 4})
+        nine_on_the_break(hub, table["token"], w11["match_id"], a)
         tab.wait_for_selector("#over:not(.hidden)")
         tab.locator("#over-next").filter(has_text="W1-2").wait_for()
         tab.click("#next-match")

@@ -45,6 +45,10 @@ def new_tournament(hub: ServedHub, name: str = "Keeps") -> str:
     return hub.admin_post("/api/tournaments", {"name": f"{name} {uuid.uuid4().hex[:4]}"})["id"]
 
 
+def load(page: Any, name: str, data: bytes) -> None:
+    page.set_input_files("#players-file", files=[{"name": name, "mimeType": "text/csv", "buffer": data}])
+
+
 def preview_names(page: Any) -> list[str]:
     return [r.split("\t")[1].replace("same name twice", "").strip()
             for r in page.locator("#players-preview tbody tr").all_inner_texts()]
@@ -85,7 +89,8 @@ def test_pasted_names_survive_next_a_reload_and_a_closed_tab(hub: ServedHub, bro
         page.reload()
         page.wait_for_selector("#player-list li >> nth=2")
         assert page.input_value("#players-text") == ""
-        assert [p["name"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]] == ["Zheng Yubo", "杨帆", "Wu Jiaqing"]
+        added = [p["name"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]]
+        assert added == ["Zheng Yubo", "杨帆", "Wu Jiaqing"]
         assert guard.errors == [] and guard.dialogs == [], (guard.errors, guard.dialogs)
     finally:
         ctx.close()
@@ -106,7 +111,7 @@ def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> No
                             ("UTF-8", rows.encode("utf-8")),
                             ("UTF-8", b"\xef\xbb\xbf" + rows.encode("utf-8"))):
             page.fill("#players-text", "")
-            page.set_input_files("#players-file", files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": data}])
+            load(page, "players.csv", data)
             page.locator("#players-message").filter(has_text=label).wait_for()
             assert preview_names(page) == ["张小龙", "李娜", "欧阳 Ouyang"], (label, preview_names(page))
             assert "\ufffd" not in page.inner_text("#players-preview")
@@ -114,21 +119,20 @@ def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> No
                 shot(page, "desk-keeps-gbk-file")
         # A workbook and bytes that are no text: said plainly, nothing added to the list.
         page.fill("#players-text", "")
-        page.set_input_files("#players-file", files=[{"name": "players.xlsx", "mimeType": "application/octet-stream",
-                                                      "buffer": b"PK\x03\x04" + bytes(range(256))}])
+        load(page, "players.xlsx", b"PK\x03\x04" + bytes(range(256)))
         page.locator("#players-message.err").filter(has_text="Excel workbook").wait_for()
-        page.set_input_files("#players-file", files=[{"name": "noise.csv", "mimeType": "text/csv",
-                                                      "buffer": bytes([0x81, 0x20, 0xff, 0xfe, 0x30, 0x80, 0x7f, 0xfe])}])
+        load(page, "noise.csv", bytes([0x81, 0x20, 0xff, 0xfe, 0x30, 0x80, 0x7f, 0xfe]))
         page.locator("#players-message.err").filter(has_text="noise.csv").wait_for()
         assert "CSV UTF-8" in page.inner_text("#players-message")
         assert page.input_value("#players-text") == ""
         # The GBK file added: the names on the hub are the Chinese ones.
-        page.set_input_files("#players-file", files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": rows.encode("gb18030")}])
+        load(page, "players.csv", rows.encode("gb18030"))
         page.wait_for_selector("#players-parsed")
         page.click("#add-players")
         page.wait_for_selector("#player-list li >> nth=2")
         got = hub.get(f"/api/tournaments/{tid}/players")["players"]
-        assert [(p["name"], p["club"], p["seed"]) for p in got] == [("张小龙", "上海", 1), ("李娜", "北京", None), ("欧阳 Ouyang", "深圳", 3)]
+        assert [(p["name"], p["club"], p["seed"]) for p in got] == [
+            ("张小龙", "上海", 1), ("李娜", "北京", None), ("欧阳 Ouyang", "深圳", 3)]
         assert guard.errors == [], guard.errors
     finally:
         ctx.close()

@@ -1109,6 +1109,7 @@ for (const [code, strings] of Object.entries(DESK_STRINGS)) Object.assign(STRING
 const CORRECTION_STRINGS = {
   en: {
     result_entered: "entered by the desk",
+    k_result_entered: "Result entered at the desk",
     result_entered_why: "entered by the desk: {reason}",
     desk_hub_said: "(The hub: {msg})",
     desk_err_result_used: "Something that depends on this result has started since, so it cannot change now.",
@@ -1179,6 +1180,7 @@ const CORRECTION_STRINGS = {
   },
   "zh-CN": {
     result_entered: "由记分台录入",
+    k_result_entered: "记分台录入结果",
     result_entered_why: "由记分台录入：{reason}",
     desk_hub_said: "（服务器：{msg}）",
     desk_err_result_used: "依赖此结果的比赛已经开始，现在不能更改。",

@@ -327,9 +327,7 @@ function setMatch(m, { ready = false } = {}) {
     if (over && over.id === m.id) keepOver(null); // reopened (an undo here or at the desk): play on
     else if (over && m.status === "live") keepOver(null); // the next match began (another tablet): move on
     if (m.status === "live") left = null;
-  } else if (ready && over && prev && prev.id === over.id) {
-    // nothing on the table now; the finished match stays on screen until "Next match"
-  }
+  } // m null: nothing on the table now; a finished match on screen stays there until "Next match"
   if (ready && prev && m && prev.id !== m.id && prev.status === "live" && !over) checkEnded(prev.id);
   match = m;
   noteServerEvents(prev, m);
