@@ -199,7 +199,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         after = hub.get(f"/api/tournaments/{tid}")
         assert after["queue"][-1] == key and entries(hub, tid)[key]["status"] == "ready"
         assert after["tables"][0]["match"]["draw"]["key"] not in (key, None)
-        desk.locator(f".run-table[data-table='{first['id']}'] .rt-key").filter(has_text=after["tables"][0]["match"]["draw"]["key"]).wait_for()
+        given_key = after["tables"][0]["match"]["draw"]["key"]
+        desk.locator(f".run-table[data-table='{first['id']}'] .rt-key").filter(has_text=given_key).wait_for()
         tour = after
 
         # A table card: the page renders the QR and the 6-digit code; printing shows the card only.
@@ -251,7 +252,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
             sim.stop()
         assert not sim.sim.stats.errors, sim.sim.stats.errors
         desk.wait_for_selector("body[data-conn='live']")
-        assert next(t for t in hub.get(f"/api/tournaments/{tid}")["tables"] if t["id"] == tb["id"])["status"] == "paused"
+        paused = next(t for t in hub.get(f"/api/tournaments/{tid}")["tables"] if t["id"] == tb["id"])
+        assert paused["status"] == "paused"
 
         # A walkover from the queue (the first ready match), with the winner chosen and confirmed.
         queue = hub.get(f"/api/tournaments/{tid}")["queue"]
@@ -275,7 +277,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         key = fixable[0]
         desk.click(f"#run-rounds .entry[data-key='{key}'] [data-action=reopen]")
         desk.click("#modal-confirm")
-        until(lambda: "open again" in desk.inner_text("#run-message") or "err" in (desk.get_attribute("#run-message", "class") or ""), 15)
+        until(lambda: "open again" in desk.inner_text("#run-message")
+              or "err" in (desk.get_attribute("#run-message", "class") or ""), 15)
         assert "open again" in desk.inner_text("#run-message"), (desk.inner_text("#run-message"), ents[key])
         desk.wait_for_selector(f"#run-rounds .entry[data-key='{key}'][data-status=called]", timeout=15_000)
         assert hub.get(f"/api/matches/{ents[key]['match_id']}")["status"] == "live"
@@ -300,7 +303,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         desk.click(f"{prow} button[type=submit]")
         desk.locator(f"{prow} .p-name").filter(has_text="Yang Fan (renamed)").wait_for()
         assert hub.get(f"/api/tournaments/{tid}/players")["players"][2]["name"] == "Yang Fan (renamed)"
-        victim = next(p for p in hub.get(f"/api/tournaments/{tid}")["players"] if p["status"] == "active" and p["id"] != pid)
+        victim = next(p for p in hub.get(f"/api/tournaments/{tid}")["players"]
+                      if p["status"] == "active" and p["id"] != pid)
         vrow = f".player-row[data-player='{victim['id']}']"
         desk.click(f"{vrow} [data-action=withdraw]")
         desk.click("#modal-confirm")
@@ -313,7 +317,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         # An error from the hub is said plainly: a walkover to someone who is not in the match.
         status = desk.evaluate("""async (tid) => {
             const r = await fetch(`/api/tournaments/${tid}/draw/GF/walkover`, {method: 'POST',
-              headers: {'Content-Type': 'application/json', 'X-Requested-With': 'cuehub'}, body: JSON.stringify({winner: 'nobody'})});
+              headers: {'Content-Type': 'application/json', 'X-Requested-With': 'cuehub'},
+              body: JSON.stringify({winner: 'nobody'})});
             return r.status; }""", tid)
         assert status in (404, 409, 422)
 
@@ -329,8 +334,8 @@ def test_a_write_with_the_cookie_but_without_the_header_is_refused(flow_hub: Ser
     r = httpx.post(f"{flow_hub.url}/api/session", json={"token": ADMIN})
     jar = {"cuehub_session": r.cookies["cuehub_session"]}
     tid = flow_hub.admin_post("/api/tournaments", {"name": "csrf"})["id"]
-    for path, body in ((f"/api/tournaments/{tid}/players", {"name": "x"}),
-                       (f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "match": {"discipline": "wpa_nine", "format": {"race_to": 3}}})):
+    draw = {"type": "single_elimination", "match": {"discipline": "wpa_nine", "format": {"race_to": 3}}}
+    for path, body in ((f"/api/tournaments/{tid}/players", {"name": "x"}), (f"/api/tournaments/{tid}/draw", draw)):
         r = httpx.post(flow_hub.url + path, json=body, cookies=jar)
         assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_header_required", r.text
     r = httpx.post(f"{flow_hub.url}/api/tournaments/{tid}/players", json={"name": "x"}, cookies=jar,
@@ -346,7 +351,8 @@ def test_desk_steps_screenshots(flow_hub: ServedHub, browser: Any) -> None:
     for i in range(4):
         hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"{i + 1}号台 Table {i + 1}"})
     hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [
-        {"name": n, "club": c} for n, c in [(XSS_NAME, XSS_CLUB), ("郑宇伯", "上海"), ("杨帆", "北京"), ("吴珈庆", "台北")]
+        {"name": n, "club": c}
+        for n, c in [(XSS_NAME, XSS_CLUB), ("郑宇伯", "上海"), ("杨帆", "北京"), ("吴珈庆", "台北")]
         + [(f"Player {i}", "Club") for i in range(5, 17)]]})
     tid2 = hub.admin_post("/api/tournaments", {"name": "Before the draw"})["id"]
     guard = PageWatch()
@@ -421,8 +427,8 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
         assert "Line 5" in problems and "Line 6" in problems and "seed 3" in problems
         assert "added without a seed" in problems
         page.fill("#players-text", "")
-        page.set_input_files("#players-file", files=[{"name": "players.csv", "mimeType": "text/csv",
-                                                      "buffer": "\ufeffname,club,seed\nA One,X,1\nB Two,Y,\n".encode()}])
+        csv = "\ufeffname,club,seed\nA One,X,1\nB Two,Y,\n".encode()
+        page.set_input_files("#players-file", files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": csv}])
         page.wait_for_selector("#players-parsed")
         assert page.locator("#players-preview tbody tr").count() == 2
         page.click("#add-players")
@@ -456,7 +462,8 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
     tid = hub.admin_post("/api/tournaments", {"name": "Groups"})["id"]
     tables = [hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"}) for i in (1, 2)]
     m = hub.admin_post("/api/matches", {"tournament_id": tid, "table_id": tables[0]["id"], "discipline": "wpa_nine",
-                                        "players": [{"name": XSS_NAME}, {"name": "Yang Fan"}], "format": {"race_to": 3}})
+                                        "players": [{"name": XSS_NAME}, {"name": "Yang Fan"}],
+                                        "format": {"race_to": 3}})
     ctx = context(browser, "tablet")
     guard = PageWatch()
     try:
