@@ -52,10 +52,13 @@ SAMPLES = [
     ("a takes solids", "Zheng Yubo 选定全色球", "Zheng Yubo takes Solids"),
     ("foul: b pays 1 to a", f"犯规：{XSS_NAME} 付给 Zheng Yubo 1分", f"Foul: {XSS_NAME} pays 1 to Zheng Yubo"),
     ("foul: a +1", "犯规：Zheng Yubo +1分", "Foul: Zheng Yubo +1"),
-    ("rack 2 to b (small_gold, win_ball)", f"第2局 {XSS_NAME} 胜（小金，打进胜利球）", f"Rack 2 to {XSS_NAME} (Small gold (小金), win ball)"),
+    ("rack 2 to b (small_gold, win_ball)", f"第2局 {XSS_NAME} 胜（小金，打进胜利球）",
+     f"Rack 2 to {XSS_NAME} (Small gold, win ball)"),
     ("match over: shared top (points)", "比赛结束：并列第一（按积分）", "Match over: Shared top (on points)"),
-    ("the 8 pocketed on a foul: the rack is lost", "犯规时打进8号球：本局判负", "The 8 pocketed on a foul: the rack is lost"),
-    ("a chooses to break: a breaks", "Zheng Yubo 选择：开球；Zheng Yubo 开球", "Zheng Yubo chooses: Break; Zheng Yubo breaks"),
+    ("the 8 pocketed on a foul: the rack is lost", "犯规时打进8号球：本局判负",
+     "The 8 pocketed on a foul: the rack is lost"),
+    ("a chooses to break: a breaks", "Zheng Yubo 选择：开球；Zheng Yubo 开球",
+     "Zheng Yubo chooses: Break; Zheng Yubo breaks"),
     ("b chooses pass", f"{XSS_NAME} 选择：让对方打", f"{XSS_NAME} chooses: Pass (opponent shoots)"),
     ("the 9 is respotted", "9号球复位", "The 9 is respotted"),
     ("event 7 undone", "第7条记录已撤销", "Entry #7 undone"),
@@ -94,3 +97,17 @@ def test_notes_in_both_languages(hub: Hub, browser: Any) -> None:
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_english_strings_carry_no_chinese_terms() -> None:
+    """The English strings say "Small gold", "Previous player": no 小金 or 上家 in an English verdict
+    (only the language switch, which names the other language, is written in it)."""
+    import re
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[2] / "clients/web/js/i18n.js").read_text(encoding="utf-8")
+    blocks = re.findall(r"\n  en: \{(.*?)\n  \},", source, re.S)
+    assert len(blocks) >= 3, "the en blocks of i18n.js were not found"
+    chinese = [line.strip() for block in blocks for line in block.splitlines()
+               if re.search(r"[\u3400-\u9fff]", line) and not line.strip().startswith(("lang_switch", "//"))]
+    assert chinese == []
