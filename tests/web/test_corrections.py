@@ -214,32 +214,34 @@ def test_reopen_and_reinstate_with_their_refusals(hub: ServedHub, browser: Any) 
     desk_ctx, desk = open_desk(browser, hub, "tablet")
     guard.attach(desk)
     try:
-        # W1-1 decided at the desk by a result, W1-2 by a withdrawal (a walkover).
+        # W1-1 decided by a result entered at the desk, then reopened from the run view: open again.
         r = admin(hub, "POST", f"/api/matches/{w11['match_id']}/result",
                   {"winner": w11["players"][0], "score": {w11["players"][0]: 2, w11["players"][1]: 0}})
         assert r.status_code == 200, r.text
+        desk.goto(f"{hub.url}/desk/{tid}/run")
+        item = "#run-rounds .entry[data-key='W1-1']"
+        desk.wait_for_selector(f"{item}[data-status=finished] [data-action=reopen]")
+        desk.click(f"{item} [data-action=reopen]")
+        desk.click("#modal-confirm")
+        desk.locator("#run-message").filter(has_text="W1-1 is open again").wait_for()
+        desk.wait_for_selector(f"{item}:not([data-status=finished])")
+        assert entries(hub, tid)["W1-1"]["status"] in ("ready", "called")
+
+        # W1-2 decided by a withdrawal (a walkover); the player reinstated while W2-1 has not started.
         quitter = w12["players"][1]
         hub.admin_post(f"/api/tournaments/{tid}/players/{quitter}/withdraw")
         assert entries(hub, tid)["W1-2"]["status"] == "walkover"
-
-        # Reinstate the withdrawn player while W2-1 (fed by the walkover) has not started.
-        desk.goto(f"{hub.url}/desk/{tid}/players")
+        desk.click("[data-step=players]")
         row = f".player-row[data-player='{quitter}']"
         desk.wait_for_selector(f"{row}.status-withdrawn [data-action=reinstate]")
+        shot(desk, "corrections-withdrawn-tablet")
         desk.click(f"{row} [data-action=reinstate]")
         desk.click("#modal-confirm")
         desk.wait_for_selector(f"{row}.status-active")
         assert entries(hub, tid)["W1-2"]["status"] in ("ready", "called")
-        shot(desk, "corrections-reinstated-tablet")
-
-        # Reopen the finished W1-1 from the run view: open again.
+        desk.locator("#players-message").filter(has_text="is back in the event").wait_for()
         desk.click("[data-step=run]")
-        item = "#run-rounds .entry[data-key='W1-1']"
-        desk.wait_for_selector(f"{item} [data-action=reopen]")
-        desk.click(f"{item} [data-action=reopen]")
-        desk.click("#modal-confirm")
-        desk.locator("#run-message").filter(has_text="W1-1 is open again").wait_for()
-        assert entries(hub, tid)["W1-1"]["status"] in ("ready", "called")
+        desk.wait_for_selector("#run-rounds")
 
         # Now both first-round matches are decided and the final is started: the reopen of a
         # semi-final is refused, naming the final, and so is the reinstatement of its walkover.

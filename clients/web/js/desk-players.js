@@ -10,6 +10,7 @@ import { t } from "./i18n.js";
 import { el, fill, confirmDialog } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { readTextFile } from "./desk-file.js";
+import { namesForIds } from "./entries.js";
 import { field, say, noticeLine, nextStep, busy, errorText } from "./desk-ui.js";
 
 const MAX_NAME = 100;
@@ -195,7 +196,7 @@ export function playersView(ctx) {
       try {
         await hub.reinstatePlayer(ctx.tid, p.id);
       } catch (e) {
-        say(message, `${t("dk_p_reinstate_refused", { name: p.name })} ${errorText(e)}`, "err");
+        say(message, namesForIds(`${t("dk_p_reinstate_refused", { name: p.name })} ${errorText(e)}`, { players: players() }), "err");
         return;
       }
       say(message, t("dk_p_reinstated", { name: p.name }), "ok");

@@ -12,6 +12,7 @@ import { hub } from "./desk-api.js";
 import { forgetCodes } from "./desk-codes.js";
 import { setupText } from "./desk-setup.js";
 import { resultForm } from "./desk-result.js";
+import { namesForIds } from "./entries.js";
 import { say, noticeLine, nameOf, busy, errorText } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
@@ -41,12 +42,12 @@ export function runView(ctx) {
   const name = (pid) => nameOf(tour(), pid);
   const vs = (m) => (m.players || []).map(name).join(" – ");
 
-  function act(button, work, okText, { self = null } = {}) {
+  function act(button, work, okText, { self = null, players = tour().players || [] } = {}) {
     return busy(button, null, async () => {
       try {
         await work();
       } catch (e) {
-        say(message, errorText(e, { self }), "err");
+        say(message, namesForIds(errorText(e, { self }), { players }), "err");
         return;
       }
       open = null;
@@ -92,7 +93,7 @@ export function runView(ctx) {
       key, players, discipline,
       onCancel: () => { open = null; paint(); },
       onSubmit: (body, b) => act(b, () => hub.enterResult(mid, body),
-        t("dk_res_done", { key, names: players.map((p) => `${p.name} ${body.score[p.id]}`).join(" : ") }), { self: key }),
+        t("dk_res_done", { key, names: players.map((p) => `${p.name} ${body.score[p.id]}`).join(" : ") }), { self: key, players }),
     });
     return open.node;
   }
@@ -252,9 +253,10 @@ export function runView(ctx) {
         el("span", { class: "e-names" }, (m.players || []).filter((p) => p !== null || m.status !== "bye").map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
           el("span", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
         el("span", { class: "e-result muted small", text: resultOf(m) }),
-        reopenable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null,
-        (m.status === "called" || m.status === "finished") && m.match_id
-          ? button(t(m.status === "finished" ? "dk_res_correct" : "dk_res_enter"), () => toggle("result", `e:${m.key}`), { action: "result" }) : null,
+        el("span", { class: "e-acts" },
+          reopenable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null,
+          (m.status === "called" || m.status === "finished") && m.match_id
+            ? button(t(m.status === "finished" ? "dk_res_correct" : "dk_res_enter"), () => toggle("result", `e:${m.key}`), { action: "result" }) : null),
         isOpen("result", `e:${m.key}`) ? resultChooser(m.key, m.match_id, entryPlayers(m), (draw().match || {}).discipline) : null)))));
   }
 
