@@ -326,8 +326,18 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
         assert tab.locator("#start:not(.hidden)").count() == 0 and tab.locator("#stroke:not(.hidden)").count() == 0
         assert tab.is_enabled("#over-undo")
         shot(tab, "corrections-tablet-match-over")
-        # A reload keeps it.
-        tab.reload()
+        # A reload keeps it: in Chinese, portrait and on a phone too, everything on the first screen.
+        for w, h in ((800, 1280), (390, 844)):
+            tab.set_viewport_size({"width": w, "height": h})
+            tab.goto(f"{hub.url}/tablet/{table['id']}?lang=zh-CN")
+            tab.wait_for_selector("#over:not(.hidden)")
+            assert tab.inner_text("#over-title") == "比赛结束" and "下一场比赛" in tab.inner_text("#next-match")
+            assert tab.locator("#start:not(.hidden)").count() == 0
+            box = tab.locator("#next-match").bounding_box()
+            assert box and box["y"] + box["height"] <= h, (w, h, box)
+            shot(tab, f"corrections-tablet-match-over-{w}x{h}-zh")
+        tab.set_viewport_size({"width": 1280, "height": 800})
+        tab.goto(f"{hub.url}/tablet/{table['id']}")
         tab.wait_for_selector("#over:not(.hidden)")
         assert tab.locator("#start:not(.hidden)").count() == 0
 
