@@ -343,11 +343,14 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
 
         # Undo on "Match over" reopens W1-1 (W1-2 comes back off the table); the board follows.
         tab.click("#over-undo")
+        t0 = time.monotonic()
         tab.click("#modal-confirm")
-        tab.wait_for_selector("#over.hidden", state="attached")
-        tab.wait_for_selector("#stroke:not(.hidden)")
+        timed("Undo on Match over (tablet) -> the tablet plays W1-1 on", t0,
+              lambda: tab.wait_for_selector("#stroke:not(.hidden)"))
+        timed("Undo on Match over (tablet) -> the board shows W1-1 again", t0,
+              lambda: board.locator(f".cell[data-table='{table['id']}'].live .fmt").filter(has_text="W1-1").wait_for())
+        assert tab.locator("#over.hidden").count() == 1
         assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
-        board.locator(f".cell[data-table='{table['id']}'] .fmt").filter(has_text="W1-1").wait_for()
         # The last rack again, then "Next match": W1-2's start.
         nine_on_the_break(hub, table["token"], w11["match_id"], a)
         tab.wait_for_selector("#over:not(.hidden)")
