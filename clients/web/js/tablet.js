@@ -329,6 +329,9 @@ function setMatch(m, { ready = false } = {}) {
     if (m.status === "live") left = null;
   } // m null: nothing on the table now; a finished match on screen stays there until "Next match"
   if (ready && prev && m && prev.id !== m.id && prev.status === "live" && !over) checkEnded(prev.id);
+  // A match not started that gives way to another (or to none) left the table; `match_left` says
+  // where it went, and a hub that sends none is asked (the tablet says it either way).
+  if (prev && prev.status === "scheduled" && (!m || m.id !== prev.id) && shownIds.has(prev.id) && !over) wentAway(prev);
   match = m;
   noteServerEvents(prev, m);
   if (m && restoreForm && m.version >= restoreForm.version) {
@@ -359,16 +362,40 @@ function matchLabel(m) {
   return (m.players || []).map((p) => p.name).join(" – ");
 }
 
+async function wentAway(prev) {
+  const said = { id: prev.id, what: matchLabel(prev), names: prev.draw ? (prev.players || []).map((p) => p.name).join(" – ") : "", to: null };
+  left = said;
+  try {
+    const m = await getJSON(`/api/matches/${encodeURIComponent(prev.id)}`);
+    if (m && m.table_id && m.table_id !== tableId && left === said) {
+      const tb = await getJSON(`/api/tables/${encodeURIComponent(m.table_id)}`).catch(() => null);
+      if (left === said) left = { ...said, to: { table_id: m.table_id, name: tb ? tb.name : m.table_id } };
+    }
+  } catch (_) { /* cancelled (gone) or no link: "no longer on this table" says it */ }
+  if (left && left.id === said.id && !left.logged) {
+    left.logged = true;
+    logEntry({ text: leftText(left), kind: "info" });
+  }
+  render();
+}
+
 function onLeft(msg, dropped) {
   const gone = [match, over, session && session.match].find((x) => x && x.id === msg.match_id) || null;
-  const said = { what: gone ? matchLabel(gone) : "", names: gone && gone.draw ? (gone.players || []).map((p) => p.name).join(" – ") : "", to: msg.to || null };
+  const before = left && left.id === msg.match_id ? left : null; // said already, from the state that came first
+  const said = {
+    id: msg.match_id,
+    what: gone ? matchLabel(gone) : before ? before.what : "",
+    names: gone && gone.draw ? (gone.players || []).map((p) => p.name).join(" – ") : before ? before.names : "",
+    to: msg.to || null,
+  };
   // A match the referee never had in front of it (called while "Match over" was up) goes quietly.
-  if (shownIds.has(msg.match_id)) left = said;
+  if (shownIds.has(msg.match_id) || (left && left.id === msg.match_id)) left = said;
   if (over && over.id === msg.match_id) keepOver(null);
   if (match && match.id === msg.match_id) match = null;
   if (lock) lock = null;
   for (const env of dropped || []) logUpdate(env.id, { status: "removed", kind: "info" });
-  logEntry({ text: leftText(said), kind: "info" });
+  if (!(before && before.logged && leftText(before) === leftText(said))) logEntry({ text: leftText(said), kind: "info" });
+  said.logged = true;
   paintQueue();
   render();
 }
