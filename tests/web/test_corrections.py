@@ -318,6 +318,14 @@ def test_reinstate_refused_once_a_walkover_it_made_has_fed_a_started_match(hub: 
         assert "W2-1" in text and "已经开始" in text, text
         assert desk.locator(f"{row}.status-withdrawn").count() == 1
         shot(desk, "corrections-reinstate-refused-laptop-zh")
+        # The result form in Chinese, on the live final's table card.
+        desk.click("[data-step=run]")
+        card = f".run-table[data-table='{final['table_id']}']"
+        desk.click(f"{card} [data-action=result]")
+        desk.wait_for_selector(f"{card} form.result-form")
+        assert "录入结果" in desk.inner_text(f"{card} [data-action=result]")
+        assert "保存结果" in desk.inner_text(f"{card} form.result-form")
+        shot(desk, "corrections-result-form-laptop-zh")
         assert guard.errors == [], guard.errors
     finally:
         desk_ctx.close()

@@ -213,7 +213,10 @@ export function runView(ctx) {
 
   /** A decided match can be reopened (a bye cannot: nobody played). Whether the draw has moved
    * on is the hub's to say, with the match that blocks it. */
-  const reopenable = (m) => m.status === "finished" || (m.status === "walkover" && (m.players || []).filter(Boolean).length > 1);
+  const withdrawn = (pid) => ((tour().players || []).find((p) => p.id === pid) || {}).status === "withdrawn";
+  // A walkover a withdrawal made is undone by reinstating the player (the players step), not here.
+  const reopenable = (m) => m.status === "finished"
+    || (m.status === "walkover" && (m.players || []).filter(Boolean).length > 1 && !(m.players || []).some(withdrawn));
 
   /** A draw match's players with the score of its match, for the result form. */
   function entryPlayers(m) {
