@@ -398,7 +398,7 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
         ctx.close()
 
 
-def test_requeue_is_said_on_the_tablet_and_its_queued_entries_leave(hub: ServedHub, browser: Any) -> None:
+def test_requeue_is_said_on_the_tablet_in_plain_words(hub: ServedHub, browser: Any) -> None:
     ev = event(hub, 4, 1)
     tid = ev["tid"]
     table = ev["tables"][0]
@@ -416,6 +416,8 @@ def test_requeue_is_said_on_the_tablet_and_its_queued_entries_leave(hub: ServedH
         # The table took the queue's next match at once; no raw id anywhere.
         tab.locator("#left-banner").filter(has_text="W1-2").wait_for()
         assert first not in tab.inner_text("#left-banner") and first not in tab.inner_text("#log")
+        # match_left and the state after it are said once in the log, not twice.
+        assert tab.locator("#log li").filter(has_text="W1-1 已不在本台").count() == 1
         shot(tab, "corrections-tablet-requeued-zh")
         assert guard.errors == [], guard.errors
     finally:
