@@ -62,6 +62,7 @@ SAMPLES = [
     ("b chooses pass", f"{XSS_NAME} 选择：让对方打", f"{XSS_NAME} chooses: Pass (opponent shoots)"),
     ("the 9 is respotted", "9号球复位", "The 9 is respotted"),
     ("event 7 undone", "第7条记录已撤销", "Entry #7 undone"),
+    ("result entered by the desk: 2 : 1", "记分台录入结果：2 : 1", "Result entered at the desk: 2 : 1"),
     # Not a known shape, or not a player of this match: shown exactly as sent.
     ("something new from the rules", "something new from the rules", "something new from the rules"),
     ("zz takes solids", "zz takes solids", "zz takes solids"),

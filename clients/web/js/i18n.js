@@ -1110,6 +1110,7 @@ const CORRECTION_STRINGS = {
   en: {
     result_entered: "entered by the desk",
     k_result_entered: "Result entered at the desk",
+    nt_result_entered: "Result entered at the desk: {s}",
     result_entered_why: "entered by the desk: {reason}",
     desk_hub_said: "(The hub: {msg})",
     desk_err_result_used: "This result cannot change now.",
@@ -1181,6 +1182,7 @@ const CORRECTION_STRINGS = {
   "zh-CN": {
     result_entered: "由记分台录入",
     k_result_entered: "记分台录入结果",
+    nt_result_entered: "记分台录入结果：{s}",
     result_entered_why: "由记分台录入：{reason}",
     desk_hub_said: "（服务器：{msg}）",
     desk_err_result_used: "此结果现在不能更改。",
@@ -1368,6 +1370,7 @@ const NOTE_PATTERNS = [
   ["foul_gains", "foul: {p:P} +{n:N}"],
   ["push_out", "push-out: the opponent chooses to play or pass"],
   ["voided_time", "entered before the shot clock ran out: the time foul is taken back"],
+  ["result_entered", "result entered by the desk: {s:T}"],
 ];
 
 const LOSS_REASONS = {
@@ -1378,7 +1381,7 @@ const LOSS_REASONS = {
 };
 
 const escapeRe = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const SLOT_RE = { P: "(.+?)", "P?": "(.+?)", N: "(\\d+)", G: "(solids|stripes)", L: `(${Object.keys(LOSS_REASONS).map(escapeRe).join("|")})` };
+const SLOT_RE = { T: "(-?\\d+(?: : -?\\d+)+)", P: "(.+?)", "P?": "(.+?)", N: "(\\d+)", G: "(solids|stripes)", L: `(${Object.keys(LOSS_REASONS).map(escapeRe).join("|")})` };
 
 const COMPILED = NOTE_PATTERNS.map(([key, pattern]) => {
   const slots = [];
@@ -1408,7 +1411,7 @@ export function noteText(note, nameOf = () => null) {
       if (type === "P" || type === "P?") {
         out = nameOf(v);
         if ((out === null || out === undefined) && type === "P?" && v === "shared top") out = t("draw");
-      } else if (type === "N") out = v;
+      } else if (type === "N" || type === "T") out = v; // a number, or a score line "2 : 1"
       else if (type === "W") out = tc("w", v);
       else if (type === "R") out = tc("r", v);
       else if (type === "C") out = tc("o", v);
