@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
+from starlette.types import Scope
 
 from hub.api import deps, models
 from hub.api.errors import ApiError, error_body
@@ -39,7 +40,7 @@ def origin_allowed(settings: Settings, origin: str | None) -> bool:
     return origin.rstrip("/") in settings.allowed_origins
 
 
-def websocket_origin_allowed(scope: dict[str, Any], settings: Settings) -> bool:
+def websocket_origin_allowed(scope: Scope, settings: Settings) -> bool:
     return origin_allowed(settings, Headers(scope=scope).get("origin"))
 
 

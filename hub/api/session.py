@@ -43,6 +43,10 @@ def _token(body: Any) -> str:
     return token.strip()
 
 
+def _no_content(description: str) -> dict[int | str, dict[str, Any]]:
+    return {204: {"description": description}}
+
+
 def _set_cookie(response: Response, request: Request, value: str, max_age_s: int) -> None:
     response.set_cookie(
         deps.SESSION_COOKIE, value, max_age=max_age_s, path="/", httponly=True, samesite="strict",
@@ -51,8 +55,7 @@ def _set_cookie(response: Response, request: Request, value: str, max_age_s: int
 
 
 @router.post("/session", status_code=204, response_class=Response, openapi_extra=models.body(cm.SignIn),
-             responses={204: {"description": "Signed in: the `cuehub_session` cookie is set."}}
-             | models.errors(401, 413, 422, 429))
+             responses=_no_content("Signed in: the `cuehub_session` cookie is set.") | models.errors(401, 413, 422, 429))
 async def sign_in(request: Request) -> Response:
     token = _token(await read_json(request, deps.settings(request).max_body_bytes))
     engine = deps.engine(request)
@@ -88,8 +91,7 @@ async def session_state(request: Request, cookie: str | None = Security(deps.des
 
 
 @router.delete("/session", status_code=204, response_class=Response,
-               responses={204: {"description": "Signed out: the session is ended and the cookie cleared."}}
-               | models.errors(403))
+               responses=_no_content("Signed out: the session is ended and the cookie cleared.") | models.errors(403))
 async def sign_out(request: Request, cookie: str | None = Security(deps.desk_session)) -> Response:
     if cookie:
         if request.headers.get(deps.CSRF_HEADER) != deps.CSRF_VALUE:

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from hub import draws
+from hub.draws.state import TournamentState
 from hub.api import competition_models as cm
 from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
@@ -76,7 +77,15 @@ async def _projection(request: Request, tid: str) -> dict[str, Any]:
     return page_matches(await _whole(request, tid))
 
 
-def _players(state: Any) -> dict[str, dict[str, Any]]:
+async def _state(request: Request, tid: str) -> TournamentState:
+    """The tournament's draw state (404 when there is no such tournament)."""
+    state = await tournaments(request).state(tid)
+    if state is None:
+        raise ApiError(404, "not_found", f"no tournament {tid!r}")
+    return state
+
+
+def _players(state: TournamentState) -> dict[str, dict[str, Any]]:
     return {p["id"]: p for p in draws.projection(state)["players"]}
 
 
@@ -96,7 +105,7 @@ async def _flow_idle(request: Request, tid: str) -> None:
 async def list_players(tid: str, request: Request) -> dict[str, Any]:
     if await catalog.get_tournament(deps.engine(request), tid) is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    state = await tournaments(request).state(tid)
+    state = await _state(request, tid)
     return {"players": draws.projection(state)["players"]}
 
 
@@ -145,7 +154,7 @@ async def _rename_everywhere(request: Request, tid: str, pid: str, name: str, ve
 async def withdraw_player(tid: str, pid: str, request: Request) -> dict[str, Any]:
     await _apply(request, tid, {"kind": "withdraw", "player": pid})
     await _flow_idle(request, tid)
-    return _players(await tournaments(request).state(tid))[pid]
+    return _players(await _state(request, tid))[pid]
 
 
 # --- the draw ---------------------------------------------------------------------------------
@@ -199,7 +208,7 @@ async def make_draw(tid: str, request: Request) -> JSONResponse:
 async def _entry(request: Request, tid: str, key: str) -> tuple[Any, dict[str, Any]]:
     if await catalog.get_tournament(deps.engine(request), tid) is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    state = await tournaments(request).state(tid)
+    state = await _state(request, tid)
     entry = draw_entries(draws.projection(state)).get(key)
     if entry is None:
         raise ApiError(404, "unknown_key", f"no draw match {key!r}")
@@ -346,7 +355,7 @@ async def move_match(mid: str, request: Request) -> dict[str, Any]:
     if target.id == row.table_id:
         return await writer.projection(mid)  # type: ignore[return-value]
     if row.draw_key is not None:  # the draw's call follows it: refused first if the table is paused
-        state = await tournaments(request).state(row.tournament_id)
+        state = await _state(request, row.tournament_id)
         if target.id in draws.projection(state)["paused_tables"]:
             raise ApiError(409, "table_paused", "the table is paused: resume it first")
     answer = await writer.submit(mid, None, {"kind": "table_moved", "table_id": target.id}, server=True)

@@ -76,8 +76,8 @@ def player_statuses(state: TournamentState, result: TypeResult, finished: bool) 
     losses: dict[str, int] = {}
     for m in result.matches:
         if m.status in ("finished", "walkover"):
-            for p in m.losers:
-                losses[p] = losses.get(p, 0) + 1
+            for loser_id in m.losers:
+                losses[loser_id] = losses.get(loser_id, 0) + 1
     entrants = set(state.draw.entrants) if state.draw else set()
     out: dict[str, str] = {}
     for p in state.players:

@@ -50,8 +50,9 @@ class _Working:
 
     def freeze(self) -> TournamentState:
         # Read-only views: a state handed out cannot be changed through its mappings.
-        changes = {k: tuple(v) if isinstance(v, list) else MappingProxyType(v) if isinstance(v, dict) else v
-                   for k, v in self.fields.items()}
+        changes: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else MappingProxyType(v) if isinstance(v, dict) else v
+            for k, v in self.fields.items()}
         return replace(self.base, version=self.version, **changes)
 
 

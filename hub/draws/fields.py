@@ -32,14 +32,14 @@ def text(value: Any, what: str, *, max_len: int = 100) -> str:
     if not isinstance(value, str):
         raise bad(f"{what} must be a string")
     try:
-        value = clean_name(value, what)
+        stripped: str = clean_name(value, what)
     except BadName as exc:
         raise bad(str(exc)) from None
-    if len(value) > max_len:
-        raise bad(f"{what} must be at most {max_len} characters (got {len(value)})")
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if len(stripped) > max_len:
+        raise bad(f"{what} must be at most {max_len} characters (got {len(stripped)})")
+    if any(ord(c) < 32 or ord(c) == 127 for c in stripped):
         raise bad(f"{what} must not contain control characters")
-    return value
+    return stripped
 
 
 def whole(value: Any, what: str, lo: int, hi: int) -> int:

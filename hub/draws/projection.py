@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from hub.draws.derive import DrawMatch
+from hub.draws.settle import DrawMatch
 from hub.draws.state import TournamentState
 
 

@@ -155,7 +155,7 @@ def guarded_protocol(settings: Settings, guard: ConnectionGuard | None = None) -
     the_guard = guard if guard is not None else process_guard()
     header_s, body_s = settings.header_timeout_s, settings.body_timeout_s
 
-    class GuardedHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc]
+    class GuardedHttpToolsProtocol(HttpToolsProtocol):
         guard = the_guard
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -59,7 +59,7 @@ class MatchRow:
     draw_key: str | None = None
 
 
-def _match(row: sa.Row) -> MatchRow:
+def _match(row: sa.Row[*tuple[Any, ...]]) -> MatchRow:
     return MatchRow(row.id, row.tournament_id, row.table_id, row.discipline, dict(row.setup), row.status, row.version,
                     row.draw_key)
 
@@ -89,7 +89,8 @@ async def ensure_admin_token(engine: AsyncEngine, configured: str | None) -> tup
             await conn.execute(meta.insert().values(key=ADMIN_KEY, value=token_hash(token)))
     except IntegrityError:  # another process made one at the same moment; theirs stands
         async with engine.connect() as conn:
-            return await conn.scalar(sa.select(meta.c.value).where(meta.c.key == ADMIN_KEY)), None
+            theirs = (await conn.execute(sa.select(meta.c.value).where(meta.c.key == ADMIN_KEY))).scalar_one()
+            return theirs, None
     return token_hash(token), token
 
 
@@ -139,7 +140,7 @@ async def rotate_table_token(engine: AsyncEngine, table_id: str) -> dict[str, st
             return None
         await conn.execute(table_tokens.delete().where(table_tokens.c.table_id == table_id))
         await conn.execute(pairing_codes.delete().where(pairing_codes.c.table_id == table_id))
-        name = await conn.scalar(sa.select(tables.c.name).where(tables.c.id == table_id))
+        name = (await conn.execute(sa.select(tables.c.name).where(tables.c.id == table_id))).scalar_one()
     return {"id": table_id, "name": name, "token": token}
 
 
@@ -148,7 +149,7 @@ async def rename_table(engine: AsyncEngine, table_id: str, name: str) -> TableRo
         done = await conn.execute(tables.update().where(tables.c.id == table_id).values(name=name))
         if done.rowcount == 0:
             return None
-        row = (await conn.execute(sa.select(tables).where(tables.c.id == table_id))).first()
+        row = (await conn.execute(sa.select(tables).where(tables.c.id == table_id))).one()  # updated just now
     return TableRow(row.id, row.tournament_id, row.name, row.token_hash)
 
 
@@ -301,7 +302,7 @@ async def tournament_version(engine: AsyncEngine, tid: str) -> int:
                     .where(tournament_events.c.tournament_id == tid).scalar_subquery(),
                 )
             )
-        ).first()
+        ).one()  # a SELECT of scalar subqueries: always exactly one row
     return sum(int(v or 0) for v in row)
 
 

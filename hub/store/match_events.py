@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -57,6 +58,7 @@ async def _check_before_append(conn: AsyncConnection, match_id: str, command_id:
     round trip for both (the table row FOR SHARE, the refusal outer-joined)."""
     if token is None and command_id is None:
         return
+    refused: sa.Row[*tuple[Any, ...]] | None
     if token is None:
         refused = (await conn.execute(
             sa.select(rejections.c.code, rejections.c.message).where(
@@ -84,7 +86,7 @@ async def _check_token(conn: AsyncConnection, table_id: str, token: str) -> None
         raise TokenRevoked(table_id)
 
 
-def _row_event(row: sa.Row) -> Event:
+def _row_event(row: sa.Row[*tuple[Any, ...]]) -> Event:
     return Event(
         version=row.version,
         kind=row.kind,

@@ -112,8 +112,8 @@ async def replay(
             result = await conn.stream(
                 sa.select(events).where(events.c.match_id.in_(ids)).order_by(events.c.match_id, events.c.version)
             )
-            async for row in result:
-                streams[row.match_id].append(_row_event(row))
+            async for stored in result:
+                streams[stored.match_id].append(_row_event(stored))
         for row in chunk:
             stream = streams[row.id]
             report.matches += 1

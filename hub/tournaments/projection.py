@@ -70,6 +70,8 @@ async def tournament_projection(listings: Listings, tournaments: TournamentWrite
     if base is None:
         return None
     state = await tournaments.state(tid, known=True)
+    if state is None:
+        return None
     pure = tournaments.projection(state)
     tables = [(t["id"], t["name"], t["match"]) for t in base["tables"]]
     # The listings' version counts tables, matches and their versions; the stream adds its own.

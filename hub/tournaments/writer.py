@@ -15,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -24,6 +24,9 @@ from hub.store import catalog
 from hub.store import tournament_events as store
 from hub.store.db import now_ms
 from hub.tournaments import delta
+
+if TYPE_CHECKING:
+    from hub.draws.state import TournamentState
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +120,7 @@ class TournamentWriter:
         if newer:
             live.state, live.version = state, newer[-1].version
 
-    async def state(self, tid: str, *, known: bool = False) -> Any | None:
+    async def state(self, tid: str, *, known: bool = False) -> TournamentState | None:
         """The tournament's draw state, caught up with the store (one query). `known`: the caller
         has read the tournament's row already."""
         live, fresh = await self._load(tid, known)

@@ -198,9 +198,9 @@ class MatchFeeds:
                     steps = [step for step in r.steps if step.version > feed.version]
                     replayed = len(steps) <= RESYNC_REPLAY
                     for step in steps:
-                        head = {"m": feed.mid, "t": r.row.tournament_id, "tb": r.row.table_id, "v": step.version,
-                                "undo": step.undo, "short": None}
-                        self._set(feed, head, step.data, step.event, fan_out=replayed, forced=True, tablets=False)
+                        step_head = {"m": feed.mid, "t": r.row.tournament_id, "tb": r.row.table_id,
+                                     "v": step.version, "undo": step.undo, "short": None}
+                        self._set(feed, step_head, step.data, step.event, fan_out=replayed, forced=True, tablets=False)
                     if steps and not replayed:
                         self._snapshot_all(feed)
                     elif steps:  # a tablet's `state` is the whole match: the latest one is enough

@@ -123,10 +123,10 @@ class Outbox:
                     loop.call_later(hold, self.flush)
                 else:
                     loop.call_soon(self.flush)
-        elif type(out) is list:
+        elif isinstance(out, list):
             out.append(frame)
         else:
-            conn.out = [out, frame]  # type: ignore[list-item]
+            conn.out = [out, frame]
         conn.out_bytes += len(frame)
 
     def flush(self) -> None:
@@ -187,7 +187,7 @@ class SocketConn(Conn):
         out, self.out, self.out_bytes = self.out, None, 0
         if out is None or self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
             return 0
-        if type(out) is list:
+        if isinstance(out, list):
             self.ws.transport.write(b"".join(out))
             return len(out)
         self.ws.transport.write(out)
@@ -304,11 +304,11 @@ class WatchServer:
             except Exception:
                 log.exception("watch connection handler failed")
             finally:
-                self.handed.discard(connection)  # type: ignore[arg-type]
+                self.handed.discard(connection)
         except Exception:
             connection.transport.abort()  # a handshake that failed or timed out
         finally:
-            self.handover.handler_tasks.discard(asyncio.current_task())  # type: ignore[arg-type]
+            self.handover.handler_tasks.discard(asyncio.current_task())
 
     async def start(self, host: str, port: int) -> None:
         self.server = await serve(
@@ -328,7 +328,7 @@ class WatchServer:
     @property
     def port(self) -> int:
         assert self.server is not None
-        return self.server.sockets[0].getsockname()[1]  # type: ignore[no-any-return]
+        return int(self.server.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
         self.handover.serving = False  # a handshake still going answers 503

@@ -59,8 +59,9 @@ class Subscriptions:
 
     def _detach(self, conn: Conn, channel: str) -> None:
         kind, _, ident = channel.partition(":")
-        feeds: MatchFeeds | TableFeeds | TournamentFeeds | None = {
-            "match": self.matches, "table": self.tables, "tournament": self.tournaments}.get(kind)
+        by_kind: dict[str, MatchFeeds | TableFeeds | TournamentFeeds] = {
+            "match": self.matches, "table": self.tables, "tournament": self.tournaments}
+        feeds = by_kind.get(kind)
         feed = None if feeds is None else feeds.get(ident)
         if feed is not None:
             feed.watchers.discard(conn)
@@ -197,9 +198,9 @@ class Subscriptions:
         except BaseException:
             sub.pending = None
             raise
-        for s in (r.steps if r is not None else []):
-            conn.push(Item(UPD, channel, mid, s.version, message("update", channel, s.version, s.data, s.event),
-                           forced=True))
+        for stored in (r.steps if r is not None else []):
+            conn.push(Item(UPD, channel, mid, stored.version,
+                           message("update", channel, stored.version, stored.data, stored.event), forced=True))
         held, sub.pending = sub.pending or [], None
         for item in held:
             conn.push(item)

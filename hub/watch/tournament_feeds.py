@@ -117,7 +117,7 @@ class TournamentFeeds:
                 for row in await catalog.list_tables(self.engine, tour.tid):
                     mid = current.get(row.id)
                     feed = None if mid is None else await self.matches.load(mid)
-                    if feed is not None:
+                    if mid is not None and feed is not None:
                         mversions[mid] = feed.version
                     tables.append((row.id, row.name, None if feed is None else feed.short))
                 version = await catalog.tournament_version(self.engine, tour.tid)

@@ -20,6 +20,7 @@ with its default `ws`) the app's FastAPI `/ws/watch` serves the same protocol, o
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from hub.watch.server import PATH
@@ -41,9 +42,9 @@ def watch_protocol(app: Any) -> type[asyncio.Protocol]:
     WebSocket path to uvicorn's own protocol (`auto`: websockets-sansio on recent uvicorn)."""
     from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
-    fallback = AutoWebSocketsProtocol
-    if fallback is None:  # pragma: no cover - websockets is a dependency
+    if AutoWebSocketsProtocol is None:  # pragma: no cover - websockets is a dependency
         raise RuntimeError("uvicorn has no WebSocket protocol (install websockets)")
+    fallback: Callable[..., asyncio.Protocol] = AutoWebSocketsProtocol
 
     class WatchOrAppProtocol(asyncio.Protocol):
         """Chooses, from the upgrade request's path, who serves the connection."""
