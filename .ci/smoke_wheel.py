@@ -41,7 +41,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def request(url: str, method: str = "GET", body: dict | None = None, headers: dict | None = None) -> tuple[int, dict, bytes]:
+def request(
+    url: str, method: str = "GET", body: dict | None = None, headers: dict | None = None
+) -> tuple[int, dict, bytes]:
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, method=method, headers={
         **({"Content-Type": "application/json"} if data else {}), **(headers or {})})
@@ -143,7 +145,10 @@ def main() -> None:
     procs: list[subprocess.Popen] = []  # type: ignore[type-arg]
     try:
         v = subprocess.run([str(BIN / "cuehub"), "--version"], capture_output=True, text=True, env=base_env)
-        check(v.returncode == 0 and v.stdout.strip() == f"cuehub {hub.__version__}", f"cuehub --version: {v.stdout.strip()}")
+        check(
+            v.returncode == 0 and v.stdout.strip() == f"cuehub {hub.__version__}",
+            f"cuehub --version: {v.stdout.strip()}",
+        )
 
         pg_env = {**base_env, "HUB_DATABASE_URL": args.pg, "HUB_DATABASE_SCHEMA": schema, "HUB_ADMIN_TOKEN": ADMIN,
                   "HUB_AUTO_MIGRATE": "false"}

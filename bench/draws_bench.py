@@ -52,8 +52,13 @@ def round_robin(players: int, seed: int) -> list[TournamentEvent]:
     assert spec is not None
     for n, (key, _, _, pair) in enumerate(schedule(spec.entrants, spec.groups or 1)):
         match_id = f"m{n}"
-        events.append(TournamentEvent(len(events) + 1, "match_called",
-                                      {"key": key, "match_id": match_id, "table_id": f"tb{n % 8}", "players": list(pair)}))
+        events.append(
+            TournamentEvent(
+                len(events) + 1,
+                "match_called",
+                {"key": key, "match_id": match_id, "table_id": f"tb{n % 8}", "players": list(pair)},
+            )
+        )
         winner = rnd.choice(pair)
         scores = {p: (rnd.randint(5, 9) if p == winner else rnd.randint(0, 4)) for p in pair}
         events.append(TournamentEvent(len(events) + 1, "result_taken",

@@ -16,7 +16,8 @@ gateway's websockets front, hub/watch/uvicorn_front.py); `hub`, the app under `u
 real match updates (legal shots through the table socket; the floor gets a trigger per update and
 broadcasts a message built by the hub's own code from a real projection), and prints
 delivered/expected, p50/p99/max latency (receive time minus the message's server_time),
-deliveries/s at saturation (with --watchers, then with --sat-watchers), server and load-client CPU per delivery, server RSS per idle watcher,
+deliveries/s at saturation (with --watchers, then with --sat-watchers), server and load-client CPU
+per delivery, server RSS per idle watcher,
 and the ratios. Not part of the test suite.
 
 The load client is bench/load.c (one thread, epoll, libc only; compiled with `cc -O2` into
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -90,7 +92,7 @@ def floor_server(port: int, payload_file: str) -> None:
                 version += 1
                 broadcast(watchers, message("update", channel, version, data, event))
             return
-        async for raw in ws:  # the subscribe
+        async for _ in ws:  # the subscribe
             await ws.send(message("snapshot", channel, version, data))
             watchers.add(ws)
             try:
@@ -132,7 +134,9 @@ class Load:
     def __init__(self, client: str = "c") -> None:
         if client == "node":
             if not (ROOT / "bench" / "node_modules" / "ws").exists():
-                subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund"], cwd=ROOT / "bench", check=True)
+                subprocess.run(
+                    ["npm", "install", "--silent", "--no-audit", "--no-fund"], cwd=ROOT / "bench", check=True
+                )
             argv = ["node", str(ROOT / "bench" / "load.js")]
         else:
             argv = [str(build_c_client())]
@@ -153,10 +157,8 @@ class Load:
             return ans
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.ask(cmd="close")
-        except Exception:
-            pass
         self.proc.kill()
 
 
@@ -186,8 +188,9 @@ def wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
     raise RuntimeError(f"{url} did not answer")
 
 
-def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None, gateways: int = 0,
-               cli: bool = False) -> tuple[list[subprocess.Popen[Any]], list[int], list[subprocess.Popen[Any]], list[int]]:
+def start_hubs(
+    tmp: str, n: int, redis: bool, watch_port: int | None = None, gateways: int = 0, cli: bool = False
+) -> tuple[list[subprocess.Popen[Any]], list[int], list[subprocess.Popen[Any]], list[int]]:
     """n hub processes (the first with an in-process watch gateway on watch_port, if given), and
     `gateways` watch gateway processes (`cuehub gateway`, Redis only). With `cli`, the hubs are a
     plain `cuehub serve` (its default uvicorn options: /ws/watch on the fast front); otherwise
@@ -197,7 +200,16 @@ def start_hubs(tmp: str, n: int, redis: bool, watch_port: int | None = None, gat
     env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_TABLE_RATE": "100000", "HUB_TABLE_BURST": "100000"}
     if redis:
         schema = "bench_" + uuid.uuid4().hex[:8]
-        subprocess.run([sys.executable, "-c", f"import asyncio,asyncpg\nasync def m():\n c=await asyncpg.connect('postgresql://postgres@127.0.0.1:5432/test')\n await c.execute('CREATE SCHEMA {schema}')\nasyncio.run(m())"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import asyncio,asyncpg\nasync def m():\n"
+                " c=await asyncpg.connect('postgresql://postgres@127.0.0.1:5432/test')\n"
+                f" await c.execute('CREATE SCHEMA {schema}')\nasyncio.run(m())",
+            ],
+            check=True,
+        )
         env.update(HUB_DATABASE_URL="postgresql+asyncpg://postgres@127.0.0.1:5432/test", HUB_DATABASE_SCHEMA=schema,
                    HUB_BUS_URL=f"redis://127.0.0.1:6379/0?channel=bench-{schema}")
     else:
@@ -368,7 +380,9 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
 
             # The floor first (its own process), then the hub.
             fport = free_port()
-            floor = subprocess.Popen([sys.executable, __file__, "--floor-server", str(fport), spec.as_posix()])
+            # Popen returns at once; the bench then waits for the port.
+            floor = subprocess.Popen(  # noqa: ASYNC220
+                [sys.executable, __file__, "--floor-server", str(fport), spec.as_posix()])
             from websockets.asyncio.client import connect
 
             deadline = time.monotonic() + 30  # a loaded box takes a while to start a Python process
@@ -468,7 +482,10 @@ def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
             if any(phase not in r for r in same):
                 continue
             ph = [r[phase] for r in same]
-            row[phase] = {k: statistics.median(p.get(k) or 0 for p in ph) for k in ("p50", "p99", "max", "per_s", "cpu_us", "client_cpu_us")}
+            row[phase] = {
+                k: statistics.median(p.get(k) or 0 for p in ph)
+                for k in ("p50", "p99", "max", "per_s", "cpu_us", "client_cpu_us")
+            }
             row[phase]["count"] = min(p["count"] for p in ph)
             row[phase]["expected"] = ph[0]["expected"]
             row[phase]["watchers"] = ph[0].get("watchers")
@@ -503,9 +520,12 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print("-" * len(head))
     for r in results:
         s, st, sat = r["steady"], r["stalled"], r["sat"]
-        line = (f"{r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} {s['p99'] or 0:>8.1f} "
-                f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} {r['rss_per_watcher_kb']:>10.1f} "
-                f"{sat.get('client_cpu_us', 0):>15.2f}")
+        line = (
+            f"{r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} {s['p99'] or 0:>8.1f} "
+            f"{s['max'] or 0:>8.1f} {st['p99'] or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} "
+            f"{r['rss_per_watcher_kb']:>10.1f} "
+            f"{sat.get('client_cpu_us', 0):>15.2f}"
+        )
         if many:
             line += f" {r.get('sat_many', {}).get('per_s', 0):>18.0f}"
         print(line)
@@ -514,7 +534,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         s, st = r["steady"], r["stalled"]
         extra = ""
         if many and "sat_many" in r and "sat_many" in floor:
-            extra = f"saturation at {many} watchers {r['sat_many']['per_s'] / floor['sat_many']['per_s']:.2f}x (target >= 1.2), "
+            ratio = r["sat_many"]["per_s"] / floor["sat_many"]["per_s"]
+            extra = f"saturation at {many} watchers {ratio:.2f}x (target >= 1.2), "
         print(f"{r['name']} / floor: p99 {s['p99'] / floor['steady']['p99']:.2f}x (target <= 1.2), "
               f"saturation {r['sat']['per_s'] / floor['sat']['per_s']:.2f}x (target >= 1.0; 2 hubs >= 1.5), {extra}"
               f"memory {r['rss_per_watcher_kb'] / floor['rss_per_watcher_kb']:.2f}x (target <= 1.2), "

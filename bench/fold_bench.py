@@ -68,10 +68,15 @@ def main() -> None:
             best = min(best, time.perf_counter() - t0)
         total_events += len(events)
         total_time += best
-        print(f"{discipline:<14} {len(events):>8} {best:>8.3f} {len(events) / best:>12,.0f} {len(events) / walk:>14,.0f} "
-              f"{walk / best:>7.3f}")
+        print(
+            f"{discipline:<14} {len(events):>8} {best:>8.3f} {len(events) / best:>12,.0f} {len(events) / walk:>14,.0f} "
+            f"{walk / best:>7.3f}"
+        )
     rate = total_events / total_time
-    print(f"{'all':<14} {total_events:>8} {total_time:>8.3f} {rate:>12,.0f}   target 200,000: {'met' if rate >= 200_000 else 'NOT met'}")
+    print(
+        f"{'all':<14} {total_events:>8} {total_time:>8.3f} {rate:>12,.0f}   "
+        f"target 200,000: {'met' if rate >= 200_000 else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

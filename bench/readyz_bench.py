@@ -97,7 +97,9 @@ async def main() -> None:
         conn = await asyncpg.connect(dsn)
         await conn.execute(f'CREATE SCHEMA "{schema}"')
         try:
-            report("PostgreSQL (loopback)", await measure(Settings(database_url=PG_URL, database_schema=schema), args.n))
+            report(
+                "PostgreSQL (loopback)", await measure(Settings(database_url=PG_URL, database_schema=schema), args.n)
+            )
         finally:
             await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
             await conn.close()

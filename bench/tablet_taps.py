@@ -101,11 +101,22 @@ def prepare(hub: HubProc, discipline: str, breaking: bool) -> dict[str, Any]:
     """A match on a fresh table, started; for a play case, after the setup strokes."""
     tid = hub.post("/api/tournaments", {"name": "taps"})["id"]
     tb = hub.post(f"/api/tournaments/{tid}/tables", {"name": "T"})
-    players = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}] + ([{"id": "c", "name": "C"}] if discipline == "chase_nine" else [])
+    players = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}] + (
+        [{"id": "c", "name": "C"}] if discipline == "chase_nine" else []
+    )
     fmt = {"racks": 5} if discipline in ("golden_nine", "chase_nine") else {"race_to": 5}
-    m = hub.post("/api/matches", {"tournament_id": tid, "table_id": tb["id"], "discipline": discipline, "players": players, "format": fmt})
-    send = lambda cmd: hub.post(f"/api/matches/{m['id']}/commands", {"id": uuid.uuid4().hex, "match_id": m["id"], "command": cmd}, tb["token"])  # noqa: E731
-    send({"kind": "start", "order": ["a", "b", "c"]} if discipline == "chase_nine" else {"kind": "start", "breaker": "a"})
+    m = hub.post(
+        "/api/matches",
+        {"tournament_id": tid, "table_id": tb["id"], "discipline": discipline, "players": players, "format": fmt},
+    )
+
+    def send(cmd: dict[str, Any]) -> Any:
+        envelope = {"id": uuid.uuid4().hex, "match_id": m["id"], "command": cmd}
+        return hub.post(f"/api/matches/{m['id']}/commands", envelope, tb["token"])
+
+    send(
+        {"kind": "start", "order": ["a", "b", "c"]} if discipline == "chase_nine" else {"kind": "start", "breaker": "a"}
+    )
     if not breaking:
         count = {"break_crossings": 4} if discipline == "golden_nine" else {"break_rails": 4}
         send({"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [2], **count})
@@ -134,7 +145,9 @@ class Taps:
 def enter(ui: str, page: Any, discipline: str, case: Case) -> int:
     taps = Taps(page)
     breaking = case.count is not None
-    preselected = page.locator("#fc-grid .ballbtn.on").count() > 0 and page.locator("#fc-grid .ballbtn.on").get_attribute("data-ball") == str(ball_on(discipline))
+    preselected = page.locator("#fc-grid .ballbtn.on").count() > 0 and page.locator(
+        "#fc-grid .ballbtn.on"
+    ).get_attribute("data-ball") == str(ball_on(discipline))
     if not preselected:
         taps.tap(f"#fc-grid [data-ball='{ball_on(discipline)}']")
     if "on" in case.facts["pocketed"]:
@@ -163,7 +176,11 @@ def stored_ok(hub: HubProc, t: dict[str, Any], discipline: str, case: Case, befo
     d = evs[0]["data"]
     want = dict(case.facts)
     want["pocketed"] = [4] if "on" in want["pocketed"] else []
-    ok = d["first_contact"] == ball_on(discipline) and d["pocketed"] == want["pocketed"] and d["cue_ball"] == want["cue_ball"]
+    ok = (
+        d["first_contact"] == ball_on(discipline)
+        and d["pocketed"] == want["pocketed"]
+        and d["cue_ball"] == want["cue_ball"]
+    )
     if "rail" in want:
         ok = ok and d["rail"] is want["rail"]
     if case.count is not None:

@@ -183,7 +183,11 @@ def describe(exc: ValidationError) -> str:
         loc = str(err["loc"][0]) if err.get("loc") else ""
         field = by_alias.get(loc.upper(), loc)
         var = names.get(field, loc or "settings")
-        shown = "" if field in _SECRET_FIELDS or "input" not in err or isinstance(err["input"], dict) else f"={err['input']!r}"
+        shown = (
+            ""
+            if field in _SECRET_FIELDS or "input" not in err or isinstance(err["input"], dict)
+            else f"={err['input']!r}"
+        )
         parts.append(f"{var}{shown}: {err['msg']}")
     return "bad setting " + "; ".join(parts)
 
@@ -193,9 +197,3 @@ def exit_on_bad_settings(exc: SettingsError, prog: str = "cuehub") -> NoReturn:
     print(f"{prog}: {exc}", file=sys.stderr, flush=True)
     raise SystemExit(2)
 
-
-def load_or_exit(prog: str = "cuehub") -> Settings:
-    try:
-        return Settings.from_env()
-    except SettingsError as exc:
-        exit_on_bad_settings(exc, prog)

@@ -111,7 +111,7 @@ def projection(state: MatchState) -> dict[str, Any]:
         "id": s.match_id, "tournament_id": s.tournament_id, "table_id": s.table_id,
         "discipline": s.discipline, "status": state.status, "version": state.version,
         "players": [{"id": pid, "name": name, "score": sc, "racks_won": 0}
-                    for (pid, name), sc in zip(s.players, state.scores)],
+                    for (pid, name), sc in zip(s.players, state.scores, strict=True)],
         "rack": {"number": 1, "shooter": state.shooter},
         "clock": {"shot": None, "match": None}, "winner": None, "result": None, "last": state.last,
     }

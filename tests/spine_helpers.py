@@ -60,7 +60,9 @@ def make_match(c: TestClient, table: dict[str, Any], **body: Any) -> dict[str, A
     return r.json()
 
 
-def envelope(mid: str, command: dict[str, Any], *, cid: str | None = None, expected: int | None = None) -> dict[str, Any]:
+def envelope(
+    mid: str, command: dict[str, Any], *, cid: str | None = None, expected: int | None = None
+) -> dict[str, Any]:
     env: dict[str, Any] = {"id": cid or str(uuid.uuid4()), "match_id": mid, "command": command}
     if expected is not None:
         env["expected_version"] = expected

@@ -25,20 +25,30 @@ def answer_json(answer: Answer, command_id: str | None) -> dict[str, Any]:
 
 
 @router.post(
-    "/matches/{mid}/commands", tags=["commands"], response_model=None, dependencies=[Security(models.TABLE_TOKEN)],
+    "/matches/{mid}/commands",
+    tags=["commands"],
+    response_model=None,
+    dependencies=[Security(models.TABLE_TOKEN)],
     openapi_extra=models.body(models.CommandEnvelope, "A command envelope (PROTOCOL.md section 3)."),
     responses={
         **models.ok(models.CommandAck, "Stored: the command's event is durably committed as `version`."),
         **models.errors(401, 403, 413, 503),
-        429: {"model": models.ErrorResponse,
-              "description": "Over the table's command rate (`rate_limited`, HUB_TABLE_RATE / HUB_TABLE_BURST, "
-                             "shared with its sockets): not run, not remembered; send it again after Retry-After."},
-        404: {"model": models.ErrorOrReject,
-              "description": "No such match (`unknown_match`)."},
-        409: {"model": models.CommandReject,
-              "description": "Rejected by the rules or the version check (every reject code but two)."},
-        422: {"model": models.ErrorOrReject,
-              "description": "Not a command envelope, or a malformed command (`bad_command`); malformed JSON (`bad_request`)."},
+        429: {
+            "model": models.ErrorResponse,
+            "description": "Over the table's command rate (`rate_limited`, HUB_TABLE_RATE / HUB_TABLE_BURST, "
+            "shared with its sockets): not run, not remembered; send it again after Retry-After.",
+        },
+        404: {"model": models.ErrorOrReject, "description": "No such match (`unknown_match`)."},
+        409: {
+            "model": models.CommandReject,
+            "description": "Rejected by the rules or the version check (every reject code but two).",
+        },
+        422: {
+            "model": models.ErrorOrReject,
+            "description": (
+                "Not a command envelope, or a malformed command (`bad_command`); malformed JSON (`bad_request`)."
+            ),
+        },
     },
 )
 async def post_command(mid: str, request: Request) -> JSONResponse:
@@ -55,8 +65,11 @@ async def post_command(mid: str, request: Request) -> JSONResponse:
         seconds = max(1, math.ceil(wait))
         rate = deps.settings(request).table_rate_per_s
         return JSONResponse(
-            error_body("rate_limited", f"over {rate:g} commands/s for this table; send it again later with the same id"),
-            status_code=429, headers={"Retry-After": str(seconds), "Cache-Control": "no-store"},
+            error_body(
+                "rate_limited", f"over {rate:g} commands/s for this table; send it again later with the same id"
+            ),
+            status_code=429,
+            headers={"Retry-After": str(seconds), "Cache-Control": "no-store"},
         )
     raw = await read_json(request, deps.settings(request).max_body_bytes)
     try:

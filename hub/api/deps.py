@@ -84,7 +84,9 @@ async def require_admin(
     if request.method not in SAFE_METHODS and request.headers.get(CSRF_HEADER) != CSRF_VALUE:
         raise ApiError(403, "csrf_header_required",
                        f"a write signed in with the session cookie must carry the header {CSRF_HEADER}: {CSRF_VALUE}")
-    expires = await sessions.use_session(engine(request), cookie, services(request).admin_hash, session_lifetime(request))
+    expires = await sessions.use_session(
+        engine(request), cookie, services(request).admin_hash, session_lifetime(request)
+    )
     if expires is None:
         raise ApiError(401, "session_expired", "the desk session has ended; sign in again")
 

@@ -51,7 +51,9 @@ def qr_data_url(text: str) -> str:
     """An SVG QR code of `text` as a data: URL (the pages' CSP allows data: images): a regular QR
     code (never a Micro QR, which few phone cameras read), error correction M (a card may get
     scuffed), sized by the page (no width/height in the SVG)."""
-    return segno.make_qr(text, error="m", boost_error=False).svg_data_uri(border=4, omitsize=True, dark="#000", light="#fff")
+    return segno.make_qr(text, error="m", boost_error=False).svg_data_uri(
+        border=4, omitsize=True, dark="#000", light="#fff"
+    )
 
 
 @router.post("/tables/{table_id}/pairing", status_code=201, dependencies=[Depends(deps.require_admin)],

@@ -163,7 +163,9 @@ class TokenCache:
     cached here; a rotation in this process empties the cache.
     """
 
-    def __init__(self, ttl_s: float = 2.0, max_entries: int = 4096, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, ttl_s: float = 2.0, max_entries: int = 4096, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.ttl_s, self.max_entries, self._clock = ttl_s, max_entries, clock
         self._seen: dict[str, tuple[float, asyncio.Future[Any]]] = {}
 

@@ -54,8 +54,13 @@ def _set_cookie(response: Response, request: Request, value: str, max_age_s: int
     )
 
 
-@router.post("/session", status_code=204, response_class=Response, openapi_extra=models.body(cm.SignIn),
-             responses=_no_content("Signed in: the `cuehub_session` cookie is set.") | models.errors(401, 413, 422, 429))
+@router.post(
+    "/session",
+    status_code=204,
+    response_class=Response,
+    openapi_extra=models.body(cm.SignIn),
+    responses=_no_content("Signed in: the `cuehub_session` cookie is set.") | models.errors(401, 413, 422, 429),
+)
 async def sign_in(request: Request) -> Response:
     token = _token(await read_json(request, deps.settings(request).max_body_bytes))
     engine = deps.engine(request)
@@ -79,8 +84,11 @@ async def sign_in(request: Request) -> Response:
     return response
 
 
-@router.get("/session", response_model=None,
-            responses=models.ok(cm.SessionState, "Whether this browser is signed in (the page cannot read its cookie)."))
+@router.get(
+    "/session",
+    response_model=None,
+    responses=models.ok(cm.SessionState, "Whether this browser is signed in (the page cannot read its cookie)."),
+)
 async def session_state(request: Request, cookie: str | None = Security(deps.desk_session)) -> JSONResponse:
     expires = None
     if cookie:
@@ -95,9 +103,14 @@ async def session_state(request: Request, cookie: str | None = Security(deps.des
 async def sign_out(request: Request, cookie: str | None = Security(deps.desk_session)) -> Response:
     if cookie:
         if request.headers.get(deps.CSRF_HEADER) != deps.CSRF_VALUE:
-            raise ApiError(403, "csrf_header_required",
-                           f"signing out with the session cookie needs the header {deps.CSRF_HEADER}: {deps.CSRF_VALUE}")
+            raise ApiError(
+                403,
+                "csrf_header_required",
+                f"signing out with the session cookie needs the header {deps.CSRF_HEADER}: {deps.CSRF_VALUE}",
+            )
         await sessions.end_session(deps.engine(request), cookie)
     response = Response(status_code=204, headers=NO_STORE)
-    response.delete_cookie(deps.SESSION_COOKIE, path="/", httponly=True, samesite="strict", secure=peer.is_https(request))
+    response.delete_cookie(
+        deps.SESSION_COOKIE, path="/", httponly=True, samesite="strict", secure=peer.is_https(request)
+    )
     return response

@@ -43,8 +43,11 @@ async def _answer(request: Request, table: catalog.TableRow) -> dict[str, Any]:
     }
 
 
-@router.get("/tables/{table_id}", response_model=None,
-            responses=models.ok(cm.TableInfo, "The table: its name, its tournament, its paired tablets.") | models.errors(404))
+@router.get(
+    "/tables/{table_id}",
+    response_model=None,
+    responses=models.ok(cm.TableInfo, "The table: its name, its tournament, its paired tablets.") | models.errors(404),
+)
 async def get_table(table_id: str, request: Request) -> dict[str, Any]:
     table = await catalog.get_table(deps.engine(request), table_id)
     if table is None:

@@ -23,10 +23,10 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from hub import draws
-from hub.draws.state import TournamentState
 from hub.api import competition_models as cm
 from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
+from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
 from hub.store import catalog
 from hub.tournaments import results

@@ -33,7 +33,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -56,7 +55,6 @@ PUBLISH_BACKLOG = 10_000
 RECONNECT_S = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
 HEARTBEAT_S = 1.0
 STALE_BEATS = 3  # heartbeats without a word before the subscription counts as silent
-_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 
 
 class Silent(Exception):
@@ -84,10 +82,6 @@ def split_url(url: str, deployment: str | None = None) -> tuple[str, str]:
     return clean, f"{PREFIX}:{deployment}:{channel}"
 
 
-def valid_name(name: str) -> bool:
-    return bool(_NAME.match(name))
-
-
 class RedisBus:
     def __init__(self, url: str, *, deployment: str | None = None, heartbeat_s: float = HEARTBEAT_S) -> None:
         self.url, self.channel = split_url(url, deployment)
@@ -109,7 +103,6 @@ class RedisBus:
         self.resync_cause = "reconnect"
         self.heard = 0.0  # time.monotonic() of the last word on the live subscription
         self.down_reason: str | None = "not subscribed yet"
-        self.silent_at: float | None = None  # time.monotonic() when silence was last noticed (tests)
         self._pub_failing_since: float | None = None
         # Called with the event name ("silence", "reconnect") for metrics; set by the gateway.
         self.on_event: Callable[[str], None] | None = None
@@ -270,7 +263,6 @@ class RedisBus:
                 if isinstance(exc, Silent) and was_up:
                     # Resync now: the store may well be reachable while Redis is not.
                     self.silences += 1
-                    self.silent_at = time.monotonic()
                     self.resync_cause = "silence"
                     self._event("silence")
                     self._deliver(None)

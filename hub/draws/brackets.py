@@ -97,7 +97,9 @@ def structure(double: bool, size: int) -> tuple[Node, ...]:
             rows.append(("GF", "GF", "final", (Slot("winner", "W1-1"), Slot("loser", "W1-1"))))
         else:
             for i in range(1, (size >> 2) + 1):
-                rows.append((f"L1-{i}", "L1", "losers", (Slot("loser", f"W1-{2 * i - 1}"), Slot("loser", f"W1-{2 * i}"))))
+                rows.append(
+                    (f"L1-{i}", "L1", "losers", (Slot("loser", f"W1-{2 * i - 1}"), Slot("loser", f"W1-{2 * i}")))
+                )
             for j in range(1, k):
                 m = size >> (j + 1)
                 for i in range(1, m + 1):

@@ -67,6 +67,3 @@ def required(cmd: Mapping[str, Any], name: str) -> Any:
         raise bad(f"{name} is required")
     return cmd[name]
 
-
-def not_found(code: str, message: str) -> DrawReject:
-    return DrawReject(404, code, message)

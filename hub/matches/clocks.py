@@ -92,7 +92,12 @@ def next_due(projection: Mapping[str, Any]) -> Due | None:
         elif isinstance(match.get("remaining_ms"), int) and match["remaining_ms"] <= 0:
             candidates.append(Due(MATCH, 0))  # its zero has passed: at once
     shot = clocks.get("shot")
-    if isinstance(shot, Mapping) and shot.get("running") and isinstance(shot.get("deadline"), int) and shot.get("player"):
+    if (
+        isinstance(shot, Mapping)
+        and shot.get("running")
+        and isinstance(shot.get("deadline"), int)
+        and shot.get("player")
+    ):
         candidates.append(Due(SHOT, shot["deadline"], shot["player"]))
     if not candidates:
         return None
@@ -324,7 +329,9 @@ class ClockService:
             log.info("clocks: %s stored on %s as v%s", kind, match_id, answer.version)
             return  # its Change re-arms the timer
         if answer.code != "version_conflict":
-            log.warning("clocks: %s refused on %s v%s: %s %s", kind, match_id, timer.version, answer.code, answer.message)
+            log.warning(
+                "clocks: %s refused on %s v%s: %s %s", kind, match_id, timer.version, answer.code, answer.message
+            )
         if self._timers.get(match_id) is timer:
             del self._timers[match_id]
         # Something else was stored first (here or in another hub process, whose change this one

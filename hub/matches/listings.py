@@ -111,7 +111,9 @@ class Listings:
         """PROTOCOL.md section 5: `{"id", "name", "version", "tables": [{"id", "name", "match"}]}`,
         the same as the writer's per-table reads give, in at most five queries."""
         async with self._engine.connect() as conn:
-            t = (await conn.execute(sa.select(tournaments.c.id, tournaments.c.name).where(tournaments.c.id == tid))).first()
+            t = (
+                await conn.execute(sa.select(tournaments.c.id, tournaments.c.name).where(tournaments.c.id == tid))
+            ).first()
             if t is None:
                 return None
             table_rows = (await conn.execute(
@@ -132,7 +134,7 @@ class Listings:
                 open_on.setdefault(r.table_id, (r.id, int(r.version)))
         current = {**latest_on, **open_on}
         heads = [current[tb.id] for tb in table_rows if tb.id in current]
-        shorts = dict(zip((h[0] for h in heads), await self._shorts_of(heads)))
+        shorts = dict(zip((h[0] for h in heads), await self._shorts_of(heads), strict=True))
         out_tables = []
         for tb in table_rows:
             head = current.get(tb.id)

@@ -204,7 +204,9 @@ class Presence:
                 self._dirty.add(tid)
         tables, self._dirty = self._dirty, set()
         try:
-            await store.record(self._engine, self.holder, {tid: self._heard[tid] for tid in tables if tid in self._heard})
+            await store.record(
+                self._engine, self.holder, {tid: self._heard[tid] for tid in tables if tid in self._heard}
+            )
         except BaseException:
             self._dirty |= tables
             raise

@@ -24,11 +24,13 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any
 
-_context: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("cuehub_log_context", default={})
+_context: contextvars.ContextVar[Mapping[str, Any]] = contextvars.ContextVar(
+    "cuehub_log_context", default=MappingProxyType({}))
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is emitted.
 _STANDARD = set(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None))) | {"message", "asctime", "taskName"}
@@ -49,10 +51,6 @@ def bind(**ids: Any) -> Iterator[None]:
         _context.reset(token)
 
 
-def bound() -> dict[str, Any]:
-    return dict(_context.get())
-
-
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -62,7 +60,7 @@ class JsonFormatter(logging.Formatter):
             "msg": _ANSI.sub("", record.getMessage()),
         }
         if record.name == "uvicorn.access" and isinstance(record.args, tuple) and len(record.args) == 5:
-            out.update(zip(_ACCESS_FIELDS, record.args))
+            out.update(zip(_ACCESS_FIELDS, record.args, strict=True))
         out.update(_context.get())
         for key, value in vars(record).items():
             if key not in _STANDARD and key not in _DROPPED and not key.startswith("_"):

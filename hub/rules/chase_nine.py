@@ -114,15 +114,30 @@ class ChaseNine(Discipline):
         else:
             self._win_paid_by(st, pid, payer, "normal", "win_ball", pts("normal"), note)
 
-    def _win_from_all(self, st: MatchState, pid: str, win_type: str, each: int, note: list[str], *, by_break_stroke: bool = False) -> None:
+    def _win_from_all(
+        self, st: MatchState, pid: str, win_type: str, each: int, note: list[str], *, by_break_stroke: bool = False
+    ) -> None:
         gains = {other: -each for other in st.ids() if other != pid}
         gains[pid] = each * len(gains)
         # both others paid: the cycle is kept, starting from the winner
-        core.finish_rack(st, pid, win_type, "win_ball", gains, note, next_order=core.rack_order(st, pid), by_break_stroke=by_break_stroke)
+        core.finish_rack(
+            st,
+            pid,
+            win_type,
+            "win_ball",
+            gains,
+            note,
+            next_order=core.rack_order(st, pid),
+            by_break_stroke=by_break_stroke,
+        )
 
-    def _win_paid_by(self, st: MatchState, winner: str, payer: str, win_type: str, reason: str, amount: int, note: list[str]) -> None:
+    def _win_paid_by(
+        self, st: MatchState, winner: str, payer: str, win_type: str, reason: str, amount: int, note: list[str]
+    ) -> None:
         other = next(pid for pid in st.ids() if pid not in (winner, payer))
-        core.finish_rack(st, winner, win_type, reason, {winner: amount, payer: -amount}, note, next_order=(winner, payer, other))
+        core.finish_rack(
+            st, winner, win_type, reason, {winner: amount, payer: -amount}, note, next_order=(winner, payer, other)
+        )
 
     def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
         f = st.setup.points("foul")

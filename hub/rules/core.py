@@ -23,19 +23,6 @@ CALLED_FOULS = (
     "other",
 )
 CUE_BALL_STATES = ("table", "pocketed", "off_table")
-# The order foul codes are listed in ``last.fouls`` (the contract compares them as a multiset).
-FACT_FOUL_ORDER = (
-    "no_contact",
-    "wrong_ball_first",
-    "no_rail",
-    "bad_break",
-    "scratch",
-    "cue_ball_off_table",
-    "ball_off_table",
-    "nine_on_free_ball",
-    "break_position",
-    "time",
-)
 
 
 # --- strokes -----------------------------------------------------------------------------
@@ -360,7 +347,9 @@ def _next_rack(st: MatchState, winner: str, next_order: tuple[str, ...] | None) 
 def ranking(st: MatchState) -> list[str]:
     """chase_nine: by score, highest first; ties keep the rack-1 order; disqualified last."""
     first_order = list(st.first_order or st.ids())
-    return sorted(first_order, key=lambda pid: (st.player(pid).disqualified, -st.player(pid).score, first_order.index(pid)))
+    return sorted(
+        first_order, key=lambda pid: (st.player(pid).disqualified, -st.player(pid).score, first_order.index(pid))
+    )
 
 
 def end_match(st: MatchState, winner: str | None, reason: str, note: list[str]) -> None:

@@ -53,7 +53,9 @@ class GoldenNine(Discipline):
             return []
         if 9 in shot["pocketed"]:
             note.append("golden break")
-            core.finish_rack(st, pid, "small_gold", "win_ball", {pid: WIN_POINTS["small_gold"]}, note, by_break_stroke=True)
+            core.finish_rack(
+                st, pid, "small_gold", "win_ball", {pid: WIN_POINTS["small_gold"]}, note, by_break_stroke=True
+            )
             return []
         self.after_legal_break(st, pid, shot["pocketed"])
         return []
@@ -114,7 +116,9 @@ class GoldenNine(Discipline):
         else:
             core.start_inning(st, opp, ball_in_hand="anywhere")
 
-    def lose_rack(self, st: MatchState, loser: str, reason: str, note: list[str], points: int = WIN_POINTS["normal"]) -> None:
+    def lose_rack(
+        self, st: MatchState, loser: str, reason: str, note: list[str], points: int = WIN_POINTS["normal"]
+    ) -> None:
         winner = self.opponent(st, loser)
         core.finish_rack(st, winner, "normal", reason, {winner: points}, note)
 

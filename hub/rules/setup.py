@@ -59,7 +59,7 @@ class MatchSetup:
     # The draw match this match plays ({"tournament_id", "key", "round"} as items), or None.
     draw: tuple[tuple[str, str], ...] | None = None
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> MatchSetup:
+    def __deepcopy__(self, _memo: dict[int, Any]) -> MatchSetup:
         return self  # frozen: states share it
 
     # derived once: the fold looks players up on every event
@@ -112,7 +112,9 @@ def _number(value: Any, what: str, *, minimum: float = 0, integer: bool = False,
     if integer and int(value) != value:
         raise SetupError(f"{what} must be a whole number")
     if value < minimum or (value == 0 and not allow_zero):
-        raise SetupError(f"{what} must be greater than {minimum}" if not allow_zero else f"{what} must be at least {minimum}")
+        raise SetupError(
+            f"{what} must be greater than {minimum}" if not allow_zero else f"{what} must be at least {minimum}"
+        )
     if value > 1_000_000:
         raise SetupError(f"{what} is too large")
     return int(value) if integer else value
@@ -188,7 +190,9 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
             raise SetupError("format.minutes is for golden_nine and chase_nine")
         minutes = _number(fmt["minutes"], "format.minutes")
     if sum(x is not None for x in (race_to, racks, minutes)) != 1:
-        raise SetupError("format needs exactly one of race_to (wpa_nine, chinese_eight), racks or minutes (golden_nine, chase_nine)")
+        raise SetupError(
+            "format needs exactly one of race_to (wpa_nine, chinese_eight), racks or minutes (golden_nine, chase_nine)"
+        )
     break_mode = fmt.get("break", "winner")
     if break_mode not in ("winner", "alternate"):
         raise SetupError("format.break must be 'winner' or 'alternate'")
@@ -206,9 +210,13 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
 
     options = _mapping(body.get("options"), "options")
     # RULES.md golden_nine "Timed match": a timed match always has a shot clock.
-    shot_clock = _shot_clock(options.get("shot_clock"), discipline, timed=minutes is not None and discipline == "golden_nine")
+    shot_clock = _shot_clock(
+        options.get("shot_clock"), discipline, timed=minutes is not None and discipline == "golden_nine"
+    )
     match_clock = _mapping(options.get("match_clock"), "options.match_clock")
-    every = _number(match_clock.get("timeout_every_racks", 10), "options.match_clock.timeout_every_racks", minimum=1, integer=True)
+    every = _number(
+        match_clock.get("timeout_every_racks", 10), "options.match_clock.timeout_every_racks", minimum=1, integer=True
+    )
     timeout_s = _number(match_clock.get("timeout_s", 300), "options.match_clock.timeout_s", allow_zero=True)
     draw = _draw(body.get("draw"))
     return MatchSetup(
@@ -253,5 +261,10 @@ def _shot_clock(raw: Any, discipline: str, *, timed: bool) -> ShotClockConfig | 
     first = _number(cfg.get("first_shot_s", 60 if chase else shot_s), "shot_clock.first_shot_s")
     brk = _number(cfg.get("break_s", 30 if timed and discipline == "golden_nine" else shot_s), "shot_clock.break_s")
     ext = _number(cfg.get("extension_s", 30), "shot_clock.extension_s")
-    per_rack = _number(cfg.get("extensions_per_rack", 0 if chase else 1), "shot_clock.extensions_per_rack", integer=True, allow_zero=True)
+    per_rack = _number(
+        cfg.get("extensions_per_rack", 0 if chase else 1),
+        "shot_clock.extensions_per_rack",
+        integer=True,
+        allow_zero=True,
+    )
     return ShotClockConfig(shot_s, first, brk, ext, per_rack)

@@ -123,7 +123,9 @@ class MatchState:
     racks: list[dict[str, Any]] = field(default_factory=list)
     winner: str | None = None
     result: dict[str, Any] | None = None
-    last: tuple[int, str, str | None, tuple[str, ...], tuple[str, ...]] | None = None  # version, kind, player, fouls, notes
+    last: tuple[int, str, str | None, tuple[str, ...], tuple[str, ...]] | None = (
+        None  # version, kind, player, fouls, notes
+    )
     paused: bool = False
     official_timeout: bool = False  # timed match: the match clock rests until the next break
     official_timeout_since: int | None = None  # server ms when the official timeout began

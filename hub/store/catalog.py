@@ -31,10 +31,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def token_matches(token: str, stored_hash: str) -> bool:
-    return hmac.compare_digest(token_hash(token), stored_hash)
-
-
 def new_id(prefix: str) -> str:
     return prefix + secrets.token_hex(5)
 
@@ -112,7 +108,9 @@ async def list_tournaments(engine: AsyncEngine) -> list[dict[str, str]]:
 
 async def get_tournament(engine: AsyncEngine, tid: str) -> dict[str, str] | None:
     async with engine.connect() as conn:
-        row = (await conn.execute(sa.select(tournaments.c.id, tournaments.c.name).where(tournaments.c.id == tid))).first()
+        row = (
+            await conn.execute(sa.select(tournaments.c.id, tournaments.c.name).where(tournaments.c.id == tid))
+        ).first()
     return {"id": row.id, "name": row.name} if row else None
 
 
@@ -184,13 +182,17 @@ async def add_table_token(conn: AsyncConnection, table_id: str) -> str:
     """A new token of the table's own for one tablet (in the caller's transaction); the clear token
     is returned this once, only its hash is stored."""
     token = secrets.token_urlsafe(24)
-    await conn.execute(table_tokens.insert().values(token_hash=token_hash(token), table_id=table_id, created_at=now_ms()))
+    await conn.execute(
+        table_tokens.insert().values(token_hash=token_hash(token), table_id=table_id, created_at=now_ms())
+    )
     return token
 
 
 async def count_table_tokens(engine: AsyncEngine, table_id: str) -> int:
     async with engine.connect() as conn:
-        n = await conn.scalar(sa.select(sa.func.count()).select_from(table_tokens).where(table_tokens.c.table_id == table_id))
+        n = await conn.scalar(
+            sa.select(sa.func.count()).select_from(table_tokens).where(table_tokens.c.table_id == table_id)
+        )
     return int(n or 0)
 
 
@@ -294,12 +296,20 @@ async def tournament_version(engine: AsyncEngine, tid: str) -> int:
         row = (
             await conn.execute(
                 sa.select(
-                    sa.select(sa.func.count()).select_from(tables).where(tables.c.tournament_id == tid).scalar_subquery(),
-                    sa.select(sa.func.count()).select_from(matches).where(matches.c.tournament_id == tid).scalar_subquery(),
+                    sa.select(sa.func.count())
+                    .select_from(tables)
+                    .where(tables.c.tournament_id == tid)
+                    .scalar_subquery(),
+                    sa.select(sa.func.count())
+                    .select_from(matches)
+                    .where(matches.c.tournament_id == tid)
+                    .scalar_subquery(),
                     sa.select(sa.func.coalesce(sa.func.sum(matches.c.version), 0))
-                    .where(matches.c.tournament_id == tid).scalar_subquery(),
+                    .where(matches.c.tournament_id == tid)
+                    .scalar_subquery(),
                     sa.select(sa.func.coalesce(sa.func.max(tournament_events.c.version), 0))
-                    .where(tournament_events.c.tournament_id == tid).scalar_subquery(),
+                    .where(tournament_events.c.tournament_id == tid)
+                    .scalar_subquery(),
                 )
             )
         ).one()  # a SELECT of scalar subqueries: always exactly one row

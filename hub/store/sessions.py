@@ -39,7 +39,9 @@ async def open_session(engine: AsyncEngine, admin_hash: str, life: Lifetime) -> 
     expires = life.expiry(now, now)
     async with engine.begin() as conn:
         await conn.execute(
-            desk_sessions.delete().where(sa.or_(desk_sessions.c.expires_at <= now, desk_sessions.c.admin_hash != admin_hash))
+            desk_sessions.delete().where(
+                sa.or_(desk_sessions.c.expires_at <= now, desk_sessions.c.admin_hash != admin_hash)
+            )
         )
         await conn.execute(
             desk_sessions.insert().values(

@@ -49,7 +49,9 @@ async def read(engine: AsyncEngine, tournament_id: str, since: int = 0) -> list[
 async def head(engine: AsyncEngine, tournament_id: str) -> int:
     async with engine.connect() as conn:
         value = await conn.scalar(
-            sa.select(sa.func.max(tournament_events.c.version)).where(tournament_events.c.tournament_id == tournament_id)
+            sa.select(sa.func.max(tournament_events.c.version)).where(
+                tournament_events.c.tournament_id == tournament_id
+            )
         )
         return int(value or 0)
 

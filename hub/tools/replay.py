@@ -120,7 +120,9 @@ async def replay(
             report.events += len(stream)
             report.voided += sum(1 for e in stream if e.voided)
             try:
-                setup = rules.validate_setup(row.setup, match_id=row.id, tournament_id=row.tournament_id, table_id=row.table_id)
+                setup = rules.validate_setup(
+                    row.setup, match_id=row.id, tournament_id=row.tournament_id, table_id=row.table_id
+                )
                 state = rules.fold(setup, stream)
                 proj = rules.projection(state)
                 # Serialisable, as the hub sends it.
@@ -159,7 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="cuehub replay", description="refold every match from the event store and verify")
     ap.add_argument("--database-url", default=None, help="default HUB_DATABASE_URL")
     ap.add_argument("--match", action="append", default=None, help="only this match id (repeatable)")
-    ap.add_argument("--repair", action="store_true", help="rewrite match rows (status, version) that disagree with the fold")
+    ap.add_argument(
+        "--repair", action="store_true", help="rewrite match rows (status, version) that disagree with the fold"
+    )
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--no-progress", action="store_true", help="no progress output on stderr")
     args = ap.parse_args(list(argv) if argv is not None else None)

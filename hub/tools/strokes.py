@@ -268,7 +268,11 @@ def next_command(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] 
     if pending:
         options = list(pending.get("options") or [])
         choice = rng.choice(options) if options else "play"
-        return {"kind": "decision", "player": pending["player"], "choice": choice}, f"decision {choice}", rng.uniform(1.5, 4.0)
+        return (
+            {"kind": "decision", "player": pending["player"], "choice": choice},
+            f"decision {choice}",
+            rng.uniform(1.5, 4.0),
+        )
     phase = rack.get("phase")
     if phase == "lag":
         return {"kind": "lag", "winner": rng.choice(ids)}, "lag", 4.0
@@ -279,10 +283,19 @@ def next_command(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] 
         shooter = rack.get("shooter")
         me = player_in(m, shooter)
         shot_clock = (m.get("clock") or {}).get("shot")
-        if shot_clock and not shot_clock.get("extended") and int(me.get("extensions_left") or 0) > 0 and rng.random() < 0.04:
+        if (
+            shot_clock
+            and not shot_clock.get("extended")
+            and int(me.get("extensions_left") or 0) > 0
+            and rng.random() < 0.04
+        ):
             return {"kind": "extension", "player": shooter}, "extension", rng.uniform(1.0, 3.0)
         if rng.random() < 0.01:
-            return {"kind": "foul", "player": shooter, "reason": rng.choice(OUTSIDE_FOULS)}, "called foul", rng.uniform(1.0, 3.0)
+            return (
+                {"kind": "foul", "player": shooter, "reason": rng.choice(OUTSIDE_FOULS)},
+                "called foul",
+                rng.uniform(1.0, 3.0),
+            )
         cmd, label = play_shot(m, rng)
         return cmd, label, rng.uniform(2.0, 6.0)
     return None, f"phase {phase}", 0.0

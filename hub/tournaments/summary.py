@@ -12,7 +12,8 @@ played now, a hand-made match too, `key` null then) and `next` (`[{"key", "match
 "players"}]`: the matches called to a table that have not started, then the first of the queue,
 `table` null for those; at most NEXT_SHOWN).
 
-The summaries are kept a moment (TournamentList), so every open home page polling it costs the store little.
+The summaries are kept a moment (TournamentList), so every open home page polling it costs the
+store little.
 """
 
 from __future__ import annotations

@@ -72,10 +72,8 @@ async def replay(engine: AsyncEngine, rules: MatchRules, match_id: str, since: i
     steps: list[Step] = []
     state = rules.initial(setup)
     for i, ev in enumerate(stream):
-        if ev.kind == "undo" and not ev.voided:
-            state = rules.fold(setup, stream[: i + 1])  # an undo needs the whole prefix
-        else:
-            state = rules.evolve(state, ev)
+        # an undo needs the whole prefix
+        state = rules.fold(setup, stream[: i + 1]) if ev.kind == "undo" and not ev.voided else rules.evolve(state, ev)
         if ev.version > since:
             steps.append(Step(ev.version, dumps(rules.projection(state)), dumps(ev.to_json()), ev.kind == "undo"))
     proj = rules.projection(state)

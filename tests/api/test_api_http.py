@@ -27,9 +27,13 @@ def test_commands_and_events(client):
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
     r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "nope"}), headers=tok)
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_command"
-    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}, expected=0), headers=tok)
+    r = client.post(
+        f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}, expected=0), headers=tok
+    )
     assert r.status_code == 409 and r.json()["error"]["code"] == "version_conflict"
-    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}, expected=1), headers=tok)
+    r = client.post(
+        f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}, expected=1), headers=tok
+    )
     assert r.status_code == 200 and r.json()["version"] == 2
     events = client.get(f"/api/matches/{mid}/events?since=1").json()["events"]
     assert [e["version"] for e in events] == [2] and events[0]["kind"] == "shot" and events[0]["voided"] is False

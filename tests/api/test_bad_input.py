@@ -19,7 +19,9 @@ def test_setup_bad_input(client):
     _is_error(client.post("/api/tournaments", json={"name": 5}, headers=admin()), 422)
     _is_error(client.post("/api/tournaments", json=[], headers=admin()), 422)
     _is_error(client.post("/api/tournaments/nope/tables", json={"name": "x"}, headers=admin()), 404)
-    _is_error(client.post("/api/matches", json={"tournament_id": table["tid"], "table_id": "nope"}, headers=admin()), 404)
+    _is_error(
+        client.post("/api/matches", json={"tournament_id": table["tid"], "table_id": "nope"}, headers=admin()), 404
+    )
     _is_error(client.post("/api/matches", json={"tournament_id": table["tid"], "table_id": table["table_id"],
                                                 "discipline": "snooker", "players": []}, headers=admin()), 422)
     _is_error(client.post("/api/tournaments", content=b"x" * 100_000, headers=admin()), 413)
@@ -41,7 +43,12 @@ def test_command_bad_input(client):
     _is_error(client.post(url, json={"id": "", "match_id": mid, "command": {"kind": "start"}}, headers=tok), 422)
     _is_error(client.post(url, json={"id": "x" * 65, "match_id": mid, "command": {"kind": "start"}}, headers=tok), 422)
     _is_error(client.post(url, json={"id": "a", "match_id": mid, "command": "start"}, headers=tok), 422)
-    _is_error(client.post(url, json={"id": "a", "match_id": mid, "expected_version": True, "command": {"kind": "start"}}, headers=tok), 422)
+    _is_error(
+        client.post(
+            url, json={"id": "a", "match_id": mid, "expected_version": True, "command": {"kind": "start"}}, headers=tok
+        ),
+        422,
+    )
     _is_error(client.post(url, json=envelope("other", {"kind": "start"}), headers=tok), 422)
     _is_error(client.post(url, content=b"x" * 100_000, headers=tok), 413)
     _is_error(client.post(url, content=iter([b"x" * 40_000] * 3), headers=tok), 413)  # chunked, no length

@@ -31,7 +31,9 @@ def _count_refusals(settings: Settings, mid: str) -> int:
         engine = make_engine(settings)
         try:
             async with engine.connect() as conn:
-                n = await conn.scalar(sa.select(sa.func.count()).select_from(rejections).where(rejections.c.match_id == mid))
+                n = await conn.scalar(
+                    sa.select(sa.func.count()).select_from(rejections).where(rejections.c.match_id == mid)
+                )
             return int(n or 0)
         finally:
             await engine.dispose()
@@ -102,10 +104,14 @@ def test_refusals_kept_per_match_and_reloaded_within_the_bound(sqlite_settings: 
         live = c.app.state.services.writer.cache._live[mid]
         assert sorted(live.rejects) == [f"r{i}" for i in range(25, 30)]
         # A remembered id keeps its first answer even though it would be accepted now ...
-        r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="r29"), headers=bearer(table["token"]))
+        r = c.post(
+            f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="r29"), headers=bearer(table["token"])
+        )
         assert r.status_code == 409
         # ... and one forgotten beyond the bound is judged afresh (the documented contract).
-        r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="r00"), headers=bearer(table["token"]))
+        r = c.post(
+            f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="r00"), headers=bearer(table["token"])
+        )
         assert r.status_code == 200
 
 
@@ -115,7 +121,11 @@ def test_refusals_expire_after_the_ttl(sqlite_settings: Settings) -> None:
         table = make_table(c)
         mid = make_match(c, table)["id"]
         for i in range(3):
-            c.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid=f"a{i}"), headers=bearer(table["token"]))
+            c.post(
+                f"/api/matches/{mid}/commands",
+                json=envelope(mid, BREAK_SHOT, cid=f"a{i}"),
+                headers=bearer(table["token"]),
+            )
         assert _count_refusals(settings, mid) == 3
         time.sleep(0.5)
         c.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="b"), headers=bearer(table["token"]))
@@ -129,13 +139,17 @@ def test_a_refusal_stored_elsewhere_is_the_answer(sqlite_settings: Settings) -> 
         table = make_table(a)
         mid = make_match(a, table)["id"]
         assert b.get(f"/api/matches/{mid}").status_code == 200  # b has the match in memory, no refusals
-        r = a.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="X"), headers=bearer(table["token"]))
+        r = a.post(
+            f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="X"), headers=bearer(table["token"])
+        )
         assert r.status_code == 409
         first = r.json()
         # b stores the start itself (so its memory is current) and then gets X: the first answer.
         assert b.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
                       headers=bearer(table["token"])).status_code == 200
-        r = b.post(f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="X"), headers=bearer(table["token"]))
+        r = b.post(
+            f"/api/matches/{mid}/commands", json=envelope(mid, BREAK_SHOT, cid="X"), headers=bearer(table["token"])
+        )
         assert (r.status_code, r.json()) == (409, first)
         assert b.get(f"/api/matches/{mid}").json()["version"] == 1
 
@@ -181,7 +195,9 @@ def _error(ws: Any) -> dict[str, Any]:
     return got["error"]
 
 
-def test_watch_refuses_nul_surrogates_and_deep_nesting_and_stays_open(wc: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+def test_watch_refuses_nul_surrogates_and_deep_nesting_and_stays_open(
+    wc: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
     table = make_table(wc)
     mid = make_match(wc, table)["id"]
     caplog.set_level(logging.INFO)
@@ -211,7 +227,9 @@ def test_log_budget_bounds_lines_per_key() -> None:
     assert budget.allow("c1") == 97  # the next line says how many were dropped
 
 
-def test_subscribe_failures_log_a_few_bounded_lines(sqlite_settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+def test_subscribe_failures_log_a_few_bounded_lines(
+    sqlite_settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     with TestClient(create_app(sqlite_settings)) as c:
         subs = c.app.state.services.watch.subscriptions
 
@@ -222,7 +240,7 @@ def test_subscribe_failures_log_a_few_bounded_lines(sqlite_settings: Settings, c
         caplog.set_level(logging.WARNING)
         with c.websocket_connect("/ws/watch") as ws:
             for i in range(50):
-                ws.send_text('{"type":"subscribe","channel":"match:m%d"}' % i)
+                ws.send_text(f'{{"type":"subscribe","channel":"match:m{i}"}}')
                 assert _error(ws)["code"] == "unavailable"
     lines = [r for r in caplog.records if r.name == "hub.watch.subscriptions"]
     assert len(lines) == 5 and all(len(r.getMessage()) < 500 and not r.exc_info for r in lines)

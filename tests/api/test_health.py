@@ -156,7 +156,10 @@ def test_readiness_asks_the_bus_its_own_health(sqlite_settings: Settings) -> Non
         bus.health = lambda: "subscription lost"  # type: ignore[attr-defined]
         try:
             r = hub.get("/readyz")
-            assert r.status_code == 503 and r.json()["checks"] == {"store": "ok", "bus": "unreachable: subscription lost"}
+            assert r.status_code == 503 and r.json()["checks"] == {
+                "store": "ok",
+                "bus": "unreachable: subscription lost",
+            }
             bus.health = lambda: None  # type: ignore[attr-defined]
             assert hub.get("/readyz").status_code == 200
         finally:

@@ -133,7 +133,12 @@ def test_security_schemes_are_declared_and_used(doc: dict[str, Any]) -> None:
     schemes = doc["components"]["securitySchemes"]
     assert schemes["adminToken"] == {**schemes["adminToken"], "type": "http", "scheme": "bearer"}
     assert schemes["tableToken"] == {**schemes["tableToken"], "type": "http", "scheme": "bearer"}
-    assert schemes["deskSession"] == {**schemes["deskSession"], "type": "apiKey", "in": "cookie", "name": "cuehub_session"}
+    assert schemes["deskSession"] == {
+        **schemes["deskSession"],
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "cuehub_session",
+    }
     ops = {(method, path): op for path, method, op in operations(doc)}
     for key in (("post", "/api/tournaments"), ("post", "/api/tournaments/{tid}/tables"), ("post", "/api/matches"),
                 ("post", "/api/tables/{table_id}/token")):

@@ -83,7 +83,9 @@ def test_a_tablet_token_opens_no_other_table(client):
     a, b = make_table(client), make_table(client)
     mb = make_match(client, b)["id"]
     token = client.post("/api/pair", json={"code": new_code(client, a["table_id"])["code"]}).json()["token"]
-    r = client.post(f"/api/matches/{mb}/commands", json=envelope(mb, {"kind": "start", "breaker": "a"}), headers=bearer(token))
+    r = client.post(
+        f"/api/matches/{mb}/commands", json=envelope(mb, {"kind": "start", "breaker": "a"}), headers=bearer(token)
+    )
     assert r.status_code == 403
     with client.websocket_connect(f"/ws/tables/{b['table_id']}") as ws:
         ws.send_json({"type": "auth", "token": token})

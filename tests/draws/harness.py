@@ -90,7 +90,7 @@ def random_scores(players: Iterable[str], rnd: random.Random) -> tuple[str | Non
         winner = rnd.choice(players)
         return winner, {p: (rnd.randint(5, 9) if p == winner else rnd.randint(0, 4)) for p in players}
     a, b = rnd.randint(-20, 20), rnd.randint(-20, 20)
-    scores = dict(zip(players, (a, b, -a - b)))
+    scores = dict(zip(players, (a, b, -a - b), strict=True))
     top = max(scores.values())
     leaders = [p for p, s in scores.items() if s == top]
     return (leaders[0] if len(leaders) == 1 else None), scores

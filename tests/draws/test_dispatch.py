@@ -64,10 +64,13 @@ def test_match_body() -> None:
                                              {"name": "Yang Fan", "seed": 2, "handicap": "eight"}]})
     s.draw("single_elimination")
     body = match_body(s.state, "W1-1")
-    assert body == {"discipline": "golden_nine",
-                    "players": [{"id": "p1", "name": "Zheng Yubo"}, {"id": "p2", "name": "Yang Fan", "handicap": "eight"}],
-                    "format": {"racks": 5}, "options": {},
-                    "draw": {"tournament_id": "t1", "key": "W1-1", "round": "W1"}}
+    assert body == {
+        "discipline": "golden_nine",
+        "players": [{"id": "p1", "name": "Zheng Yubo"}, {"id": "p2", "name": "Yang Fan", "handicap": "eight"}],
+        "format": {"racks": 5},
+        "options": {},
+        "draw": {"tournament_id": "t1", "key": "W1-1", "round": "W1"},
+    }
     body["format"]["racks"] = 99  # a copy: the state is not changed
     assert match_body(s.state, "W1-1")["format"] == {"racks": 5}
     s.do({"kind": "update_player", "player": "p2", "changes": {"handicap": None, "name": "杨帆"}})

@@ -170,20 +170,32 @@ def test_rejects_change_nothing_and_dispatch_obeys_tables(kind: str, n: int, see
         before = projection(s.state)
         keys = [m["key"] for m in before["draw"]["matches"]] + ["nope"]
         pids = [p["id"] for p in before["players"]] + ["p999"]
-        cmd = rnd.choice([
-            {"kind": "walkover", "key": rnd.choice(keys), "winner": rnd.choice(pids)},
-            {"kind": "uncall", "key": rnd.choice(keys)},
-            {"kind": "call", "key": rnd.choice(keys), "match_id": f"x{rnd.randint(0, 5)}", "table_id": rnd.choice(tables)},
-            {"kind": "take_result", "key": rnd.choice(keys), "match_id": f"x{rnd.randint(0, 5)}",
-             "winner": rnd.choice(pids), "scores": {}},
-            {"kind": "void_result", "key": rnd.choice(keys), "match_id": f"x{rnd.randint(0, 5)}"},
-            {"kind": "pause_table", "table_id": rnd.choice(tables)},
-            {"kind": "resume_table", "table_id": rnd.choice(tables)},
-            {"kind": "order_queue", "keys": rnd.sample(keys, min(3, len(keys)))},
-            {"kind": "withdraw", "player": rnd.choice(pids)},
-            {"kind": "add_players", "players": [{"name": "Late"}]},
-            {"kind": "make_draw", "type": kind, "seed": 3, "match": {"discipline": "golden_nine"}},
-        ])
+        cmd = rnd.choice(
+            [
+                {"kind": "walkover", "key": rnd.choice(keys), "winner": rnd.choice(pids)},
+                {"kind": "uncall", "key": rnd.choice(keys)},
+                {
+                    "kind": "call",
+                    "key": rnd.choice(keys),
+                    "match_id": f"x{rnd.randint(0, 5)}",
+                    "table_id": rnd.choice(tables),
+                },
+                {
+                    "kind": "take_result",
+                    "key": rnd.choice(keys),
+                    "match_id": f"x{rnd.randint(0, 5)}",
+                    "winner": rnd.choice(pids),
+                    "scores": {},
+                },
+                {"kind": "void_result", "key": rnd.choice(keys), "match_id": f"x{rnd.randint(0, 5)}"},
+                {"kind": "pause_table", "table_id": rnd.choice(tables)},
+                {"kind": "resume_table", "table_id": rnd.choice(tables)},
+                {"kind": "order_queue", "keys": rnd.sample(keys, min(3, len(keys)))},
+                {"kind": "withdraw", "player": rnd.choice(pids)},
+                {"kind": "add_players", "players": [{"name": "Late"}]},
+                {"kind": "make_draw", "type": kind, "seed": 3, "match": {"discipline": "golden_nine"}},
+            ]
+        )
         try:
             s.do(cmd)
         except DrawReject as r:

@@ -192,7 +192,9 @@ def test_unstorable_strings_are_bad_input_not_outages(hub, socket):
     deep = "[" * 60_000  # under the 64 KiB cap, far over the parser's recursion limit
     socket.send_text(deep)
     assert _answer(socket)["error"]["code"] == "bad_command"
-    assert c.post(f"/api/matches/{mid}/commands", content=deep.encode(), headers=bearer(hub["token"])).status_code == 422
+    assert (
+        c.post(f"/api/matches/{mid}/commands", content=deep.encode(), headers=bearer(hub["token"])).status_code == 422
+    )
     after = _events(c, mid)
     assert after == before
 
@@ -231,14 +233,21 @@ def test_flood_is_limited_and_changes_nothing(tmp_path):
             ws.send_json({"type": "auth", "token": tb["token"]})
             assert ws.receive_json()["type"] == "ready"
             for i in range(2000):
-                ws.send_text(json.dumps({"id": f"f{i}", "match_id": m["id"], "command": {"kind": "shot", "player": "b"}}))
+                ws.send_text(
+                    json.dumps({"id": f"f{i}", "match_id": m["id"], "command": {"kind": "shot", "player": "b"}})
+                )
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
                     msg = ws.receive_json()
                     if msg["type"] == "reject":
                         codes[msg["error"]["code"]] = codes.get(msg["error"]["code"], 0) + 1
         assert closed.value.code == 4429
-        assert codes.get("rate_limited", 0) > 0 and set(codes) <= {"bad_command", "not_started", "not_your_turn", "rate_limited"}
+        assert codes.get("rate_limited", 0) > 0 and set(codes) <= {
+            "bad_command",
+            "not_started",
+            "not_your_turn",
+            "rate_limited",
+        }
         assert c.get(f"/api/matches/{m['id']}").json()["version"] == 0
         assert c.get("/healthz").status_code == 200
         print(f"\n[fuzz] flood: 2000 frames -> {codes}, closed {closed.value.code}")

@@ -65,7 +65,9 @@ def _with_examples(doc: dict[str, Any]) -> dict[str, Any]:
 def test_the_published_document_declares_the_bodies() -> None:
     """The fuzzing below generates bodies from the document alone: it has them."""
     post = PUBLISHED["paths"]["/api/matches/{mid}/commands"]["post"]
-    assert post["requestBody"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/CommandEnvelope"}
+    assert post["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/CommandEnvelope"
+    }
 
 
 schema = schemathesis.openapi.from_dict(_with_examples(PUBLISHED))

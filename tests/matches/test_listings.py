@@ -195,7 +195,9 @@ def test_a_local_move_patches_the_cached_listing_without_a_query(db: Path) -> No
             "tournament_id": tid, "table_id": table["id"], "discipline": "wpa_nine",
             "players": [{"id": "a", "name": "X"}, {"id": "b", "name": "Y"}], "format": {"race_to": 2}}).json()
         auth = bearer(table["token"])
-        c.post(f"/api/matches/{m['id']}/commands", headers=auth, json=envelope(m["id"], {"kind": "start", "breaker": "a"}))
+        c.post(
+            f"/api/matches/{m['id']}/commands", headers=auth, json=envelope(m["id"], {"kind": "start", "breaker": "a"})
+        )
         before = c.get("/api/matches?status=live")
         assert before.json()["matches"][0]["version"] == 1
         r = c.post(f"/api/matches/{m['id']}/commands", headers=auth, json=envelope(m["id"], {"kind": "pause"}))

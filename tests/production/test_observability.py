@@ -38,10 +38,19 @@ def test_metrics_count_commands_and_ack_latency(hub: TestClient) -> None:
     table = make_table(hub)
     match = make_match(hub, table)
     mid, auth = match["id"], bearer(table["token"])
-    assert hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth).status_code == 200
+    assert (
+        hub.post(
+            f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth
+        ).status_code
+        == 200
+    )
     r = hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth)
     assert r.status_code == 409 and r.json()["error"]["code"] == "already_started"
-    r = hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "b", "first_contact": 1}), headers=auth)
+    r = hub.post(
+        f"/api/matches/{mid}/commands",
+        json=envelope(mid, {"kind": "shot", "player": "b", "first_contact": 1}),
+        headers=auth,
+    )
     assert r.status_code == 409
 
     m = hub.get("/metrics")
@@ -82,9 +91,13 @@ def test_histogram_buckets_are_cumulative_and_labels_escaped() -> None:
 
 def test_hooks_for_watch_and_clocks() -> None:
     m = Metrics()
-    m.watcher_connected(); m.watcher_connected(); m.watcher_disconnected()
-    m.slow_watcher("snapshot"); m.slow_watcher("closed")
-    m.clock_fired("clock_expired", True); m.clock_fired("clock_expired", False)
+    m.watcher_connected()
+    m.watcher_connected()
+    m.watcher_disconnected()
+    m.slow_watcher("snapshot")
+    m.slow_watcher("closed")
+    m.clock_fired("clock_expired", True)
+    m.clock_fired("clock_expired", False)
     text = m.render()
     assert sample(text, "cuehub_watchers_connected") == 1
     assert sample(text, "cuehub_watchers_dropped_total", action="snapshot") == 1
@@ -93,7 +106,9 @@ def test_hooks_for_watch_and_clocks() -> None:
     assert sample(text, "cuehub_clock_firings_total", kind="clock_expired", outcome="superseded") == 1
     # Not wired: a no-op that never raises.
     assert metrics_of(object()) is NULL
-    NULL.watcher_connected(); NULL.fanout_since(0); NULL.slow_watcher()
+    NULL.watcher_connected()
+    NULL.fanout_since(0)
+    NULL.slow_watcher()
 
 
 def test_metrics_of_finds_the_apps_metrics(hub: TestClient) -> None:

@@ -29,9 +29,15 @@ def play(c: TestClient) -> list[str]:
         ids.append(mid)
         if n == 2:
             continue
-        post = lambda cmd: c.post(f"/api/matches/{mid}/commands", json=envelope(mid, cmd), headers=auth)  # noqa: E731
+
+        def post(cmd, mid=mid, auth=auth):
+            return c.post(f"/api/matches/{mid}/commands", json=envelope(mid, cmd), headers=auth)
+
         assert post({"kind": "start", "breaker": "a"}).status_code == 200
-        assert post({"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [1], "break_crossings": 4}).status_code == 200
+        assert (
+            post({"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [1], "break_crossings": 4}).status_code
+            == 200
+        )
         if n == 0:
             assert post({"kind": "concede", "player": "a", "scope": "match"}).status_code == 200
         else:
@@ -62,7 +68,9 @@ def test_replay_sqlite(sqlite_settings: Settings, tmp_path: Path) -> None:
 
     # The human summary.
     r = run_replay(env)
-    assert r.returncode == 0 and "replayed 3 matches, 6 events (1 voided)" in r.stdout and r.stdout.strip().endswith("ok")
+    assert (
+        r.returncode == 0 and "replayed 3 matches, 6 events (1 voided)" in r.stdout and r.stdout.strip().endswith("ok")
+    )
 
     # A match row that disagrees with its stream is found, then repaired from the fold.
     db = sqlite_settings.database_url.split("///", 1)[1]

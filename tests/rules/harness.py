@@ -54,7 +54,9 @@ class Match:
 
     def shot(self, player: str, first: int | None, pocketed: list[int] | None = None, *, at: int | None = None,
              **kw: Any) -> dict[str, Any]:
-        return self.send({"kind": "shot", "player": player, "first_contact": first, "pocketed": pocketed or [], **kw}, at=at)
+        return self.send(
+            {"kind": "shot", "player": player, "first_contact": first, "pocketed": pocketed or [], **kw}, at=at
+        )
 
     @property
     def proj(self) -> dict[str, Any]:
@@ -76,8 +78,13 @@ def subset_match(expected: Any, actual: Any, path: str = "", key: str = "") -> N
         if key in ("on_table", "options", "fouls"):
             assert sorted(map(repr, actual)) == sorted(map(repr, expected)), f"{path}: {actual!r} != {expected!r}"
         else:
-            for i, (e, a) in enumerate(zip(expected, actual)):
+            for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
                 subset_match(e, a, f"{path}[{i}]")
     else:
-        assert type(expected) is type(actual) or (isinstance(expected, (int, float)) and isinstance(actual, (int, float)) and not isinstance(actual, bool) and not isinstance(expected, bool)), f"{path}: {actual!r} != {expected!r}"
+        assert type(expected) is type(actual) or (
+            isinstance(expected, (int, float))
+            and isinstance(actual, (int, float))
+            and not isinstance(actual, bool)
+            and not isinstance(expected, bool)
+        ), f"{path}: {actual!r} != {expected!r}"
         assert expected == actual, f"{path}: {actual!r} != {expected!r}"

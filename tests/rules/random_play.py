@@ -39,7 +39,11 @@ def random_command(proj: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     if proj.get("paused"):
         return {"kind": "resume"}
     if rack["pending"]:
-        return {"kind": "decision", "player": rack["pending"]["player"], "choice": rnd.choice(rack["pending"]["options"])}
+        return {
+            "kind": "decision",
+            "player": rack["pending"]["player"],
+            "choice": rnd.choice(rack["pending"]["options"]),
+        }
     on = rack["on_table"]
     if not on or rack["shooter"] is None:
         return {"kind": "undo"}

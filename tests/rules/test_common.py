@@ -23,7 +23,12 @@ def test_rejects_leave_state_unchanged(d):
     assert m.reject({"kind": "fly"}) == "bad_command"
     assert m.reject({"kind": "clock_expired", "player": "a"}) == "bad_command"  # server-made only
     assert m.reject({"kind": "decision", "player": "a", "choice": "play"}) == "no_decision_pending"
-    assert m.reject({"kind": "start", "breaker": "a"} if d != "chase_nine" else {"kind": "start", "order": ["a", "b", "c"]}) == "already_started"
+    assert (
+        m.reject(
+            {"kind": "start", "breaker": "a"} if d != "chase_nine" else {"kind": "start", "order": ["a", "b", "c"]}
+        )
+        == "already_started"
+    )
     assert m.reject({"kind": "resume"}) == "not_allowed"
     assert m.reject({"kind": "extension", "player": "a"}) == "not_allowed"  # no shot clock
 

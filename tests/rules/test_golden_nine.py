@@ -123,7 +123,14 @@ def test_three_fouls_in_a_rack():
     assert p["players"][0]["fouls_in_rack"] == 2 and "second foul in this rack" in p["last"]["notes"]
     m.shot("b", 1, [], rail=True)
     p = m.shot("a", None)
-    assert p["racks"][0] == {"number": 1, "breaker": "a", "winner": "b", "win_type": "normal", "reason": "fouls", "points": {"a": 0, "b": 4}}
+    assert p["racks"][0] == {
+        "number": 1,
+        "breaker": "a",
+        "winner": "b",
+        "win_type": "normal",
+        "reason": "fouls",
+        "points": {"a": 0, "b": 4},
+    }
 
 
 def test_eight_handicap_normal_win_and_gold_inning():

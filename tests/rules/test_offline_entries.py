@@ -39,8 +39,15 @@ def test_a_stroke_without_player_is_the_shooters(d):
     assert m.events[-1].data["player"] == "a"  # stored with the player it was taken for
     after = p["rack"]["shooter"]
     assert after != "a"
-    p = m.send({"kind": "shot", "player": None, "first_contact": min(p["rack"]["on_table"]) if d != "chinese_eight" else 2,
-                "pocketed": [], "rail": True})
+    p = m.send(
+        {
+            "kind": "shot",
+            "player": None,
+            "first_contact": min(p["rack"]["on_table"]) if d != "chinese_eight" else 2,
+            "pocketed": [],
+            "rail": True,
+        }
+    )
     assert m.events[-1].data["player"] == after
     assert p == folded(m)
 
@@ -87,7 +94,9 @@ def test_no_player_at_the_table_gives_the_usual_codes():
     assert m.reject({"kind": "foul", "reason": "other"}) == "decision_pending"
     m.send({"kind": "decision", "choice": "play"})
     assert m.reject({"kind": "decision", "choice": "play"}) == "no_decision_pending"
-    assert m.reject({"kind": "shot", "player": "a", "first_contact": 1}) == "not_your_turn"  # a named player still counts
+    assert (
+        m.reject({"kind": "shot", "player": "a", "first_contact": 1}) == "not_your_turn"
+    )  # a named player still counts
     m.send({"kind": "pause"})
     assert m.reject({"kind": "shot", "first_contact": 1}) == "not_allowed"  # paused first, as always
     m.send({"kind": "resume"})
@@ -169,7 +178,9 @@ def test_a_command_refused_on_the_earlier_turn_is_judged_on_the_match_as_it_is()
     assert "voids" not in m.events[-1].data and m.events[-1].data["player"] == "b"
     assert not m.events[3].voided and m.p("b")["score"] == 1
     # The 3 went down on the break: refused on both.
-    assert m.reject({"kind": "shot", "first_contact": 1, "pocketed": [3], "entered_at": deadline - 100}) == "bad_command"
+    assert (
+        m.reject({"kind": "shot", "first_contact": 1, "pocketed": [3], "entered_at": deadline - 100}) == "bad_command"
+    )
 
 
 def test_undo_of_the_superseding_stroke_leaves_the_expiry_void():

@@ -18,7 +18,10 @@ RESPOTTABLE = {"golden_nine": {9}, "wpa_nine": {9}, "chase_nine": {9}, "chinese_
 
 
 def setup_for(discipline: str, handicap: bool):
-    players = [{"id": "a", "name": "A"}, {"id": "b", "name": "B", **({"handicap": "eight"} if handicap and discipline == "golden_nine" else {})}]
+    players = [
+        {"id": "a", "name": "A"},
+        {"id": "b", "name": "B", **({"handicap": "eight"} if handicap and discipline == "golden_nine" else {})},
+    ]
     if discipline == "chase_nine":
         players.append({"id": "c", "name": "C"})
     fmt = {"race_to": 3} if discipline in ("wpa_nine", "chinese_eight") else {"racks": 3}
@@ -48,7 +51,9 @@ def test_random_sequences(discipline: str, seed: int, steps: int, handicap: bool
         now += rnd.randint(1, 5000)
         ev = Event(len(events) + 1, kind, data, now)
         if kind == "undo":
-            events = [Event(e.version, e.kind, e.data, e.at, None, True) if e.version == data["target"] else e for e in events]
+            events = [
+                Event(e.version, e.kind, e.data, e.at, None, True) if e.version == data["target"] else e for e in events
+            ]
             events.append(ev)
             state = fold(setup, events)
             continue
@@ -56,7 +61,11 @@ def test_random_sequences(discipline: str, seed: int, steps: int, handicap: bool
         state = evolve(state, ev)
         after = projection(state)
         assert after["version"] == ev.version
-        same_rack = after["rack"]["number"] == before["rack"]["number"] and after["rack"]["phase"] not in ("break", "lag", "over")
+        same_rack = after["rack"]["number"] == before["rack"]["number"] and after["rack"]["phase"] not in (
+            "break",
+            "lag",
+            "over",
+        )
         if same_rack and before["rack"]["phase"] != "break" and kind == "shot":
             came_back = set(after["rack"]["on_table"]) - set(before["rack"]["on_table"])
             assert came_back <= RESPOTTABLE[discipline], (cmd, came_back)

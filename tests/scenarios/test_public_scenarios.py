@@ -57,9 +57,13 @@ def mismatches(expected: Any, actual: Any, path: str = "$", key: str | None = No
             return [f"{path}: expected {expected!r}, got {actual!r}"]
         if key in MULTISET_KEYS:
             canon = lambda xs: Counter(json.dumps(x, sort_keys=True) for x in xs)  # noqa: E731
-            return [] if canon(expected) == canon(actual) else [f"{path}: expected {expected!r} in any order, got {actual!r}"]
+            return (
+                []
+                if canon(expected) == canon(actual)
+                else [f"{path}: expected {expected!r} in any order, got {actual!r}"]
+            )
         out = []
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             out += mismatches(e, a, f"{path}[{i}]")
         return out
     return [] if _scalar_equal(expected, actual) else [f"{path}: expected {expected!r}, got {actual!r}"]
@@ -71,7 +75,10 @@ def test_matcher_rules():
     assert mismatches({"players": [2, 1]}, {"players": [1, 2]}) != []
     assert mismatches({"x": True}, {"x": 1}) != [] and mismatches({"x": 0}, {"x": False}) != []
     assert mismatches({"x": None}, {"x": 0}) != []
-    assert mismatches({"rack": {"shooter": "a", "phase": "decision"}}, {"rack": {"shooter": None, "phase": "decision"}}) == []
+    assert (
+        mismatches({"rack": {"shooter": "a", "phase": "decision"}}, {"rack": {"shooter": None, "phase": "decision"}})
+        == []
+    )
 
 
 # --- runners ------------------------------------------------------------------------------------
@@ -80,8 +87,14 @@ def test_matcher_rules():
 def _setup(c: TestClient, scenario: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     t = c.post("/api/tournaments", json={"name": scenario["name"][:200]}, headers=admin()).json()
     tb = c.post(f"/api/tournaments/{t['id']}/tables", json={"name": "1"}, headers=admin()).json()
-    body = {"tournament_id": t["id"], "table_id": tb["id"], "discipline": scenario["discipline"],
-            "players": scenario["players"], "format": scenario.get("format", {}), "options": scenario.get("options", {})}
+    body = {
+        "tournament_id": t["id"],
+        "table_id": tb["id"],
+        "discipline": scenario["discipline"],
+        "players": scenario["players"],
+        "format": scenario.get("format", {}),
+        "options": scenario.get("options", {}),
+    }
     r = c.post("/api/matches", json=body, headers=admin())
     assert r.status_code == 201, r.text
     return r.json()["id"], tb

@@ -198,7 +198,11 @@ def test_table_socket_rate_limit_and_flood_close(sqlite_settings):
             assert ws.receive_json()["type"] == "state"
             ws.send_json(envelope(mid, {"kind": "shot", "player": "a"}, cid="s4"))
             r = ws.receive_json()
-            assert r == {"type": "reject", "id": "s4", "error": {"code": "rate_limited", "message": r["error"]["message"]}}
+            assert r == {
+                "type": "reject",
+                "id": "s4",
+                "error": {"code": "rate_limited", "message": r["error"]["message"]},
+            }
             # A flood past a whole burst of rate_limited frames closes the socket 4429.
             for i in range(10):
                 ws.send_json(envelope(mid, {"kind": "shot", "player": "a"}, cid=f"f{i}"))

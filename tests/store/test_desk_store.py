@@ -77,7 +77,9 @@ async def test_session_expiry_slides_but_not_past_its_maximum(engine, monkeypatc
     value, _ = await sessions.open_session(engine, "h" * 64, life)
     monkeypatch.setattr(sessions, "SLIDE_EVERY_MS", 100)
     clock[0] += 800
-    assert await sessions.use_session(engine, value, "h" * 64, life) == clock[0] + 1_000 - 300  # capped at created + max
+    assert (
+        await sessions.use_session(engine, value, "h" * 64, life) == clock[0] + 1_000 - 300
+    )  # capped at created + max
     clock[0] += 650
     assert await sessions.use_session(engine, value, "h" * 64, life) is not None  # slid: still alive
     clock[0] += 100

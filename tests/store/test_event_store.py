@@ -195,5 +195,7 @@ async def test_the_writer_keeps_a_bounded_number_of_matches_and_refolds_the_othe
     assert await w.submit(first, "shot", {"kind": "shot", "player": "a"}) == Ack(2)
     assert (await w.projection(first))["version"] == 2 and len(w.cache) <= 3
     for mid in mids[1:3]:  # forgotten too, and refolded on demand, refusals included
-        assert await w.submit(mid, "again", {"kind": "start", "breaker": "a"}) == Rejected(refused.code, refused.message)
+        assert await w.submit(mid, "again", {"kind": "start", "breaker": "a"}) == Rejected(
+            refused.code, refused.message
+        )
     assert await w.submit(first, "again", {"kind": "start", "breaker": "a"}) == refused  # the stored refusal

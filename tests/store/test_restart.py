@@ -17,7 +17,9 @@ def test_restart_keeps_acknowledged_events(sqlite_settings):
         table = make_table(c)
         mid = make_match(c, table)["id"]
         tok = bearer(table["token"])
-        cmds = [{"kind": "start", "breaker": "a"}] + [{"kind": "shot", "player": p} for p in "abab"] + [{"kind": "undo"}]
+        cmds = (
+            [{"kind": "start", "breaker": "a"}] + [{"kind": "shot", "player": p} for p in "abab"] + [{"kind": "undo"}]
+        )
         for cmd in cmds:
             env = envelope(mid, cmd, cid=str(uuid.uuid4()))
             r = c.post(f"/api/matches/{mid}/commands", json=env, headers=tok)

@@ -40,10 +40,18 @@ def fake_projection(discipline: str, rng: random.Random) -> dict[str, Any]:
         table_open = False
         group = rng.choice(["solids", "stripes"])
     shooter = None if phase in ("decision", "lag") else rng.choice(ids)
-    players = [{"id": pid, "name": pid.upper(), "score": 0, "consecutive_fouls": rng.randint(0, 2),
-                "fouls_in_rack": rng.randint(0, 2), "extensions_left": rng.randint(0, 1),
-                "group": (group if pid == shooter else ("stripes" if group == "solids" else "solids") if group else None)}
-               for pid in ids]
+    players = [
+        {
+            "id": pid,
+            "name": pid.upper(),
+            "score": 0,
+            "consecutive_fouls": rng.randint(0, 2),
+            "fouls_in_rack": rng.randint(0, 2),
+            "extensions_left": rng.randint(0, 1),
+            "group": (group if pid == shooter else ("stripes" if group == "solids" else "solids") if group else None),
+        }
+        for pid in ids
+    ]
     pending = {"player": rng.choice(ids), "options": rng.sample(["play", "pass", "rerack_self", "rerack_other"], 2)} \
         if phase == "decision" else None
     return {
@@ -87,11 +95,11 @@ def test_commands_are_well_formed(discipline: str) -> None:
         if rack["phase"] == "break":
             key = "break_crossings" if discipline == "golden_nine" else "break_rails"
             assert isinstance(cmd[key], int) and cmd[key] >= 0
+        # a legal-looking stroke never pockets the 8 unless the 8 is the ball-on
         if discipline == "chinese_eight" and rack["phase"] == "play" and not cmd.get("called_fouls") \
-                and cmd.get("cue_ball", "table") == "table" and cmd["first_contact"] is not None:
-            # a legal-looking stroke never pockets the 8 unless the 8 is the ball-on
-            if 8 in cmd.get("pocketed", []) and simulate.balls_on(m, rack["shooter"]) != [8]:
-                early_eights += 1  # rare on purpose: the black dropped early loses the rack
+                and cmd.get("cue_ball", "table") == "table" and cmd["first_contact"] is not None \
+                and 8 in cmd.get("pocketed", []) and simulate.balls_on(m, rack["shooter"]) != [8]:
+            early_eights += 1  # rare on purpose: the black dropped early loses the rack
     assert early_eights < 40
     assert {"pot", "miss", "safety", "foul", "break", "decision"} <= seen
     if discipline == "wpa_nine":
@@ -110,6 +118,7 @@ def test_same_seed_same_strokes() -> None:
 
 def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert simulate.main(["--url", "http://127.0.0.1:9", "--admin-token", "x", "--speed", "0"]) == 2
+    assert "--speed must be > 0" in capsys.readouterr().err
     assert simulate.main(["--url", "http://127.0.0.1:9"]) in (1, 2)  # no token, or unreachable hub
 
 

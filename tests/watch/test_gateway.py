@@ -76,8 +76,12 @@ class StalledPeer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((f"GET /ws/watch HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.sock.sendall(
+            (
+                f"GET /ws/watch HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         reply = b""
         while b"\r\n\r\n" not in reply:
             reply += self.sock.recv(1)  # byte by byte: nothing after the headers is consumed
@@ -291,9 +295,11 @@ async def test_a_stalled_watcher_is_skipped_then_closed_4408_and_the_others_get_
         if len(gw.conns) == 6 and all(c.subs for c in gw.conns):
             break
         await asyncio.sleep(0.01)
-    slow = next(c for c in gw.conns if isinstance(c, SocketConn) and c.ws.remote_address[1] == stalled.sock.getsockname()[1])
+    slow = next(
+        c for c in gw.conns if isinstance(c, SocketConn) and c.ws.remote_address[1] == stalled.sock.getsockname()[1]
+    )
     got: list[list[dict[str, Any]]] = [[] for _ in fast]
-    readers = [asyncio.create_task(collect(ws, 600, out)) for ws, out in zip(fast, got)]
+    readers = [asyncio.create_task(collect(ws, 600, out)) for ws, out in zip(fast, got, strict=True)]
     for v in range(1, 601):
         publish(gw, v, BIG)
         if v % 10 == 0:

@@ -32,8 +32,12 @@ def new_match(hub: Hub, discipline: str = "golden_nine", *, players: list[tuple[
 
 def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any], match_id: str | None = None) -> dict[str, Any]:
     mid = match_id or t["match_id"]
-    r = httpx.post(f"{hub.url}/api/matches/{mid}/commands", json={"id": uuid.uuid4().hex, "match_id": mid, "command": cmd},
-                   headers={"Authorization": f"Bearer {t['token']}"}, timeout=10)
+    r = httpx.post(
+        f"{hub.url}/api/matches/{mid}/commands",
+        json={"id": uuid.uuid4().hex, "match_id": mid, "command": cmd},
+        headers={"Authorization": f"Bearer {t['token']}"},
+        timeout=10,
+    )
     assert r.status_code == 200, r.text
     return r.json()
 

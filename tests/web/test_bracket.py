@@ -191,7 +191,11 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
         card = phone.locator(f".bm[data-key='{m['key']}']")
         assert card.get_attribute("data-status") == m["status"], m
     # The exports are linked once the draw is finished and answer as downloads.
-    for sel, name in (("#export-json", "results.json"), ("#export-csv", "matches.csv"), ("#export-placings", "placings.csv")):
+    for sel, name in (
+        ("#export-json", "results.json"),
+        ("#export-csv", "matches.csv"),
+        ("#export-placings", "placings.csv"),
+    ):
         href = phone.get_attribute(sel, "href")
         assert phone.get_attribute(sel, "download") is not None
         r = httpx.get(hub.url + href, timeout=10)

@@ -315,7 +315,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         assert "Yang Fan (renamed)" in desk.inner_text("#run-rounds")
 
         # An error from the hub is said plainly: a walkover to someone who is not in the match.
-        status = desk.evaluate("""async (tid) => {
+        status = desk.evaluate(
+            """async (tid) => {
             const r = await fetch(`/api/tournaments/${tid}/draw/GF/walkover`, {method: 'POST',
               headers: {'Content-Type': 'application/json', 'X-Requested-With': 'cuehub'},
               body: JSON.stringify({winner: 'nobody'})});

@@ -117,7 +117,9 @@ def text(page: Any, sel: str) -> str:
 
 
 # ------------------------------------------------------------------ chase_nine
-def test_chase_nine_three_players_foul_pays_upper_and_snooker_pass(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+def test_chase_nine_three_players_foul_pays_upper_and_snooker_pass(
+    watch_gateway: Hub, context: Any, guard: PageWatch
+) -> None:
     hub = watch_gateway
     t = new_match(hub, "chase_nine", [("a", "Zheng Yubo"), ("b", "杨帆 Yang Fan"), ("c", XSS_NAME)], {"racks": 5})
     p = Pages(context, guard, hub, t)
@@ -314,7 +316,9 @@ def test_chinese_eight_timeout_then_break_and_groups(watch_gateway: Hub, context
 
 
 # ------------------------------------------------------------------ shot clock
-def test_shot_clock_counts_down_with_warning_on_tablet_and_board(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+def test_shot_clock_counts_down_with_warning_on_tablet_and_board(
+    watch_gateway: Hub, context: Any, guard: PageWatch
+) -> None:
     hub = watch_gateway
     t = new_match(hub, "golden_nine", [("a", "Zheng Yubo"), ("b", "Yang Fan")], {"racks": 9},
                   {"shot_clock": {"shot_s": 12, "break_s": 12, "extension_s": 30}})
@@ -378,10 +382,30 @@ def test_board_sixteen_tables_of_every_discipline(watch_gateway: Hub, context: A
     hub = watch_gateway
     tid = hub.tournament(f"Hall {uuid.uuid4().hex[:4]}")
     kinds = [
-        ("golden_nine", [("a", "郑宇伯 Zheng Yubo"), ("b", "Yang Fan")], {"racks": 9}, {"kind": "start", "breaker": "a"}),
-        ("chase_nine", [("a", "Wu Jiaqing"), ("b", "Ko Pin-yi"), ("c", "韩雨 Han Yu")], {"racks": 12}, {"kind": "start", "order": ["c", "a", "b"]}),
-        ("wpa_nine", [("a", "Shane Van Boening"), ("b", "Fedor Gorst")], {"race_to": 9}, {"kind": "start", "breaker": "b"}),
-        ("chinese_eight", [("a", "Zheng Xiaoli"), ("b", "Wang Can")], {"race_to": 6}, {"kind": "start", "breaker": "a"}),
+        (
+            "golden_nine",
+            [("a", "郑宇伯 Zheng Yubo"), ("b", "Yang Fan")],
+            {"racks": 9},
+            {"kind": "start", "breaker": "a"},
+        ),
+        (
+            "chase_nine",
+            [("a", "Wu Jiaqing"), ("b", "Ko Pin-yi"), ("c", "韩雨 Han Yu")],
+            {"racks": 12},
+            {"kind": "start", "order": ["c", "a", "b"]},
+        ),
+        (
+            "wpa_nine",
+            [("a", "Shane Van Boening"), ("b", "Fedor Gorst")],
+            {"race_to": 9},
+            {"kind": "start", "breaker": "b"},
+        ),
+        (
+            "chinese_eight",
+            [("a", "Zheng Xiaoli"), ("b", "Wang Can")],
+            {"race_to": 6},
+            {"kind": "start", "breaker": "a"},
+        ),
     ]
     tables = []
     for i in range(16):
@@ -404,12 +428,15 @@ def test_board_sixteen_tables_of_every_discipline(watch_gateway: Hub, context: A
         n = board.locator(f".cell[data-table='{tb['id']}'] .pl-row").count()
         assert n == (3 if disc == "chase_nine" else 2), (disc, n)
     board.locator(".cell.live").nth(11).wait_for(timeout=5000)
-    dims = board.evaluate("[document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]")
+    dims = board.evaluate(
+        "[document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]"
+    )
     assert dims[0] <= dims[1] and dims[2] <= dims[3], dims
     # No row is cut off inside its cell: the three-player rows fit too.
     clipped = board.locator(".cell").evaluate_all("""els => els.filter(c => {
         const b = c.getBoundingClientRect();
-        return [...c.querySelectorAll('.pl-row, .cell-foot')].some(r => r.getBoundingClientRect().bottom > b.bottom + 1);
+        return [...c.querySelectorAll('.pl-row, .cell-foot')]
+          .some(r => r.getBoundingClientRect().bottom > b.bottom + 1);
     }).map(c => c.dataset.table)""")
     assert clipped == [], clipped
     shot(board, "board-16-mixed")

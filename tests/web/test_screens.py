@@ -41,7 +41,12 @@ def test_routes_and_static(hub: Hub) -> None:
     r = httpx.get(hub.url + "/static/js/live.js")
     assert r.status_code == 200 and "javascript" in r.headers["content-type"]
     assert httpx.get(hub.url + "/static/css/base.css").headers["content-type"].startswith("text/css")
-    for bad in ("/static/../hub/app.py", "/static/%2e%2e/hub/app.py", "/static/nope.js", "/static/js/../../../pyproject.toml"):
+    for bad in (
+        "/static/../hub/app.py",
+        "/static/%2e%2e/hub/app.py",
+        "/static/nope.js",
+        "/static/js/../../../pyproject.toml",
+    ):
         assert httpx.get(hub.url + bad).status_code == 404, bad
 
 
@@ -302,7 +307,9 @@ def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any]) -> dict[str, Any]:
     return r.json()
 
 
-def test_board_sixteen_tables_without_scrolling_and_clock_warning(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+def test_board_sixteen_tables_without_scrolling_and_clock_warning(
+    watch_gateway: Hub, context: Any, guard: PageWatch
+) -> None:
     hub = watch_gateway
     s = hub.setup(tables=15)
     # The 16th table's match has a short break clock, so the 10 s warning shows at once.
@@ -321,7 +328,9 @@ def test_board_sixteen_tables_without_scrolling_and_clock_warning(watch_gateway:
     cell = f".cell[data-table='{tb['id']}']"
     board.locator(f"{cell} .shotclock.warn").wait_for(timeout=4000)
     assert int(board.locator(f"{cell} .shotclock").inner_text()) <= 10
-    dims = board.evaluate("[document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]")
+    dims = board.evaluate(
+        "[document.documentElement.scrollHeight, innerHeight, document.documentElement.scrollWidth, innerWidth]"
+    )
     assert dims[0] <= dims[1] and dims[2] <= dims[3], dims
     boxes = board.locator(".cell").evaluate_all("els => els.map(e => e.getBoundingClientRect().bottom)")
     assert max(boxes) <= 1080

@@ -49,7 +49,9 @@ def test_the_api_answers_a_table_by_id(hub: Hub) -> None:
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
 
 
-def test_watch_and_commentator_follow_the_table_to_its_next_match(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
+def test_watch_and_commentator_follow_the_table_to_its_next_match(
+    watch_gateway: Hub, context: Any, guard: PageWatch
+) -> None:
     hub = watch_gateway
     t = new_match(hub, "wpa_nine", fmt={"race_to": 1}, table_name="Arena 2", tournament="Autumn Cup")
     watch = guard.attach(context.new_page())
@@ -134,11 +136,21 @@ def test_the_hub_answers_a_watch_ping(watch_gateway: Hub) -> None:
 
 
 @pytest.mark.parametrize("discipline", ["golden_nine", "wpa_nine", "chinese_eight", "chase_nine"])
-def test_the_overlay_lays_out_every_discipline(watch_gateway: Hub, context: Any, guard: PageWatch, discipline: str) -> None:
+def test_the_overlay_lays_out_every_discipline(
+    watch_gateway: Hub, context: Any, guard: PageWatch, discipline: str
+) -> None:
     hub = watch_gateway
-    t = new_match(hub, discipline, players=[("a", "Ko Pin-yi"), ("b", "Fedor Gorst")] + ([("c", "韩雨 Han Yu")] if discipline == "chase_nine" else []),
-                  table_name="TV Table", tournament="World Open")
-    start_cmd = {"kind": "start", "order": ["a", "b", "c"]} if discipline == "chase_nine" else {"kind": "start", "breaker": "a"}
+    t = new_match(
+        hub,
+        discipline,
+        players=[("a", "Ko Pin-yi"), ("b", "Fedor Gorst")]
+        + ([("c", "韩雨 Han Yu")] if discipline == "chase_nine" else []),
+        table_name="TV Table",
+        tournament="World Open",
+    )
+    start_cmd = (
+        {"kind": "start", "order": ["a", "b", "c"]} if discipline == "chase_nine" else {"kind": "start", "breaker": "a"}
+    )
     command(hub, t, start_cmd)
     page = guard.attach(context.new_page())
     page.set_viewport_size({"width": 1920, "height": 1080})
@@ -148,7 +160,9 @@ def test_the_overlay_lays_out_every_discipline(watch_gateway: Hub, context: Any,
     assert "World Open" in page.locator("#bug-title").inner_text()
     # Every score has room for two digits and a sign: never squeezed below its text.
     sizes = page.locator("#bug .row .score").evaluate_all(
-        "els => els.map(e => [e.getBoundingClientRect().width, e.scrollWidth, parseFloat(getComputedStyle(e).fontSize)])")
+        "els => els.map(e => [e.getBoundingClientRect().width, e.scrollWidth,"
+        " parseFloat(getComputedStyle(e).fontSize)])"
+    )
     for width, needed, font in sizes:
         assert width >= needed and width >= 1.8 * font * 0.95, sizes
     rows = page.locator("#bug .row").count()
@@ -170,8 +184,13 @@ def test_screens_at_every_size_in_both_languages(watch_gateway: Hub, browser: An
     """Screenshots for a person to look at (test-artifacts/issue15-*.png), and no page scrolls
     sideways at any size."""
     hub = watch_gateway
-    t = new_match(hub, players=[("a", "郑宇伯 Zheng Yubo"), ("b", "Wang Can")], table_name="Table 5", tournament="National Open",
-                  options={"shot_clock": {"shot_s": 60, "break_s": 60}})
+    t = new_match(
+        hub,
+        players=[("a", "郑宇伯 Zheng Yubo"), ("b", "Wang Can")],
+        table_name="Table 5",
+        tournament="National Open",
+        options={"shot_clock": {"shot_s": 60, "break_s": 60}},
+    )
     for lang in ("en", "zh-CN"):
         ctx = browser.new_context(locale=lang, viewport={"width": 1280, "height": 800})
         try:

@@ -68,7 +68,15 @@ def test_stroke_entry_fits_without_scrolling(hub: Hub, context: Any, guard: Page
         submit_on_screen(page)
         if (w, h) == (1280, 800):
             # The whole entry is on the first screen, not only its submit.
-            for sel in ("#stroke-title", "#fc-grid", "#pk-grid", "#off-grid", "#cue-ball", "#called-fouls", "#clear-stroke"):
+            for sel in (
+                "#stroke-title",
+                "#fc-grid",
+                "#pk-grid",
+                "#off-grid",
+                "#cue-ball",
+                "#called-fouls",
+                "#clear-stroke",
+            ):
                 fully_on_screen(page, sel)
         wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert wide[0] <= wide[1], (label, wide)
@@ -90,7 +98,10 @@ def test_stroke_entry_fits_without_scrolling(hub: Hub, context: Any, guard: Page
         check(w, h, "play")
     # A reject banner above the form still leaves the submit on screen at 1280x800.
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.evaluate("document.getElementById('reject').textContent = 'x'.repeat(300); document.getElementById('reject').classList.remove('hidden')")
+    page.evaluate(
+        "document.getElementById('reject').textContent = 'x'.repeat(300);"
+        " document.getElementById('reject').classList.remove('hidden')"
+    )
     submit_on_screen(page)
     assert not guard.errors and not guard.dialogs, (guard.errors, guard.dialogs)
     shot(page, f"fit-{discipline}-tablet-full")

@@ -93,7 +93,9 @@ def test_four_strokes_across_two_turn_changes_entered_offline(hub: Hub, context:
     assert guard.dialogs == [] and guard.errors == []
 
 
-def test_a_choice_left_open_offline_is_answered_before_the_strokes_after_it(hub: Hub, context: Any, guard: PageWatch) -> None:
+def test_a_choice_left_open_offline_is_answered_before_the_strokes_after_it(
+    hub: Hub, context: Any, guard: PageWatch
+) -> None:
     t = new_match(hub, options=LONG_CLOCK)
     page = open_tablet(context, guard, hub, t)
     start(page)

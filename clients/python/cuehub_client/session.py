@@ -10,7 +10,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -29,7 +29,6 @@ AUTH_CLOSE_CODE = 4401
 class _Pending:
     envelope: dict[str, Any]
     future: asyncio.Future
-    first_sent: float = field(default_factory=time.monotonic)
     sends: int = 0
 
 
@@ -220,7 +219,9 @@ class TableSession:
             p = self._pending.pop(str(msg.get("id")), None)
             err = msg.get("error") or {}
             if p is not None and not p.future.done():
-                p.future.set_exception(CommandRejected(str(msg.get("id")), str(err.get("code")), str(err.get("message", ""))))
+                p.future.set_exception(
+                    CommandRejected(str(msg.get("id")), str(err.get("code")), str(err.get("message", "")))
+                )
             elif p is None:
                 log.warning("reject for unknown command %s: %s", msg.get("id"), err)
         elif kind in ("state", "ready"):
