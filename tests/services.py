@@ -78,3 +78,16 @@ def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "", 
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what or check}")
         time.sleep(interval)
+
+
+async def wait_until_async(check: Callable[[], Any], timeout: float = 10.0, what: str = "",
+                           interval: float = 0.02) -> Any:
+    """`wait_until` inside a running event loop: the loop keeps running between the checks."""
+    end = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        await asyncio.sleep(interval)

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +20,8 @@ from websockets.asyncio.client import connect
 from hub.app import create_app
 from hub.bus import redis_bus
 from hub.settings import Settings
-from tests.services import free_port, stop_processes
+from tests.hubproc import HubProcess
+from tests.services import wait_until_async
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,38 +82,18 @@ def test_watcher_on_another_process_and_resync_after_redis_drops_it(
 # --- two real hub processes ------------------------------------------------------------------
 
 
-def _start_hub(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"hub on {port} exited: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError(f"hub on {port} did not start")
-
-
 @pytest.fixture
-def two_hubs(pg_schema: str, bus_url: str) -> Iterator[tuple[str, str]]:
-    env = {**os.environ, "HUB_DATABASE_URL": PG_URL, "HUB_DATABASE_SCHEMA": pg_schema,
-           "HUB_ADMIN_TOKEN": ADMIN, "HUB_BUS_URL": bus_url}
-    procs = []
+def two_hubs(pg_schema: str, bus_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    env = {"HUB_DATABASE_SCHEMA": pg_schema, "HUB_ADMIN_TOKEN": ADMIN, "HUB_BUS_URL": bus_url}
+    a = HubProcess(PG_URL, tmp_path, command="app", name="hub-a", env=env)
+    b = HubProcess(PG_URL, tmp_path, command="app", name="hub-b", env={**env, "HUB_AUTO_MIGRATE": "0"})
     try:
-        pa, pb = free_port(), free_port()
-        procs.append(_start_hub(env, pa))  # migrates the schema first
-        procs.append(_start_hub({**env, "HUB_AUTO_MIGRATE": "0"}, pb))
-        yield f"127.0.0.1:{pa}", f"127.0.0.1:{pb}"
+        a.start()  # migrates the schema first
+        b.start()
+        yield f"127.0.0.1:{a.port}", f"127.0.0.1:{b.port}"
     finally:
-        stop_processes(procs)
+        b.stop()
+        a.stop()
 
 
 async def _collect(url: str, channel: str, until: int, out: list[dict[str, Any]]) -> None:
@@ -139,7 +117,7 @@ async def test_two_hub_processes_serve_one_match(two_hubs: tuple[str, str]) -> N
         asyncio.create_task(_collect(f"ws://{host_b}/ws/watch", f"match:{mid}", n, got["b2"])),
         asyncio.create_task(_collect(f"ws://{host_b}/ws/watch", f"table:{table['table_id']}", n, got["tb"])),
     ]
-    await asyncio.sleep(0.5)  # every watcher has its snapshot
+    await wait_until_async(lambda: all(got.values()), 15, "every watcher's snapshot")
     await asyncio.to_thread(play.start)
     for _ in range(n - 1):
         await asyncio.to_thread(play.shot)

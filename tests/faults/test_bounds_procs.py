@@ -12,6 +12,7 @@ Figures are printed (run with -s).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import time
@@ -20,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from hubproc import ADMIN, HubProcess
 from spine_helpers import PG_URL
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.hubproc import ADMIN, HubProcess
 
 H = {"Authorization": f"Bearer {ADMIN}"}
 BREAK_SHOT = {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [], "rail": True, "break_crossings": 5}
@@ -74,10 +76,8 @@ def _open_idle(port: int, n: int, wait_s: float = 10.0) -> tuple[list[socket.soc
     for _ in range(n):
         s = socket.socket()
         s.setblocking(False)
-        try:
+        with contextlib.suppress(BlockingIOError):
             s.connect(("127.0.0.1", port))
-        except BlockingIOError:
-            pass
         socks.append(s)
         sel.register(s, selectors.EVENT_WRITE)
     established, deadline = 0, time.monotonic() + wait_s

@@ -7,8 +7,9 @@ import asyncio
 import json
 
 import httpx
-from hubproc import HubProcess, free_port
 from websockets.asyncio.client import connect
+
+from tests.hubproc import HubProcess, free_port
 
 
 def test_tablets_get_acks_without_redis(tmp_path):

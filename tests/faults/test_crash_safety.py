@@ -21,10 +21,11 @@ from typing import Any
 
 import httpx
 import pytest
-from hubproc import HubProcess, pg_execute
 from spine_helpers import PG_URL, require_pg
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
+
+from tests.hubproc import HubProcess, pg_execute
 
 SEED = int(os.environ.get("CUEHUB_FAULT_SEED", "8"))
 KILLS = int(os.environ.get("CUEHUB_FAULT_KILLS", "6"))

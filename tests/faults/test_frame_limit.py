@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from hubproc import HubProcess
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.hubproc import HubProcess
 
 
 def test_frame_limits_on_a_real_server(tmp_path):

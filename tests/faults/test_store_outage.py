@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
-from hubproc import HubProcess, pg_execute
 from spine_helpers import PG_URL, require_pg
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.hubproc import HubProcess, pg_execute
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
 

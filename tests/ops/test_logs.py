@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import subprocess
-import sys
-import time
+import uuid
 from pathlib import Path
 
 import httpx
 import pytest
-from services import free_port, require_redis, stop_processes
+from services import require_redis
 
 from hub.ops.logs import JsonFormatter
+from tests.hubproc import HubProcess
 
 
 def test_color_message_and_ansi_never_reach_a_line() -> None:
@@ -51,31 +49,15 @@ def _json_lines(text: str) -> list[dict]:
     return out
 
 
-def _wait(url: str, proc: subprocess.Popen, log: Path) -> None:  # type: ignore[type-arg]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, log.read_text()
-        try:
-            if httpx.get(url, timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"{url} did not answer:\n{log.read_text()[-2000:]}")
-
-
 def test_cuehub_serve_logs_json_lines_only(tmp_path: Path) -> None:
-    port, log = free_port(), tmp_path / "serve.log"
-    env = {**os.environ, "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", "HUB_ADMIN_TOKEN": "x"}
-    env.pop("HUB_LOG_FORMAT", None)
-    with open(log, "wb") as f:
-        proc = subprocess.Popen([sys.executable, "-m", "hub", "serve", "--port", str(port)], cwd=tmp_path,
-                                env=env, stderr=f, stdout=subprocess.DEVNULL)
+    hub = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", tmp_path, name="serve", log_level=None,
+                     env={"HUB_ADMIN_TOKEN": "x", "HUB_LOG_FORMAT": None})
     try:
-        _wait(f"http://127.0.0.1:{port}/healthz", proc, log)
-        httpx.get(f"http://127.0.0.1:{port}/api/matches")
+        hub.start()
+        httpx.get(f"{hub.base}/api/matches")
     finally:
-        stop_processes([proc])
+        hub.stop()
+    log = hub.log
     lines = _json_lines(log.read_text())
     assert any(x["logger"].startswith("uvicorn") for x in lines)
     access = [x for x in lines if x["logger"] == "uvicorn.access" and x.get("path") == "/api/matches"]
@@ -84,16 +66,13 @@ def test_cuehub_serve_logs_json_lines_only(tmp_path: Path) -> None:
 
 def test_cuehub_gateway_logs_json_lines_too(tmp_path: Path) -> None:
     require_redis()
-    port, log = free_port(), tmp_path / "gateway.log"
-    env = {**os.environ, "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'h.db'}"}
-    env.pop("HUB_LOG_FORMAT", None)
-    with open(log, "wb") as f:
-        proc = subprocess.Popen([sys.executable, "-m", "hub", "gateway", "--port", str(port), "--log-level", "info",
-                                 "--bus-url", f"redis://127.0.0.1:6379/0?channel=logs-{port}"],
-                                cwd=tmp_path, env=env, stderr=f, stdout=subprocess.DEVNULL)
+    gateway = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", tmp_path, command="gateway", name="gateway",
+                         log_level="info", env={"HUB_LOG_FORMAT": None},
+                         extra_args=["--bus-url", f"redis://127.0.0.1:6379/0?channel=logs-{uuid.uuid4().hex[:10]}"])
     try:
-        _wait(f"http://127.0.0.1:{port}/healthz", proc, log)
+        gateway.start()
     finally:
-        stop_processes([proc])
+        gateway.stop()
+    log = gateway.log
     lines = _json_lines(log.read_text())
     assert any(x["logger"] == "hub.watch.server" and "watch gateway on" in x["msg"] for x in lines), lines

@@ -39,9 +39,10 @@ from spine_helpers import ADMIN, PG_URL, admin, make_match, make_table
 from websockets.asyncio.client import connect
 
 from tests.faults.silent_proxy import SilentProxy
+from tests.hubproc import HubProcess
 from tests.production.test_multiprocess import Hub
 from tests.production.test_observability import sample
-from tests.services import REDIS_HOST, REDIS_PORT, free_port, require_redis
+from tests.services import REDIS_HOST, REDIS_PORT, require_redis
 from tests.watch.watch_helpers import Play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,36 +64,12 @@ def _env(schema: str, bus_url: str, **extra: str) -> dict[str, str]:
             "HUB_ADMIN_TOKEN": ADMIN, "HUB_AUTO_MIGRATE": "false", **extra}
 
 
-class Gateway:
-    """A `cuehub gateway` process (watchers only, fed by the bus)."""
+class Gateway(HubProcess):
+    """A `cuehub gateway` process (watchers only, fed by the bus), launched at once."""
 
     def __init__(self, env: dict[str, str], logdir: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = logdir / "gateway.log"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hub.cli", "gateway", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-
-    def wait_ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.log.read_text()[-3000:]
-            try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("gateway not ready:\n" + self.log.read_text()[-3000:])
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        super().__init__(None, logdir, command="gateway", name="gateway", log_level=None, env=env, ready="/readyz")
+        self.launch()
 
 
 @pytest.fixture
@@ -291,8 +268,9 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
         await fresh.start()
         assert fresh.msgs[0][1]["version"] == head
         for w in (*watchers, fresh):
-            figures.setdefault("kinds", {})[w.channel + ("@gw" if w is wg else "") + ("-fresh" if w is fresh else "")] = \
-                w.check_order()
+            figures.setdefault("kinds", {})[
+                w.channel + ("@gw" if w is wg else "") + ("-fresh" if w is fresh else "")
+            ] = w.check_order()
             await w.close()
         final = await asyncio.to_thread(play.projection)
         assert wa.msgs[-1][1]["data"] == final and wg.msgs[-1][1]["data"] == final
@@ -302,10 +280,14 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
     metrics = httpx.get(a.url + "/metrics").text
     for name, kinds in figures["kinds"].items():
         assert kinds["snapshot"] == 1, (name, kinds)  # every version as an update, none skipped
-    figures["a_resyncs"] = {c: sample(metrics, "cuehub_bus_resyncs_total", cause=c) for c in ("silence", "reconnect", "gap")}
+    figures["a_resyncs"] = {
+        c: sample(metrics, "cuehub_bus_resyncs_total", cause=c) for c in ("silence", "reconnect", "gap")
+    }
     figures["a_bus_up"] = sample(metrics, "cuehub_bus_subscription_up")
     gmetrics = httpx.get(gw.url + "/metrics").text
-    figures["gateway_resyncs"] = {c: sample(gmetrics, "cuehub_bus_resyncs_total", cause=c) for c in ("silence", "reconnect")}
+    figures["gateway_resyncs"] = {
+        c: sample(gmetrics, "cuehub_bus_resyncs_total", cause=c) for c in ("silence", "reconnect")
+    }
     print(f"\n[bus-silence] {json.dumps(figures)}")
     assert figures["a_503_after_s"] < 8 and "silent" in figures["a_reason"], figures
     assert figures["gateway_503_after_s"] < 8, figures
@@ -343,8 +325,8 @@ def test_two_deployments_on_one_redis_see_nothing_of_each_other(
         hubs = [_start(procs, Hub(f"d{i}", env, tmp_path)) for i, env in enumerate(envs)]
         clients = [httpx.Client(base_url=h.url, timeout=10) for h in hubs]
         tables = [make_table(c) for c in clients]  # type: ignore[arg-type]
-        mids = [make_match(c, t)["id"] for c, t in zip(clients, tables)]  # type: ignore[arg-type]
-        plays = [Play(c, t, m) for c, t, m in zip(clients, tables, mids)]
+        mids = [make_match(c, t)["id"] for c, t in zip(clients, tables, strict=True)]  # type: ignore[arg-type]
+        plays = [Play(c, t, m) for c, t, m in zip(clients, tables, mids, strict=True)]
         for i in (0, 1):  # each hub's REST knows only its own
             assert clients[i].get(f"/api/matches/{mids[1 - i]}").status_code == 404
 
@@ -354,7 +336,10 @@ def test_two_deployments_on_one_redis_see_nothing_of_each_other(
                 return json.loads(await asyncio.wait_for(ws.recv(), 10))
 
         async def run() -> list[Watcher]:
-            own = [Watcher(h.url.replace("http", "ws") + "/ws/watch", f"match:{m}") for h, m in zip(hubs, mids)]
+            own = [
+                Watcher(h.url.replace("http", "ws") + "/ws/watch", f"match:{m}")
+                for h, m in zip(hubs, mids, strict=True)
+            ]
             for w in own:
                 await w.start()
             for i in (0, 1):
@@ -374,7 +359,7 @@ def test_two_deployments_on_one_redis_see_nothing_of_each_other(
             return own
 
         own = asyncio.run(run())
-        for w, m in zip(own, mids):
+        for w, m in zip(own, mids, strict=True):
             assert {msg["channel"] for _, msg in w.msgs} == {f"match:{m}"}
             assert [msg["version"] for _, msg in w.msgs] == list(range(0, 11))
         print(f"\n[deployments] apart by {apart_by}: each watcher saw only its own match, v0..v10; "

@@ -27,8 +27,9 @@ import httpx
 import pytest
 from spine_helpers import ADMIN, PG_URL
 
+from tests.hubproc import HubProcess
 from tests.rules.random_play import random_command
-from tests.services import free_port, require_redis
+from tests.services import require_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("HUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -37,47 +38,16 @@ AUTH = {"Authorization": f"Bearer {ADMIN}"}
 
 
 
-class Hub:
+class Hub(HubProcess):
+    """`cuehub serve` on PostgreSQL and the bus, launched at once; ready once /readyz is 200 (the
+    store and the bus reached)."""
+
     def __init__(self, name: str, env: dict[str, str], logdir: Path) -> None:
-        self.name, self.port = name, free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = logdir / f"hub-{name}.log"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hub.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
-        )
-
-    def wait_ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"hub {self.name} exited {self.proc.returncode}:\n{self.tail()}")
-            try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"hub {self.name} not ready in {timeout}s:\n{self.tail()}")
-
-    def tail(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        super().__init__(None, logdir, name=f"hub-{name}", env=env, ready="/readyz")
+        self.launch()
 
     def total(self, name: str) -> float:
-        """The sum of a counter's samples over all its labels."""
-        text = httpx.get(self.url + "/metrics", timeout=5).text
-        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-                   if line.startswith(name + "{") or line.startswith(name + " "))
+        return self.metric_total(name)
 
     def metric(self, name: str, **labels: str) -> float:
         from tests.production.test_observability import sample

@@ -26,6 +26,8 @@ for _p in (_ROOT / "clients" / "python", _ROOT / "tests" / "client"):
 from cuehub_client import Watcher  # noqa: E402
 from cuehub_live_hub import free_port  # noqa: E402
 
+from tests.services import wait_until  # noqa: E402
+
 DISCIPLINES = {"golden_nine", "chase_nine", "wpa_nine", "chinese_eight"}
 
 
@@ -132,7 +134,7 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
             await w.connect(timeout=3)
         except Exception:  # pragma: no cover - until the watch gateway lands
             await w.close()
-            warnings.warn("/ws/watch is not served: live updates checked over REST instead")
+            warnings.warn("/ws/watch is not served: live updates checked over REST instead", stacklevel=1)
             return await poll_rest()
         try:
             chan = {f"match:{mm['id']}": d for d, mm in by_disc.items()}
@@ -155,15 +157,14 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
     # Matches flow to the tables by themselves: a finished draw match is followed by the next one
     # called onto a free table, with nobody creating it.
     first = {tb["id"]: tb["match"]["id"] for tb in main["tables"]}
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+
+    def moved_on() -> tuple[dict, list[dict]] | None:
         now = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
         moved = [tb for tb in now["tables"] if tb["match"] and tb["match"]["id"] != first[tb["id"]]]
-        if moved and any(m["status"] == "finished" for m in now["draw"]["matches"]):
-            break
-        time.sleep(0.5)
-    else:
-        pytest.fail("no table got its next match within 60 s")
+        finished = any(m["status"] == "finished" for m in now["draw"]["matches"])
+        return (now, moved) if moved and finished else None
+
+    now, moved = wait_until(moved_on, 60, "a table to get its next match", interval=0.5)
     assert moved[0]["match"]["draw"]["key"] in {m["key"] for m in now["draw"]["matches"] if m["status"] == "called"}
 
     proc.send_signal(signal.SIGINT)

@@ -23,7 +23,7 @@ import httpx
 from spine_helpers import PG_URL
 
 from hub.tools.simulate import DrawPlan, DrawSimulator
-from tests.faults.hubproc import ADMIN, HubProcess
+from tests.hubproc import ADMIN, HubProcess
 from tests.services import require_redis
 
 REDIS_URL = os.environ.get("HUB_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -18,7 +18,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.faults.hubproc import ADMIN, HubProcess
+from tests.hubproc import ADMIN, HubProcess
 
 
 def metric(base: str, name: str) -> float:
@@ -61,7 +61,9 @@ def test_watch_is_served_by_the_fast_front_and_tables_by_the_app_on_one_port(hub
                 assert "uvicorn" in (t.response.headers.get("Server") or "")  # the ASGI app's socket
                 await t.send(json.dumps({"type": "auth", "token": tb["token"]}))
                 assert json.loads(await t.recv())["type"] == "ready"
-                await t.send(json.dumps({"id": "c1", "match_id": m["id"], "command": {"kind": "start", "breaker": "a"}}))
+                await t.send(
+                    json.dumps({"id": "c1", "match_id": m["id"], "command": {"kind": "start", "breaker": "a"}})
+                )
                 replies = [json.loads(await t.recv()) for _ in range(2)]
                 assert {"type": "ack", "id": "c1", "version": 1} in replies
             upd = json.loads(await w.recv())

@@ -10,10 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,48 +21,25 @@ from spine_helpers import ADMIN, PG_URL, make_match, make_table
 from watch_helpers import Play
 from websockets.asyncio.client import connect
 
-from tests.services import free_port, require_redis, stop_processes
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-
-
-def wait_up(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"{url} exited {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            if httpx.get(url, timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"{url} did not come up:\n{log.read_text()[-3000:]}")
+from tests.hubproc import HubProcess
+from tests.services import require_redis, wait_until_async
 
 
 @pytest.fixture
 def hub_and_gateway(pg_schema: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
     require_redis()
-    env = {**os.environ, "HUB_DATABASE_URL": PG_URL, "HUB_DATABASE_SCHEMA": pg_schema, "HUB_ADMIN_TOKEN": ADMIN,
+    env = {"HUB_DATABASE_SCHEMA": pg_schema, "HUB_ADMIN_TOKEN": ADMIN,
            "HUB_BUS_URL": f"redis://127.0.0.1:6379/0?channel=cuehub-test-{uuid.uuid4().hex[:10]}"}
-    procs: list[subprocess.Popen[bytes]] = []
+    hub = HubProcess(PG_URL, tmp_path, command="app", env=env)
+    gateway = HubProcess(PG_URL, tmp_path, command="gateway", name="gateway", log_level=None,
+                         env={**env, "HUB_AUTO_MIGRATE": "0"})
     try:
-        hp, gp = free_port(), free_port()
-        hlog, glog = tmp_path / "hub.log", tmp_path / "gateway.log"
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "hub.app:create_app", "--factory", "--host", "127.0.0.1",
-             "--port", str(hp), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=hlog.open("w"), stderr=subprocess.STDOUT))
-        wait_up(procs[0], f"http://127.0.0.1:{hp}/healthz", hlog)  # migrates the schema first
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "hub.cli", "gateway", "--host", "127.0.0.1", "--port", str(gp)],
-            cwd=ROOT, env={**env, "HUB_AUTO_MIGRATE": "0"}, stdout=glog.open("w"), stderr=subprocess.STDOUT))
-        wait_up(procs[1], f"http://127.0.0.1:{gp}/healthz", glog)
-        yield f"127.0.0.1:{hp}", f"127.0.0.1:{gp}"
+        hub.start()  # migrates the schema first
+        gateway.start()
+        yield f"127.0.0.1:{hub.port}", f"127.0.0.1:{gateway.port}"
     finally:
-        stop_processes(procs)
+        gateway.stop()
+        hub.stop()
 
 
 async def collect(url: str, subscribe: dict[str, Any], until: int, out: list[dict[str, Any]]) -> None:
@@ -90,7 +63,7 @@ async def test_a_gateway_process_serves_a_match_driven_through_the_hub(hub_and_g
         asyncio.create_task(collect(url, {"type": "subscribe", "channel": f"match:{mid}"}, n, got["m2"])),
         asyncio.create_task(collect(url, {"type": "subscribe", "channel": f"table:{table['table_id']}"}, n, got["tb"])),
     ]
-    await asyncio.sleep(0.5)  # every watcher has its snapshot
+    await wait_until_async(lambda: all(got.values()), 15, "every watcher's snapshot")
     await asyncio.to_thread(play.start)
     for _ in range(n - 1):
         await asyncio.to_thread(play.shot)
@@ -105,8 +78,10 @@ async def test_a_gateway_process_serves_a_match_driven_through_the_hub(hub_and_g
     # Away for a while, back with `since`: what was missed, then live again.
     missed = [await asyncio.to_thread(play.shot) for _ in range(3)]
     back: list[dict[str, Any]] = []
-    resume = asyncio.create_task(collect(url, {"type": "subscribe", "channel": f"match:{mid}", "since": 5}, n + 4, back))
-    await asyncio.sleep(0.5)
+    resume = asyncio.create_task(
+        collect(url, {"type": "subscribe", "channel": f"match:{mid}", "since": 5}, n + 4, back)
+    )
+    await wait_until_async(lambda: back and back[-1]["version"] == n + 3, 15, "the missed versions replayed")
     await asyncio.to_thread(play.shot)
     await asyncio.wait_for(resume, 15)
     assert [m["type"] for m in back] == ["update"] * (n + 4 - 5)

@@ -8,11 +8,6 @@ never `playwright install` (no browser downloads here: `executable_path` is used
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.hubproc import HubProcess
+from tests.services import free_port  # noqa: F401 - the web tests import it from here
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = os.environ.get("CUEHUB_CHROMIUM", "/usr/bin/chromium")
@@ -28,67 +26,22 @@ ADMIN_TOKEN = "web-test-admin"
 XSS_NAME = "<img src=x onerror=alert(1)>"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class Hub(HubProcess):
+    """The hub (the app factory under uvicorn, a SQLite file) for the browser tests, with the REST
+    calls that set a screen up. `stop` is a SIGKILL: the sockets drop without a close frame, the
+    way a crashed server looks to a tablet; `start` brings it back on the same port and database."""
 
-
-class Hub:
-    """The hub as a separate process, so a test can kill it and start it again on the same
-    port and database, the way a crashed or restarted server looks to a tablet."""
-
-    def __init__(self, db: Path, port: int, log: Path) -> None:
-        self.db = db
-        self.port = port
-        self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.url = f"http://127.0.0.1:{port}"
-
-    def start(self) -> None:
-        env = {
-            **os.environ,
-            "HUB_ADMIN_TOKEN": ADMIN_TOKEN,
-            "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{self.db}",
-            "PYTHONUNBUFFERED": "1",
-        }
-        env.pop("HUB_BUS_URL", None)
-        logf = open(self.log, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "hub.app:create_app",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
-            cwd=REPO, env=env, stdout=logf, stderr=subprocess.STDOUT,
-        )
-        logf.close()
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the hub exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code < 500:
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the hub did not start within 30 s:\n{self.log.read_text()[-3000:]}")
-            time.sleep(0.1)
+    def __init__(self, workdir: Path, **env: str) -> None:
+        super().__init__(f"sqlite+aiosqlite:///{workdir / 'hub.db'}", workdir, command="app",
+                         env={"HUB_ADMIN_TOKEN": ADMIN_TOKEN, **env})
 
     def stop(self) -> None:
-        """A hard stop: the process is killed, its sockets drop without a close frame."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-        self.proc = None
+        self.kill()
 
     # --- REST setup -------------------------------------------------------------------------
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         r = httpx.post(f"{self.url}{path}", json=body, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10)
         assert r.status_code == 201, r.text
-        return r.json()
-
-    def get(self, path: str) -> Any:
-        r = httpx.get(f"{self.url}{path}", timeout=10)
-        assert r.status_code == 200, r.text
         return r.json()
 
     def tournament(self, name: str = "Open") -> str:
@@ -121,8 +74,7 @@ class Hub:
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
-    d = tmp_path_factory.mktemp("webhub")
-    h = Hub(d / "hub.db", free_port(), d / "hub.log")
+    h = Hub(tmp_path_factory.mktemp("webhub"))
     h.start()
     try:
         yield h

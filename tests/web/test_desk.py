@@ -7,10 +7,7 @@ for ids that do not exist; screenshots at laptop, tablet and phone sizes in both
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -20,7 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import ARTIFACTS, XSS_NAME, PageWatch, free_port, shot
+from tests.hubproc import HubProcess
+from tests.services import free_port
+
+from .conftest import ARTIFACTS, XSS_NAME, PageWatch, shot
 
 ADMIN = "desk-test-admin-token-0123456789"
 CSRF = {"X-Requested-With": "cuehub"}
@@ -28,57 +28,14 @@ SIZES = {"laptop": (1366, 768), "tablet": (1280, 800), "phone": (390, 844)}
 MM_PER_PT = 25.4 / 72
 
 
-class ServedHub:
+class ServedHub(HubProcess):
     """`cuehub serve` as a user runs it (JSON logs with access lines, uvicorn's proxy headers from
     HUB_TRUSTED_PROXIES), on a free port and a temporary SQLite file."""
 
     def __init__(self, tmp: Path, **env: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tmp / f"hub-{self.port}.log"
-        self.db = tmp / f"hub-{self.port}.db"
-        self.env = env
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> ServedHub:
-        env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_DATABASE_URL": f"sqlite+aiosqlite:///{self.db}",
-               "PYTHONUNBUFFERED": "1", **self.env}
-        env.pop("HUB_BUS_URL", None)
-        with open(self.log, "ab") as logf:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "hub.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--log-level", "info"],
-                env=env, stdout=logf, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"cuehub serve exited:\n{self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"cuehub serve did not start:\n{self.log.read_text()[-3000:]}")
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-    def admin_post(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        r = httpx.post(self.url + path, json=body, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10)
-        assert r.status_code in (200, 201), r.text
-        return r.json()
-
-    def get(self, path: str) -> Any:
-        r = httpx.get(self.url + path, timeout=10)
-        assert r.status_code == 200, r.text
-        return r.json()
+        port = free_port()
+        super().__init__(f"sqlite+aiosqlite:///{tmp / f'hub-{port}.db'}", tmp, name=f"hub-{port}", port=port,
+                         env={"HUB_ADMIN_TOKEN": ADMIN, **env}, log_level="info")
 
 
 @pytest.fixture(scope="module")
@@ -278,7 +235,8 @@ def test_csrf_and_sign_out(desk_hub: ServedHub, browser: Any) -> None:
 
         # A write with the cookie but without the header is refused, from the page and from outside.
         post = """async (headers) => { const r = await fetch('/api/tournaments', {method: 'POST',
-            headers: Object.assign({'Content-Type': 'application/json'}, headers.h), body: JSON.stringify({name: headers.name})});
+            headers: Object.assign({'Content-Type': 'application/json'}, headers.h),
+            body: JSON.stringify({name: headers.name})});
             return [r.status, await r.json()]; }"""
         status, body = page.evaluate(post, {"h": {}, "name": "csrf-refused"})
         assert status == 403 and body["error"]["code"] == "csrf_header_required"
@@ -287,7 +245,9 @@ def test_csrf_and_sign_out(desk_hub: ServedHub, browser: Any) -> None:
         jar = {"cuehub_session": cookie["value"]}
         r = httpx.post(f"{hub.url}/api/tournaments", json={"name": "csrf-refused"}, cookies=jar)
         assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_header_required"
-        assert httpx.post(f"{hub.url}/api/tournaments", json={"name": "ok"}, cookies=jar, headers=CSRF).status_code == 201
+        assert (
+            httpx.post(f"{hub.url}/api/tournaments", json={"name": "ok"}, cookies=jar, headers=CSRF).status_code == 201
+        )
         assert "csrf-refused" not in [t["name"] for t in hub.get("/api/tournaments")["tournaments"]]
 
         # Sign out through the page: the old cookie no longer works anywhere.
@@ -331,8 +291,10 @@ def test_wrong_tokens_are_slowed_down(desk_hub: ServedHub, browser: Any) -> None
         page.goto(f"{hub.url}/desk")
         page.fill("#signin-token", "guess")
         with ThreadPoolExecutor(10) as pool:
-            futures = [pool.submit(httpx.post, f"{hub.url}/api/session", json={"token": "guess"}, headers=burst, timeout=10)
-                       for _ in range(10)]
+            futures = [
+                pool.submit(httpx.post, f"{hub.url}/api/session", json={"token": "guess"}, headers=burst, timeout=10)
+                for _ in range(10)
+            ]
             next(f for f in as_completed(futures) if f.result().status_code == 429)
             page.click("#signin-submit")
             page.wait_for_selector("#signin-message.err")
@@ -354,9 +316,13 @@ def test_secure_cookie_only_behind_a_trusted_proxy(desk_hub: ServedHub, tmp_path
         assert r.status_code == 204 and "secure" not in r.headers["set-cookie"].lower()
         # Nor is X-Forwarded-For believed: a changed header does not buy a fresh address.
         for i in range(7):
-            httpx.post(f"{untrusting.url}/api/session", json={"token": "x"}, headers={"X-Forwarded-For": f"192.0.2.{i}"})
+            httpx.post(
+                f"{untrusting.url}/api/session", json={"token": "x"}, headers={"X-Forwarded-For": f"192.0.2.{i}"}
+            )
         t0 = time.monotonic()
-        httpx.post(f"{untrusting.url}/api/session", json={"token": "x"}, headers={"X-Forwarded-For": "192.0.2.99"}, timeout=10)
+        httpx.post(
+            f"{untrusting.url}/api/session", json={"token": "x"}, headers={"X-Forwarded-For": "192.0.2.99"}, timeout=10
+        )
         assert time.monotonic() - t0 >= 0.9
         # The ignored headers are logged, once.
         ignored = [line for line in untrusting.log.read_text().splitlines() if "ignored X-Forwarded-For" in line]

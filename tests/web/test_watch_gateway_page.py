@@ -21,10 +21,8 @@ def _command(hub: Hub, t: dict[str, Any], command: dict[str, Any]) -> None:
     assert r.status_code == 200, r.text
 
 
-def _hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Iterator[Hub]:
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    h = Hub(tmp_path / "hub.db", free_port(), tmp_path / "hub.log")
+def _hub(tmp_path: Path, **env: str) -> Iterator[Hub]:
+    h = Hub(tmp_path, **env)
     h.start()
     try:
         yield h
@@ -33,14 +31,14 @@ def _hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> Iterato
 
 
 @pytest.fixture
-def gw_hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hub]:
-    yield from _hub(tmp_path, monkeypatch, HUB_WATCH_PORT=str(free_port()))
+def gw_hub(tmp_path: Path) -> Iterator[Hub]:
+    yield from _hub(tmp_path, HUB_WATCH_PORT=str(free_port()))
 
 
 @pytest.fixture
-def dead_gw_hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hub]:
+def dead_gw_hub(tmp_path: Path) -> Iterator[Hub]:
     # Advertises a gateway URL nobody listens on.
-    yield from _hub(tmp_path, monkeypatch, HUB_WATCH_URL=f"ws://127.0.0.1:{free_port()}/ws/watch")
+    yield from _hub(tmp_path, HUB_WATCH_URL=f"ws://127.0.0.1:{free_port()}/ws/watch")
 
 
 def _follow(hub: Hub, context: Any, guard: PageWatch) -> tuple[Any, list[str], dict[str, Any]]:
