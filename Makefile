@@ -1,7 +1,28 @@
-.PHONY: test serve migrate
+.PHONY: test test-fast check lint types dead shape serve migrate
 
+# Everything: the pure cores, the API, the store on SQLite and PostgreSQL, the bus on Redis, hub
+# processes (kill -9, restarts, several processes) and the browser tests. What .ci/run calls.
 test:
 	python -m pip install -e '.[test]' && python -m pytest -q
+
+# Everything that starts no hub process and no browser (see the markers in pyproject.toml).
+test-fast:
+	python -m pytest -q -m "not browser and not process"
+
+# The gate .ci/run runs before the tests: lint, types, dead code, sizes.
+check: lint types dead shape
+
+lint:
+	python -m ruff check hub tests bench clients/python .ci
+
+types:
+	python -m mypy
+
+dead:
+	python -m vulture hub clients/python tests bench .ci --min-confidence 80
+
+shape:
+	@if [ -f .ci/shape.py ]; then python .ci/shape.py; fi
 
 serve:
 	cuehub serve

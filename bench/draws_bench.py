@@ -1,4 +1,4 @@
-"""Draw fold benchmark (issue 13): tournament events folded per second, hub/draws.
+"""Draw fold benchmark: tournament events folded per second, hub/draws.
 
 Two tournaments played to the end:
 - a 128-player double elimination, driven by ``dispatch`` + ``take_result`` through

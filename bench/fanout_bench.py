@@ -356,7 +356,7 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
     print(f"  {name}: saturation {res['sat']}", flush=True)
     more = args.sat_watchers - args.watchers
     if more > 0:
-        # The same saturation with more watchers (issue 16: deliveries/s at 5,000).
+        # The same saturation with more watchers (deliveries/s at 5,000).
         ready = await asyncio.to_thread(load.ask, cmd="connect", urls=urls, n=more, channel=channel)
         await asyncio.sleep(2.0)
         cpu0 = sum(cpu_s(p) for p in pids)

@@ -1,4 +1,4 @@
-"""Fold benchmark (issue 3): events folded per second over long synthetic match histories.
+"""Fold benchmark: events folded per second over long synthetic match histories.
 
 Builds long histories with the same random player as the property tests (only accepted
 commands are kept), then times ``fold`` over them.  Baseline in the same run: a bare loop

@@ -1,7 +1,7 @@
 """500 open index pages against a real `cuehub serve` on PostgreSQL: each polls
 `GET /api/matches?status=live` every 10 s (50 listings a second) at 300 live matches, for 20 s,
 first with plain 200s, then sending the ETag back (304s). Prints the hub process's CPU time
-(/proc/<pid>/stat) as a share of a core, and the latency median and p99 (issue 17).
+(/proc/<pid>/stat) as a share of a core, and the latency median and p99.
 
     PYTHONPATH=.:clients/python python bench/index_poll_bench.py
 """

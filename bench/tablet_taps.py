@@ -1,4 +1,4 @@
-"""Taps per ordinary stroke on the referee tablet, before and after issue 15.
+"""Taps per ordinary stroke on the referee tablet, before and after "one entry, one stroke".
 
     python bench/tablet_taps.py [--before-tree DIR] [--after-tree DIR]
 
@@ -12,7 +12,7 @@ the right stroke. "Before" runs the hub and pages of the tree given by --before-
 for a count of N; the new one takes one; the old form has no rail question).
 
 The "no rail" row is the safety that reaches no rail: before, a bare "Enter stroke" stored it (the
-default was the verdict, issue 15's complaint); after, the referee says "No rail".
+default was the verdict, the referees' complaint); after, the referee says "No rail".
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ variable; every entry point (`cuehub ...`, `uvicorn --factory hub.app:create_app
 line and exits with status 2 (`exit_on_bad_settings`).
 
 Adding a knob: a typed field with a default and a comment saying why it exists, a bound where a
-wrong value could hurt (`Field(ge=...)`), and a row in the README's settings tables.
+wrong value could hurt (`Field(ge=...)`), and a row in the settings tables of docs/operations.md.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class Settings(BaseSettings):
     # One JSON object per log line (every process), or plain text for a person at a terminal.
     log_format: Literal["json", "text"] = "json"
 
-    # --- bounds (issue 17): no client can wear a hub down ----------------------------------------
+    # --- bounds: no client can wear a hub down -------------------------------------------------
     # Refused commands are remembered (a resend gets the first answer) within these bounds: at most
     # this many per match (the oldest are forgotten first) and for this many seconds; pruned on write,
     # and a start reloads no more than that. A resend of a forgotten id is judged afresh.
@@ -91,12 +91,12 @@ class Settings(BaseSettings):
     body_timeout_s: float = Field(30.0, gt=0)
     keep_alive_s: float = Field(5.0, gt=0)
 
-    # --- tablet links (issue 15) -----------------------------------------------------------------
+    # --- tablet links --------------------------------------------------------------------------
     # A table whose tablets have not been heard for this many seconds has its shot clock paused (a
     # stored `link_lost`) until one is back; until then no time foul is stored for it either.
     tablet_grace_s: float = Field(3.0, gt=0)
 
-    # --- desk sign-in and tablet pairing (PROTOCOL.md section 8; README "The desk") -----------
+    # --- desk sign-in and tablet pairing (PROTOCOL.md section 8; docs/competition.md "The desk") -----------
     # A desk session ends after this many seconds unused (each use slides it; 7 days at most).
     session_idle_s: float = Field(12 * 3600.0, gt=0)
     # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (IPs or CIDRs, "*" for any;

@@ -13,7 +13,7 @@
 The write probe is a real, tiny committed write: one UPDATE (an INSERT the first time) of the
 `meta` row `readyz_probe` with the time. A rolled-back write would not see a full disk or a
 SQLite file that can no longer be written, and those are exactly what turns every command into a
-503. It costs one small commit per probe (measured: see README.md, "Production"), which at the
+503. It costs one small commit per probe (measured: see docs/operations.md, "Production"), which at the
 usual one probe every few seconds per process is nothing beside the commands.
 """
 
@@ -86,7 +86,7 @@ async def check_bus(request: Request) -> None:
 
         from hub.bus.redis_bus import split_url
 
-        url = split_url(url)[0]  # redis-py knows no `channel` parameter (issue 17: was always 503)
+        url = split_url(url)[0]  # redis-py knows no `channel` parameter (with it, /readyz was always 503)
         client = aioredis.from_url(url, socket_connect_timeout=READY_TIMEOUT_S, socket_timeout=READY_TIMEOUT_S)
         try:
             await client.ping()

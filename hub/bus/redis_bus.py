@@ -14,7 +14,7 @@ every client of the server, whatever its `SELECT`): `cuehub:<deployment>:<channe
 <deployment> is HUB_DEPLOYMENT, or `db<N>` from the URL's database number, and <channel> the URL's
 `?channel=` (default `changes`). So `/8` and `/9`, or two `?channel=` names, never hear each other.
 
-Silence (issue 17): a connection can stop delivering without ever being reset (a NAT or load
+Silence: a connection can stop delivering without ever being reset (a NAT or load
 balancer that forgot it, a partition). The subscriber therefore sends a PING on its own
 connection every `heartbeat_s` (HUB_BUS_HEARTBEAT_S) and expects to hear something (the PONG, or
 any message) within STALE_BEATS heartbeats. When it does not, the subscription is declared

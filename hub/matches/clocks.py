@@ -16,7 +16,7 @@ makes it a silent `version_conflict`, so a clock fires at most once per turn, in
 hub processes. Every `Change` of a match re-arms its timer; the start re-arms every live match
 from its stored projection, so a deadline that passed while the hub was down fires at once.
 
-Tablets (issue 15, hub/matches/presence.py): at a shot deadline on a table whose tablets are not heard
+Tablets (hub/matches/presence.py): at a shot deadline on a table whose tablets are not heard
 (a table that has had a tablet session, in any process), no time foul is stored. The expiry waits
 while they are quiet for less than the grace (HUB_TABLET_GRACE_S), and fires if one is heard again;
 past the grace the service stores `link_lost` instead (the shot clock pauses, as of when they were

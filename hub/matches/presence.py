@@ -1,5 +1,5 @@
 """Who is at each table: the tablets this process hears, and (through the store) the other
-processes' (issue 15: the shot clock never calls time on a table whose tablet has lost its link).
+processes' (the shot clock never calls time on a table whose tablet has lost its link).
 
 - A tablet is heard on every frame of its table socket. The web tablet also sends
   `{"type": "ping"}` every second (answered `pong`): a tablet that pings counts as at the table

@@ -1,4 +1,4 @@
-"""Log lines bounded per client (issue 17): one socket or address cannot fill the disk.
+"""Log lines bounded per client: one socket or address cannot fill the disk.
 
 `LogBudget.allow(key)` lets `lines` lines per key through every `window_s`; the lines over it are
 not written but counted, and the next line let through says how many were dropped

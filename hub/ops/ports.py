@@ -1,4 +1,4 @@
-"""The hub's port against idle and slow clients (issue 17): uvicorn's keyword arguments.
+"""The hub's port against idle and slow clients (no client can wear a hub down): uvicorn's keyword arguments.
 
     uvicorn.run(app, ..., **port_options(settings))      # in hub.cli.uvicorn_options (serve, demo)
 

@@ -212,7 +212,7 @@ async def save_rejection(
     """Remember the first reject of a command id; if another writer got there first, theirs stands,
     and if another process stored the id as an event meanwhile, its version is returned (an int).
 
-    Bounded (issue 17): the match keeps its `keep` latest refusals and none older than `ttl_ms`,
+    Bounded: the match keeps its `keep` latest refusals and none older than `ttl_ms`,
     pruned here, in the same transaction."""
     try:
         async with engine.begin() as conn:

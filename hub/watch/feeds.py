@@ -7,7 +7,7 @@ events from the store before it goes on, so each process delivers every version 
 Per table (`TableFeed`) the match it holds now: a `table:` channel follows it to the next match,
 and its watchers get the updates of whatever match that is. Tablet sockets of this process follow
 their table the same way (`TableFeeds.tablets`, `WatchCore.follow_table`): they hear every version of
-its match in order, whichever process stored it (issue 17); what a resync (a gap, a bus loss)
+its match in order, whichever process stored it; what a resync (a gap, a bus loss)
 rereads reaches them as one state, the latest (a state is the whole match).
 """
 

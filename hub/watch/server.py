@@ -319,7 +319,7 @@ class WatchServer:
             # Heartbeats: a ping every ws_ping_s; a socket that does not answer within as long is closed.
             ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
             close_timeout=CLOSE_TIMEOUT,  # then the TCP connection is dropped (Conn.run waits 2 s)
-            open_timeout=self.settings.header_timeout_s,  # a handshake not done by then is dropped (issue 17)
+            open_timeout=self.settings.header_timeout_s,  # a handshake not done by then is dropped
             create_connection=guarded_ws_connection(),  # counted against the fd limit (hub/ops/ports.py)
             write_limit=HIGH_WATER,
             server_header=None,
@@ -351,7 +351,7 @@ class WatchServer:
             return None  # the handshake goes on (a request without Upgrade gets 426)
         if path == "/healthz":
             return ws.respond(200, '{"status":"ok"}\n')
-        if path == "/readyz":  # the live bus subscription (issue 17): stale -> 503 with the reason
+        if path == "/readyz":  # the live bus subscription: stale -> 503 with the reason
             health = getattr(self.core.bus, "health", None)
             reason = health() if callable(health) else None
             body = {"status": "ready" if reason is None else "unavailable",

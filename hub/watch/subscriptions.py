@@ -89,7 +89,7 @@ class Subscriptions:
             self._error(conn, "bad_message", "a message is a JSON object")
             return
         kind, channel = msg.get("type"), msg.get("channel")
-        if kind == "ping":  # a screen asking whether the link still carries anything (issue 15)
+        if kind == "ping":  # a screen asking whether the link still carries anything
             conn.push(Item(ERR, "", text=dumps({"type": "pong", "server_time": now_ms()}), forced=True))
             return
         if kind not in ("subscribe", "unsubscribe"):

@@ -1,4 +1,4 @@
-"""Issue 17, in one process: the command budget per table (HTTP and sockets share it), refusals
+"""Bounds in one process: the command budget per table (HTTP and sockets share it), refusals
 remembered within bounds, the strict parser on /ws/watch (SQLite and PostgreSQL), bounded log lines,
 and the token checked in the storing transaction. Real processes: tests/faults/test_bounds_procs.py."""
 

@@ -99,7 +99,7 @@ def test_other_tables_match_is_refused(client):
     assert client.get(f"/api/matches/{theirs}").json()["version"] == 0
 
 
-# --- presence (issue 15) --------------------------------------------------------------------
+# --- presence -----------------------------------------------------------------------------
 
 
 def test_a_ping_is_answered_with_a_pong_and_counts_as_heard(client):

@@ -1,4 +1,4 @@
-"""The Redis bus notices a silent connection (issue 17), in process, through tests/faults/silent_proxy.py.
+"""The Redis bus notices a silent connection, in process, through tests/faults/silent_proxy.py.
 
 A subscriber behind the proxy: health() turns to the reason within 3 heartbeats of the silence,
 the handler is told to resync (None) at once and again when the new subscription is up. A

@@ -24,7 +24,7 @@ async def test_memory_bus_delivers_in_order() -> None:
 
 def test_bus_url_choice() -> None:
     bus = make_bus("redis://127.0.0.1:6379/0?channel=x")
-    # The channel carries the deployment (issue 17): Redis pub/sub ignores database numbers.
+    # The channel carries the deployment: Redis pub/sub ignores database numbers.
     assert isinstance(bus, RedisBus) and bus.channel == "cuehub:db0:x" and bus.url == "redis://127.0.0.1:6379/0"
     assert make_bus("redis://h:6379/8").channel == "cuehub:db8:changes"  # type: ignore[attr-defined]
     assert make_bus("redis://h:6379/9").channel == "cuehub:db9:changes"  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""/readyz and the Redis bus (issue 17): `?channel=` on HUB_BUS_URL is fine (it was always 503), and
+"""/readyz and the Redis bus: `?channel=` on HUB_BUS_URL is fine (it was always 503), and
 the check reports the live subscription, not a fresh connection."""
 
 from __future__ import annotations

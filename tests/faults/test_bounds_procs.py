@@ -1,4 +1,4 @@
-"""Issue 17 on real `cuehub serve` processes: no client can wear a hub down.
+"""Bounds on real `cuehub serve` processes: no client can wear a hub down.
 
 - 1,100 idle TCP connections under `ulimit -n 1024` do not lock out a new tablet;
 - idle and slow (slowloris) clients are closed on the hub's port, idle ones on the gateway's port;

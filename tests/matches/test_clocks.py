@@ -548,7 +548,7 @@ def test_official_timeout_after_a_rack_won_on_the_break():
     assert on_break["clock"]["match"]["running"] is False
 
 
-# --- tablets (issue 15): no time foul on a table whose tablet nobody hears --------------------
+# --- tablets: no time foul on a table whose tablet nobody hears -----------------------------
 
 from hub.matches.presence import Presence, restore  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Issue 17: several hub processes behave as one over the Redis bus, whatever the network does.
+"""Several hub processes behave as one over the Redis bus, whatever the network does.
 
 Real `cuehub serve` / `cuehub gateway` subprocesses, the machine's PostgreSQL (a fresh schema per
 test, migrated by `cuehub migrate`) and Redis (a channel name of its own per test):
@@ -165,7 +165,7 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
     a = _start(procs, Hub("a", _env(pg_schema, silent), tmp_path))  # behind the proxy
     b = _start(procs, Hub("b", _env(pg_schema, direct), tmp_path))  # straight to Redis
     gw = _start(procs, Gateway(_env(pg_schema, silent), tmp_path))  # a gateway process behind it too
-    assert httpx.get(a.url + "/readyz").json()["checks"]["bus"] == "ok"  # item 2: ?channel= is fine
+    assert httpx.get(a.url + "/readyz").json()["checks"]["bus"] == "ok"  # ?channel= on HUB_BUS_URL is fine
 
     http_b = httpx.Client(base_url=b.url, timeout=10)
     table = make_table(http_b)  # type: ignore[arg-type]
@@ -297,7 +297,7 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
     assert "a_200_after_resume_s" in figures and "gateway_200_after_resume_s" in figures, figures
 
 
-# --- deployments sharing one Redis (item 3) --------------------------------------------------------
+# --- deployments sharing one Redis ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("apart_by", ["database number", "HUB_DEPLOYMENT"])
@@ -372,7 +372,7 @@ def test_two_deployments_on_one_redis_see_nothing_of_each_other(
         pg_execute(dsn, f'DROP SCHEMA "{other}" CASCADE')
 
 
-# --- a tablet on one process, strokes through another (item 4) ------------------------------------
+# --- a tablet on one process, strokes through another --------------------------------------------
 
 
 def test_a_tablet_on_process_b_gets_state_for_every_stroke_sent_to_process_a(
@@ -382,7 +382,7 @@ def test_a_tablet_on_process_b_gets_state_for_every_stroke_sent_to_process_a(
     _migrate(env)
     a = _start(procs, Hub("a", env, tmp_path))
     b = _start(procs, Hub("b", env, tmp_path))
-    assert httpx.get(b.url + "/readyz").status_code == 200  # item 2: ?channel= on HUB_BUS_URL
+    assert httpx.get(b.url + "/readyz").status_code == 200  # ?channel= on HUB_BUS_URL
     http_a = httpx.Client(base_url=a.url, timeout=10)
     table = make_table(http_a)  # type: ignore[arg-type]
     mid = make_match(http_a, table)["id"]  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Two real hub processes on PostgreSQL and the Redis bus (the production shape, issue 7).
+"""Two real hub processes on PostgreSQL and the Redis bus (the production shape).
 
 - A match driven through process A is seen by a watcher on process B: every update, in order,
   no gaps, ending on the projection A serves.

@@ -69,10 +69,10 @@ def test_metrics_count_commands_and_ack_latency(hub: TestClient) -> None:
                  "cuehub_process_start_time_seconds"):
         assert f"# TYPE {name} " in text, name
         assert f"# HELP {name} " in text, name
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    reference = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
     for line in text.splitlines():
         if line.startswith("# TYPE "):
-            assert f"`{line.split()[2]}`" in readme, f"{line.split()[2]} is not documented in README.md"
+            assert f"`{line.split()[2]}`" in reference, f"{line.split()[2]} is not documented in docs/operations.md"
 
 
 def test_histogram_buckets_are_cumulative_and_labels_escaped() -> None:

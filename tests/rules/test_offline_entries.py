@@ -1,4 +1,4 @@
-"""What the rules do for a tablet that was offline (README "Protocol choices"):
+"""What the rules do for a tablet that was offline (docs/realtime.md, "Protocol choices"):
 
 - a turn command that names no player is taken for the player at the table;
 - a turn command entered (`entered_at`) before the shot clock ran out takes back the time foul

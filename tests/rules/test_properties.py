@@ -1,4 +1,4 @@
-"""Property tests over random command sequences (issue 3):
+"""Property tests over random command sequences:
 no exception but Reject; a reject changes nothing; balls only leave the table (except
 respots and a new rack); chase_nine scores sum to zero; fold(prefix) + evolve(rest) == fold(all)."""
 

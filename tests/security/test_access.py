@@ -208,7 +208,7 @@ def test_table_socket_rate_limit_and_flood_close(sqlite_settings):
                 ws.send_json(envelope(mid, {"kind": "shot", "player": "a"}, cid=f"f{i}"))
             assert _closed_with(ws) == 4429
         # Rate-limited commands changed nothing and left no stored answer: s4 can be sent again,
-        # once the table's budget (shared by its sockets and its HTTP commands, issue 17) is back.
+        # once the table's budget (shared by its sockets and its HTTP commands) is back.
         assert c.get(f"/api/matches/{mid}").json()["version"] == 3
         resend = envelope(mid, {"kind": "shot", "player": "a"}, cid="s4")
         r = c.post(f"/api/matches/{mid}/commands", json=resend, headers=bearer(table["token"]))

@@ -1,4 +1,4 @@
-"""A plain `cuehub serve` (issue 16, "fast by default"): /ws/watch on the hub's own port is served
+"""A plain `cuehub serve` is fast by default: /ws/watch on the hub's own port is served
 by the watch gateway's websockets front (hub/watch/uvicorn_front.py, the coalesced writes of
 gateway.py), not by the FastAPI endpoint, while the tablets' /ws/tables/... on the same port is
 still the ASGI app; the watch protocol is the same (strict parsing, errors, frame cap, origin

@@ -1,4 +1,4 @@
-"""Heartbeats close dead watcher sockets (issue 5), on both fronts of /ws/watch.
+"""Heartbeats close dead watcher sockets, on both fronts of /ws/watch.
 
 A real `cuehub serve` process with HUB_WS_PING_S=0.3 and the in-process watch gateway
 (HUB_WATCH_PORT): on each port, one watcher that answers pings (the websockets client does) and

@@ -1,5 +1,5 @@
 """The desk's event, end to end in a real headless Chromium against a real `cuehub serve`
-(issue 14, PROTOCOL.md sections 7 and 8): from a blank hub an organiser signs in and, through the
+(PROTOCOL.md sections 7 and 8): from a blank hub an organiser signs in and, through the
 desk alone, creates a 16-player double elimination on 4 tables (pasting the names); the first
 matches appear on the tables; a table card is printed (QR + code); a second browser context pairs
 as that table's tablet with the six digits; the simulator plays matches (tablets only) and the

@@ -1,4 +1,4 @@
-"""The screens of issue 15 in a real headless Chromium against the real hub: "not found" for an
+"""The screens that follow a table or a match, in a real headless Chromium against the real hub: "not found" for an
 unknown id on every page, a connection light apart from the match's status that goes amber when
 no data comes, watch and commentator pages that follow a table to its next match with its names,
 an overlay that lays out every discipline and takes options in the URL, and rack numbers in the

@@ -1,4 +1,4 @@
-"""One entry, one stroke (issue 15), in a real headless Chromium against the real hub:
+"""One entry, one stroke, in a real headless Chromium against the real hub:
 a double tap stores one stroke; a fact left at its default is asked, not assumed; a foul is shown
 loudly with Undo at hand; the log, Undo and rejects speak in names; one tap for a break count."""
 

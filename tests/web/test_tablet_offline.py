@@ -1,4 +1,4 @@
-"""Offline for minutes, nothing lost or refused (issue 15), in a real headless Chromium against the
+"""Offline for minutes, nothing lost or refused, in a real headless Chromium against the
 real hub: Playwright's offline mode (a link that goes dead without closing) and a hub killed with
 SIGKILL. The tablet keeps entries in order, names no player when it cannot know the turn, loads
 from its service worker after a reload with no network, and no time foul is stored while the hub

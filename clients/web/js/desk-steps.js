@@ -1,4 +1,4 @@
-// The steps of an event, in the order an organiser takes them (issue 14): the format of the
+// The steps of an event, in the order an organiser takes them: the format of the
 // matches, the players, the tables, the draw, running it, and the table cards. Each step is a view
 // {mount(node), update() (the tournament changed), paint() (the language changed), unmount()}.
 import { tablesView } from "./desk-tables.js";

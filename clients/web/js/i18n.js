@@ -357,7 +357,7 @@ const STRINGS = {
     pair_link_wrong: "This card's QR code is already used or expired. Type its code, or ask the desk for a new card.",
     pair_done: "This tablet is now:",
     pair_go: "Open the table",
-    // issue 15: the tablet under pressure, the screens' links
+    // the tablet under pressure, the screens' links
     conn_stale: "No data — reconnecting",
     conn_not_found: "Not found",
     player_at_table: "the player at the table",
@@ -1427,7 +1427,7 @@ export function noteText(note, nameOf = () => null) {
   return raw;
 }
 
-// ------------------------------------------------------------------ issue 14: the fans' pages
+// ------------------------------------------------------------------ the fans' pages
 // The bracket (/bracket/{tid}), the home page's tournaments and the board's labels, kept in one
 // block of their own and merged into the strings above.
 const FANS_STRINGS = {
