@@ -4,7 +4,7 @@ the ack / reject answers. Documentation only, like every model module (hub/api/m
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
@@ -113,7 +113,9 @@ Command = Annotated[
 
 
 class CommandEnvelope(BaseModel):
-    id: Id = Field(description="Chosen by the client (a UUID is a good choice); the same id again gets the first answer.")
+    id: Id = Field(
+        description="Chosen by the client (a UUID is a good choice); the same id again gets the first answer."
+    )
     match_id: str = Field(min_length=1)
     expected_version: int | None = Field(None, ge=0, description="When given, must equal the match's version.")
     command: Command
@@ -133,5 +135,5 @@ class CommandReject(BaseModel):
     error: ErrorDetail
 
 
-class ErrorOrReject(RootModel[Union[ErrorResponse, CommandReject]]):
+class ErrorOrReject(RootModel[ErrorResponse | CommandReject]):
     """Refused before the rules saw it (ErrorResponse), or by the rules (CommandReject)."""

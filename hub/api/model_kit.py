@@ -33,7 +33,9 @@ DESK_SESSION = APIKeyCookie(
 
 
 class ErrorDetail(BaseModel):
-    code: str = Field(description="A stable machine-readable code, e.g. `bad_request`, `not_found`, `version_conflict`.")
+    code: str = Field(
+        description="A stable machine-readable code, e.g. `bad_request`, `not_found`, `version_conflict`."
+    )
     message: str = Field(description="What went wrong, for a person.")
 
 

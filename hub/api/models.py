@@ -140,12 +140,18 @@ class TournamentSummary(Tournament):
     status: str | None = Field(None, description='"setup" (no draw yet), "running" or "finished".')
     draw_type: str | None = None
     champion: dict[str, Any] | None = Field(None, description='{"id", "name"} once the draw is finished.')
-    winners: list[dict[str, Any]] | None = Field(None, description='A finished round robin of several groups: {"group", "id", "name"} of each group\'s first.')
+    winners: list[dict[str, Any]] | None = Field(
+        None, description='A finished round robin of several groups: {"group", "id", "name"} of each group\'s first.'
+    )
     tables: int | None = None
     played: int | None = Field(None, description="Draw matches decided (byes left out).")
     total: int | None = Field(None, description="Draw matches (byes left out).")
-    live: list[dict[str, Any]] | None = Field(None, description='Being played now: {"key", "match_id", "table", "players", "scores"}.')
-    next: list[dict[str, Any]] | None = Field(None, description='Called and not started, then the queue: {"key", "match_id", "table", "players"}.')
+    live: list[dict[str, Any]] | None = Field(
+        None, description='Being played now: {"key", "match_id", "table", "players", "scores"}.'
+    )
+    next: list[dict[str, Any]] | None = Field(
+        None, description='Called and not started, then the queue: {"key", "match_id", "table", "players"}.'
+    )
 
 
 class TournamentList(BaseModel):

@@ -164,7 +164,9 @@ class MatchList(BaseModel):
 class TournamentTable(_Open):
     id: str
     name: str
-    match: MatchShort | None = Field(description="The match on the table now (its unfinished one, else its latest), or null.")
+    match: MatchShort | None = Field(
+        description="The match on the table now (its unfinished one, else its latest), or null."
+    )
 
 
 class TournamentProjection(_Open):

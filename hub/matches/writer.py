@@ -196,7 +196,9 @@ class MatchWriter:
         call and its match exist together or not at all); whatever it raises undoes the insert."""
         match_id = match_id or catalog.new_id("m")
         setup_body = fill_player_ids(body)
-        setup = self._rules.validate_setup(setup_body, match_id=match_id, tournament_id=tournament_id, table_id=table_id)
+        setup = self._rules.validate_setup(
+            setup_body, match_id=match_id, tournament_id=tournament_id, table_id=table_id
+        )
         state = self._rules.initial(setup)
         proj = self._rules.projection(state)
         discipline = str(setup_body.get("discipline"))
@@ -299,7 +301,9 @@ class MatchWriter:
             log.exception("rules.decide failed on %s", live.row.id)
             return await self._reject(live, command_id, "bad_command", "the command could not be applied", token=token)
 
-        event = rules.Event(version=live.version + 1, kind=kind, data=dict(data), at=self._clock(), command_id=command_id)
+        event = rules.Event(
+            version=live.version + 1, kind=kind, data=dict(data), at=self._clock(), command_id=command_id
+        )
         # An undo voids its target; so does a stroke entered before the shot clock ran out, the expiry
         # stored after it (rules: data["voids"]). Either way the state is folded again without it.
         target = data.get("target") if kind == "undo" else data.get("voids")

@@ -160,7 +160,8 @@ class Metrics:
         )
         self.watch_frames = Counter(
             "cuehub_watch_messages_total",
-            "Messages written to watchers by the watch gateway's websockets server (over writes: how many share a write).",
+            "Messages written to watchers by the watch gateway's websockets server"
+            " (over writes: how many share a write).",
             registry=reg,
         )
         self.slow_watchers = Counter(
@@ -190,7 +191,9 @@ class Metrics:
         )
         self.bus_up.set(1)
         self.started = time.time()
-        self.start_time = Gauge("cuehub_process_start_time_seconds", "Unix time this hub process started.", registry=reg)
+        self.start_time = Gauge(
+            "cuehub_process_start_time_seconds", "Unix time this hub process started.", registry=reg
+        )
         self.start_time.set(self.started)
 
     def render(self) -> str:

@@ -196,7 +196,7 @@ def _check_timeout(st: MatchState, discipline: Discipline, data: dict[str, Any])
         discipline.name == "chinese_eight"
         and st.rack.phase == "break"
         and (st.setup.race_to or 0) >= 6
-        and not st.player(data.get("player")).timeout_used
+        and not st.player(data["player"]).timeout_used  # shaped: always one of the players
         and not st.paused
     )
     if not allowed:
@@ -218,7 +218,7 @@ def _check_concede(st: MatchState, discipline: Discipline, data: dict[str, Any])
 
 
 def _check_extension(st: MatchState, discipline: Discipline, data: dict[str, Any]) -> None:
-    rack, player = st.rack, data.get("player")
+    rack, player = st.rack, data["player"]  # shaped: always one of the players
     if st.setup.shot_clock is None:
         raise Reject("not_allowed", "this match has no shot clock")
     if rack.phase != "play":

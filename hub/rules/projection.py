@@ -37,12 +37,12 @@ def _match_clock_json(st: MatchState) -> dict[str, Any] | None:
     mc = st.match_clock
     if mc is None:
         return None
-    running = mc.running_since is not None
+    since = mc.running_since
     return {
         "limit_s": _seconds(mc.limit_ms / 1000),
         "remaining_ms": mc.remaining_ms,
-        "running": running,
-        "deadline": mc.running_since + mc.remaining_ms if running else None,
+        "running": since is not None,
+        "deadline": since + mc.remaining_ms if since is not None else None,
         "official_timeout": st.official_timeout,
         "official_timeout_until": (
             st.official_timeout_since + round(st.setup.timeout_s * 1000)
@@ -55,7 +55,14 @@ def _last_json(st: MatchState) -> dict[str, Any] | None:
     if st.last is None:
         return None
     version, kind, player, fouls, notes = st.last
-    return {"version": version, "kind": kind, "player": player, "foul": bool(fouls), "fouls": list(fouls), "notes": list(notes)}
+    return {
+        "version": version,
+        "kind": kind,
+        "player": player,
+        "foul": bool(fouls),
+        "fouls": list(fouls),
+        "notes": list(notes),
+    }
 
 
 def projection(st: MatchState) -> dict[str, Any]:

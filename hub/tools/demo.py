@@ -23,7 +23,7 @@ import socket
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -48,7 +48,7 @@ class _Server(uvicorn.Server):
     """uvicorn without its own signal handling: the demo stops it itself, in order."""
 
     @contextlib.contextmanager
-    def capture_signals(self):  # type: ignore[override]
+    def capture_signals(self) -> Iterator[None]:
         yield
 
 
@@ -145,8 +145,9 @@ class DemoEvents:
         plan = self.plans[i]
         if self.editions[i] > 1:
             plan = replace(plan, name=f"{plan.name} #{self.editions[i]}")
-        sim = DrawSimulator(self.base_url, self.token, plan, speed=self.speed, seed=self.seed + 97 * self.editions[i] + i,
-                            log=self.log)
+        sim = DrawSimulator(
+            self.base_url, self.token, plan, speed=self.speed, seed=self.seed + 97 * self.editions[i] + i, log=self.log
+        )
         sim.stats = self.stats  # one report for the whole demo
         sim.messages = self.messages
         return sim

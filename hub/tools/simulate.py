@@ -23,7 +23,10 @@ from typing import Any, TextIO
 try:  # packaged with the hub (pyproject); fall back to the checkout layout
     from cuehub_client import HubError
 except ImportError:  # pragma: no cover - only in a bare checkout without an install
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"))
+    sys.path.insert(
+        0,
+        os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"),
+    )
     from cuehub_client import HubError
 
 from hub.tools.simulate_draw import DRAW_TYPES, DrawPlan, DrawSimulator, player_names  # noqa: F401 - demo.py, tests
@@ -122,7 +125,9 @@ def report(stats: Stats, elapsed: float) -> str:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cuehub simulate", description="Drive a running hub with simulated table tablets.")
     p.add_argument("--url", default=os.environ.get("HUB_URL", "http://127.0.0.1:8000"), help="hub base URL")
-    p.add_argument("--admin-token", default=os.environ.get("HUB_ADMIN_TOKEN"), help="admin token (default $HUB_ADMIN_TOKEN)")
+    p.add_argument(
+        "--admin-token", default=os.environ.get("HUB_ADMIN_TOKEN"), help="admin token (default $HUB_ADMIN_TOKEN)"
+    )
     p.add_argument("--tables", type=int, default=4, help="number of tables (disciplines rotate)")
     p.add_argument("--matches", type=int, default=1, help="matches per table, played one after another")
     p.add_argument("--speed", type=float, default=1.0, help="pace multiplier (1 = a stroke every few seconds)")
@@ -133,7 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     d = p.add_argument_group("a whole draw (the hub calls every match; the tablets only play them)")
     d.add_argument("--draw", choices=DRAW_TYPES, default=None, help="set up a draw of this type and play it to its end")
     d.add_argument("--players", type=int, default=16, help="players in the draw (default 16)")
-    d.add_argument("--discipline", default=None, help="the draw's discipline (default golden_nine; chase_nine for chase_groups)")
+    d.add_argument(
+        "--discipline", default=None, help="the draw's discipline (default golden_nine; chase_nine for chase_groups)"
+    )
     d.add_argument("--seeding", choices=("random", "seeded"), default="random")
     d.add_argument("--groups", type=int, default=None, help="round_robin: groups")
     d.add_argument("--rounds", type=int, default=None, help="chase_groups: rounds")
@@ -168,6 +175,7 @@ async def _main_async(args: argparse.Namespace) -> int:
         await sim.aclose()
         print(f"setup failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    assert sim.tournament is not None  # setup made it
     print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {len(sim.slots)} tables, "
           f"{args.matches} match(es) each, speed {args.speed}", flush=True)
     stop = asyncio.Event()
@@ -183,7 +191,7 @@ async def _main_async(args: argparse.Namespace) -> int:
         stats = await sim.run(stop)
     finally:
         done.set()
-        if ptask:
+        if ptask is not None and progress is not None:
             await ptask
             progress.render()
         with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -19,7 +19,10 @@ import httpx
 try:  # packaged with the hub (pyproject); fall back to the checkout layout
     from cuehub_client import HubError, TableSession
 except ImportError:  # pragma: no cover - only in a bare checkout without an install
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"))
+    sys.path.insert(
+        0,
+        os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"),
+    )
     from cuehub_client import HubError, TableSession
 
 from hub.tools.simulate_tables import Simulator, Stats, TableSlot

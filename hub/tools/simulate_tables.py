@@ -23,7 +23,10 @@ import httpx
 try:  # packaged with the hub (pyproject); fall back to the checkout layout
     from cuehub_client import AdminClient, CommandRejected, HubError, TableSession
 except ImportError:  # pragma: no cover - only in a bare checkout without an install
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"))
+    sys.path.insert(
+        0,
+        os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"),
+    )
     from cuehub_client import AdminClient, CommandRejected, HubError, TableSession
 
 from hub.tools.strokes import (
@@ -266,9 +269,11 @@ class Simulator:
             rejects_in_row = 0
             version = int(ack.get("version", 0))
             try:
-                await session.wait_for(lambda x: x is not None and x.get("id") == mid and int(x.get("version", 0)) >= version,
-                                       timeout=5)
-                m = session.match  # type: ignore[assignment]
+                await session.wait_for(
+                    lambda x, mid=mid, version=version: (
+                        x is not None and x.get("id") == mid and int(x.get("version", 0)) >= version),
+                    timeout=5)
+                m = session.match
             except TimeoutError:
                 m = await self._get_match(mid)
             slot.match = m

@@ -3,7 +3,8 @@
 The watch core (`WatchCore`, core.py) starts with the app through this router's lifespan: it
 subscribes to the writer, connects the bus named by HUB_BUS_URL and is kept on the app's services
 (`services_of(app).watch`). Heartbeats are the server's WebSocket pings (uvicorn's
-ws_ping_interval / ws_ping_timeout, 20 s each by default): a socket that stops answering is closed, and its subscriptions go with it.
+ws_ping_interval / ws_ping_timeout, 20 s each by default): a socket that stops answering is closed,
+and its subscriptions go with it.
 
 This FastAPI endpoint is the fallback, for the app under any ASGI server. `cuehub serve` and
 `cuehub demo` give uvicorn a WebSocket protocol of ours (fastws.py) that hands /ws/watch

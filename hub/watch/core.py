@@ -88,7 +88,7 @@ class WatchCore:
 
     async def start(self) -> None:
         if hasattr(self.bus, "on_event"):
-            self.bus.on_event = self._on_bus_event  # type: ignore[attr-defined]
+            self.bus.on_event = self._on_bus_event
         await self.bus.start(self.on_bus)
         self._bus_state()
         if self.writer is not None:
