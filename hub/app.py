@@ -97,11 +97,11 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         # Locals, not app.state, in the finally: several TestClients may share one app, and each
         # lifespan must stop what it started (not the next one's services on a closed loop).
         writer = InstrumentedWriter(engine, rules_module, metrics=metrics)
-        # Refusals remembered within bounds (issue 17): HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S.
+        # Refusals remembered within bounds: HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S.
         writer.cache.refusals_per_match = settings.refusals_per_match
         writer.cache.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
         listings = Listings(engine, rules_module, writer)
-        # Tablet presence first: the clocks ask it before any time foul (issue 15, hub/matches/presence.py).
+        # Tablet presence first: the clocks ask it before any time foul (hub/matches/presence.py).
         presence = Presence(engine, writer)
         await presence.start()
         clocks = ClockService(writer, engine, presence=presence, grace_s=settings.tablet_grace_s)

@@ -3,11 +3,11 @@
 auth -> ready -> envelopes answered by ack/reject; `state` pushed after every change of the
 table's match, whoever made it and whichever hub process stored it: this process's writer tells
 of its own changes at once, and the watch gateway's feeds (fed by the bus, gaps and bus losses
-filled from the store) of every change (issue 17); each version is pushed once, never an older
-one after a newer. Everything the socket sends goes through one queue drained by
+filled from the store) of every change; each version is pushed once, never an older one after a
+newer. Everything the socket sends goes through one queue drained by
 one sender task, so answers and pushes keep the order in which they happened.
 
-Presence (issue 15, hub/matches/presence.py): every frame is a sign that the tablet is there;
+Presence (hub/matches/presence.py): every frame is a sign that the tablet is there;
 `{"type": "ping"}` is answered `{"type": "pong", "server_time"}` and nothing else. Before `ready`,
 a match whose link was lost gets its `link_restored`, so the clock runs again for the strokes the
 tablet queued while it was away.
@@ -395,7 +395,7 @@ async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: in
     return answer_json(answer, env.id)
 
 
-# --- presence (issue 15): who is at the table, for the clocks -------------------------------------
+# --- presence: who is at the table, for the clocks ----------------------------------------------
 
 PING = '{"type":"ping"}'
 

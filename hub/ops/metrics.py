@@ -2,7 +2,7 @@
 
 One `Metrics` object per app (`services_of(app).metrics`; `create_app` makes it) with its own
 `CollectorRegistry`, so two apps in one test process do not share counts. Besides the hub's own
-metrics (README.md, "Metrics", documents each one) the registry carries prometheus_client's
+metrics (docs/operations.md, "Production", documents each one) the registry carries prometheus_client's
 standard process (`process_*`: CPU, memory, open file descriptors), garbage-collector
 (`python_gc_*`) and platform (`python_info`) collectors.
 
@@ -120,7 +120,7 @@ class Histogram(_Metric):
 
 
 class Metrics:
-    """Every metric the hub exposes (README.md, "Metrics", documents each one)."""
+    """Every metric the hub exposes (docs/operations.md, "Production", documents each one)."""
 
     def __init__(self, *, standard: bool = True) -> None:
         self.registry = reg = CollectorRegistry(auto_describe=True)
@@ -255,6 +255,6 @@ router = APIRouter()
 
 
 @router.get("/metrics", tags=["operations"], response_class=PlainTextResponse, responses={
-    200: {"description": "This process's metrics, Prometheus text format 0.0.4 (README.md, \"Metrics\")."}})
+    200: {"description": "This process's metrics, Prometheus text format 0.0.4 (docs/operations.md, \"Production\")."}})
 async def metrics_endpoint(request: Request) -> Response:
     return Response(metrics_of(request).render(), media_type=CONTENT_TYPE)
