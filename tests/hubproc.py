@@ -40,15 +40,18 @@ class HubProcess:
       HUB_BUS_URL is removed unless `env` names one (a test's hub never joins another's bus).
     - `ready`: the path that answers 200 once the process is up (`/readyz` waits for the store and
       the bus too); `nofile`: RLIMIT_NOFILE of the process; `extra_args`: more command arguments.
+    - `log_stdout`: False keeps only stderr in the log (where the hub's log lines go; `cuehub
+      gateway` prints its URL on stdout).
     """
 
     def __init__(self, database_url: str | None, workdir: Path, *, schema: str | None = None,
                  env: Mapping[str, str | None] | None = None, nofile: int | None = None,
                  extra_args: Sequence[str] = (), command: Command = "serve", name: str = "hub",
-                 log_level: str | None = "warning", ready: str = "/healthz", port: int | None = None) -> None:
+                 log_level: str | None = "warning", ready: str = "/healthz", port: int | None = None,
+                 log_stdout: bool = True) -> None:
         self.name, self.command, self.workdir = name, command, workdir
         self.database_url, self.nofile, self.extra_args = database_url, nofile, list(extra_args)
-        self.log_level, self.ready = log_level, ready
+        self.log_level, self.ready, self.log_stdout = log_level, ready, log_stdout
         self.port = port or free_port()
         merged: dict[str, str | None] = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_BUS_URL": None,
                                          "HUB_DATABASE_SCHEMA": schema, "PYTHONUNBUFFERED": "1"}
@@ -94,7 +97,8 @@ class HubProcess:
 
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
-                self.argv(), cwd=self.workdir, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                self.argv(), cwd=self.workdir, env=self.env, stderr=out,
+                stdout=out if self.log_stdout else subprocess.DEVNULL,
                 start_new_session=True, preexec_fn=limit if nofile is not None else None,
             )
         self.starts += 1

@@ -51,7 +51,7 @@ def _json_lines(text: str) -> list[dict]:
 
 def test_cuehub_serve_logs_json_lines_only(tmp_path: Path) -> None:
     hub = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", tmp_path, name="serve", log_level=None,
-                     env={"HUB_ADMIN_TOKEN": "x", "HUB_LOG_FORMAT": None})
+                     log_stdout=False, env={"HUB_ADMIN_TOKEN": "x", "HUB_LOG_FORMAT": None})
     try:
         hub.start()
         httpx.get(f"{hub.base}/api/matches")
@@ -67,7 +67,7 @@ def test_cuehub_serve_logs_json_lines_only(tmp_path: Path) -> None:
 def test_cuehub_gateway_logs_json_lines_too(tmp_path: Path) -> None:
     require_redis()
     gateway = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", tmp_path, command="gateway", name="gateway",
-                         log_level="info", env={"HUB_LOG_FORMAT": None},
+                         log_level="info", env={"HUB_LOG_FORMAT": None}, log_stdout=False,
                          extra_args=["--bus-url", f"redis://127.0.0.1:6379/0?channel=logs-{uuid.uuid4().hex[:10]}"])
     try:
         gateway.start()
