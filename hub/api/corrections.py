@@ -32,7 +32,7 @@ from hub import draws
 from hub.api import correction_models as xm
 from hub.api import deps, models
 from hub.api.errors import ApiError
-from hub.api.tournaments import _apply, _body, _entry, _flow_idle, _players, _projection, tournaments
+from hub.api.tournaments import _apply, _body, _entry, _flow_idle, _players, _projection, _state, tournaments
 from hub.matches.writer import Ack, MatchWriter
 from hub.store import catalog, removal
 from hub.tournaments.flow import draw_entries
@@ -85,13 +85,16 @@ async def enter_result(mid: str, request: Request) -> dict[str, Any]:
     if row.status == catalog.CANCELLED:
         raise ApiError(409, "cancelled", "this match was taken off its table: it has no result to enter")
     rules = deps.services(request).rules
+    match_state = await writer.state(mid)
+    if match_state is None:
+        raise ApiError(404, "not_found", f"no match {mid!r}")
     try:
-        checked = rules.decide(await writer.state(mid), command, server=True)[1]
+        checked = rules.decide(match_state, command, server=True)[1]
     except rules.Reject as r:
         raise ApiError(422, "bad_result", r.message) from None
     correction = None
     if row.draw_key is not None:
-        state = await tournaments(request).state(row.tournament_id)
+        state = await _state(request, row.tournament_id)
         entry = draw_entries(draws.projection(state)).get(row.draw_key)
         if entry is not None and entry.get("match_id") == mid and entry["status"] == "finished":
             correction = {"key": row.draw_key, "match_id": mid, "winner": checked["winner"],
@@ -181,12 +184,12 @@ async def reopen(tid: str, key: str, request: Request) -> dict[str, Any]:
 async def reinstate(tid: str, pid: str, request: Request) -> dict[str, Any]:
     if await catalog.get_tournament(deps.engine(request), tid) is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    state = await tournaments(request).state(tid)
+    state = await _state(request, tid)
     if pid in state.player_by_id:
         await refuse_started(request, state, "player_reinstated", {"player": pid})
     await _apply(request, tid, {"kind": "reinstate", "player": pid})
     await _flow_idle(request, tid)
-    return _players(await tournaments(request).state(tid))[pid]
+    return _players(await _state(request, tid))[pid]
 
 
 # --- delete, archive --------------------------------------------------------------------------------
@@ -199,7 +202,7 @@ async def delete_tournament(tid: str, request: Request) -> dict[str, Any]:
     engine = deps.engine(request)
     if await catalog.get_tournament(engine, tid) is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    state = await tournaments(request).state(tid)
+    state = await _state(request, tid)
     decided = next((m for m in state.derived.matches if m.status in ("finished", "walkover")), None)
     if decided is not None:
         raise ApiError(409, "has_results", f"{decided.key} is {decided.status}: archive the tournament instead")
@@ -220,7 +223,7 @@ async def delete_tournament(tid: str, request: Request) -> dict[str, Any]:
 async def _archive(request: Request, tid: str, kind: str) -> dict[str, Any]:
     if await catalog.get_tournament(deps.engine(request), tid) is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    state = await tournaments(request).state(tid)
+    state = await _state(request, tid)
     if state.archived != (kind == "archive"):  # already so: nothing to store
         await _apply(request, tid, {"kind": kind})
         listed = deps.services(request).tournament_list
@@ -247,9 +250,12 @@ async def unarchive(tid: str, request: Request) -> dict[str, Any]:
 # --- sign out everywhere --------------------------------------------------------------------------
 
 
+SIGNED_OUT_EVERYWHERE: dict[int | str, dict[str, Any]] = {
+    204: {"description": "Every desk session has ended (this one too)."}}
+
+
 @router.delete("/sessions", dependencies=ADMIN, status_code=204, response_class=Response,
-               responses={204: {"description": "Every desk session has ended (this one too)."}}
-               | models.errors(401, 403))
+               responses=SIGNED_OUT_EVERYWHERE | models.errors(401, 403))
 async def sign_out_everywhere(request: Request) -> Response:
     await removal.end_every_session(deps.engine(request))
     response = Response(status_code=204, headers={"Cache-Control": "no-store"})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hub.draws.events import DrawReject, bad
+from hub.draws.events import bad
 from hub.rules.names import BadName, clean_name
 
 MAX_ID = 64

@@ -234,8 +234,8 @@ class TournamentFlow:
         # 5: withdrawn players' called matches (a chase round not started yet is formed again first)
         withdrawn = {p["id"] for p in proj["players"] if p["status"] == "withdrawn"}
         if state.draw.type == "chase_groups":
-            key = chase_round_to_form_again(state, entries, withdrawn, called, statuses)
-            if key is not None and await self.take_off(tid, key, called[key][0]):
+            to_form = chase_round_to_form_again(state, entries, withdrawn, called, statuses)
+            if to_form is not None and await self.take_off(tid, to_form, called[to_form][0]):
                 return True
         for key, (mid, _table) in called.items():
             quitters = [p for p in entries[key]["players"] if p in withdrawn]

@@ -138,7 +138,7 @@ class TournamentWriter:
         live = self._live.get(state.tournament_id)
         if live is not None and live.state is state and live.pure is not None and live.pure_version == live.version:
             return live.pure
-        return self._draws.projection(state)  # type: ignore[no-any-return]
+        return self._draws.projection(state)
 
     def forget(self, tid: str) -> None:
         """The tournament was deleted: its state is dropped from memory."""

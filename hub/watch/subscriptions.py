@@ -182,6 +182,7 @@ class Subscriptions:
             sub.version = None
             conn.push(Item(SNAP, channel))
             return True
+        assert since is not None  # not a snapshot: a `since` was given
         sub.key, sub.version = mid, since
         if since == feed.version:
             return True
