@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from hub.app import create_app
 from hub.cli import desk_address, main
 from hub.settings import Settings
-from tests.faults.hubproc import HubProcess
+from tests.hubproc import HubProcess
 
 
 def test_desk_address() -> None:

@@ -23,9 +23,9 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from tests.faults.hubproc import ADMIN, HubProcess
 
 from hub.tools.strokes import next_command
+from tests.hubproc import ADMIN, HubProcess
 from tests.watch.tournament_view import TournamentView
 
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
