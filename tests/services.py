@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import subprocess
 import time
 from collections.abc import Callable
 from typing import Any
@@ -55,17 +54,6 @@ def pg_execute(dsn: str, sql: str) -> None:
             await conn.close()
 
     asyncio.run(run())
-
-
-def stop_processes(procs: list[subprocess.Popen]) -> None:  # type: ignore[type-arg]
-    """Terminate them all, then wait for each (killing one that takes over 10 s)."""
-    for p in procs:
-        p.terminate()
-    for p in procs:
-        try:
-            p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
 
 
 def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "", interval: float = 0.05) -> Any:
