@@ -10,17 +10,19 @@ Structure (depends only on the bracket size S, the next power of two >= the N en
   ``W{r}-{i}`` (r > 1) is the winner of ``W{r-1}-{2i-1}`` against the winner of ``W{r-1}-{2i}``.
 - Losers bracket (double elimination) ``L{r}-{i}``, round ``"L{r}"``, 2(k-1) rounds:
   ``L1-{i}``: the losers of ``W1-{2i-1}`` and ``W1-{2i}``;
-  ``L{2j}-{i}``: the winner of ``L{2j-1}-{i}`` against a loser of ``W{j+1}``, dropped in reverse
-  order (``W{j+1}-{m+1-i}`` of m) when j is odd and straight when j is even, so that players do
-  not meet again at once;  ``L{2j+1}-{i}``: the winners of ``L{2j}-{2i-1}`` and ``L{2j}-{2i}``.
+  ``L{2j}-{i}``: the winner of ``L{2j-1}-{i}`` against a loser of ``W{j+1}``, in the drop order
+  of ``drop_order`` (a rematch of a winners-bracket match as late as the bracket allows);  ``L{2j+1}-{i}``: the winners of ``L{2j}-{2i-1}`` and ``L{2j}-{2i}``.
 - Grand final ``GF`` (round ``"GF"``, bracket ``final``): the winner of the winners' final
   against the winner of the losers' final (S = 2: the winner against the loser of ``W1-1``).
   When the player from the losers bracket (the second slot) wins ``GF``, the reset ``GF2``
   appears with the same two players and decides the champion; when the winners-bracket player
-  wins ``GF`` there is no ``GF2``.  ``GF``'s ``winner_to``/``loser_to`` are ``"GF2"`` once it
+  wins ``GF`` there is no ``GF2``, nor after a ``GF`` walkover (the winners-side finalist
+  withdrawn: the walkover decides the title).
+- With a next stage (``then.advance`` K = 2**j): the winners bracket stops when K/2 players are
+  left unbeaten, the losers bracket when K/2 are left there (``L{2(k-j)}``), no grand final.  ``GF``'s ``winner_to``/``loser_to`` are ``"GF2"`` once it
   exists, else null.
 
-Byes: a round-1 position beyond N is an empty slot; a match with one player and one empty
+Byes: a round-1 position beyond N is an empty slot (``"bye"`` in ``players``); a match with one player and one empty
 slot is a ``bye`` won by that player, never played.  In double elimination a bye's "loser" is
 an empty slot too: the ``L1`` match it feeds has one player (a ``bye`` for that player) or,
 when both its ``W1`` matches were byes, none (a ``bye`` with no winner, which leaves the
@@ -38,11 +40,13 @@ elimination everyone but the champion loses exactly twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from hub.draws.settle import RESOLVED, DrawMatch, TypeResult, settle
+from hub.draws import drop_order
+from hub.draws.settle import BYE, RESOLVED, DrawMatch, TypeResult, settle
 
 if TYPE_CHECKING:
     from hub.draws.state import DrawSpec, TournamentState
@@ -81,35 +85,27 @@ def seed_order(size: int) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def structure(double: bool, size: int) -> tuple[Node, ...]:
+def structure(double: bool, size: int, prefix: str = "W", stop: int | None = None) -> tuple[Node, ...]:
+    """Every node in structural order.  ``prefix`` names the winners rounds (``K`` for a knockout
+    stage); ``stop`` (double elimination with a next stage): play on until ``stop`` players
+    remain, half of them unbeaten, half with one loss; no grand final then."""
     k = size.bit_length() - 1
+    last_drop = k - 1 if stop is None else k - (stop.bit_length() - 1)  # the last j of L{2j}
+    w_rounds = k if stop is None else last_drop + 1
     rows: list[tuple[str, str, str, tuple[Slot, Slot]]] = []
     order = seed_order(size)
-    for r in range(1, k + 1):
+    for r in range(1, w_rounds + 1):
         for i in range(1, (size >> r) + 1):
             if r == 1:
                 slots = (Slot("seed", order[2 * i - 2]), Slot("seed", order[2 * i - 1]))
             else:
-                slots = (Slot("winner", f"W{r - 1}-{2 * i - 1}"), Slot("winner", f"W{r - 1}-{2 * i}"))
-            rows.append((f"W{r}-{i}", f"W{r}", "winners", slots))
-    if double:
-        if k == 1:
-            rows.append(("GF", "GF", "final", (Slot("winner", "W1-1"), Slot("loser", "W1-1"))))
-        else:
-            for i in range(1, (size >> 2) + 1):
-                rows.append(
-                    (f"L1-{i}", "L1", "losers", (Slot("loser", f"W1-{2 * i - 1}"), Slot("loser", f"W1-{2 * i}")))
-                )
-            for j in range(1, k):
-                m = size >> (j + 1)
-                for i in range(1, m + 1):
-                    drop = m + 1 - i if j % 2 == 1 else i
-                    rows.append((f"L{2 * j}-{i}", f"L{2 * j}", "losers",
-                                 (Slot("winner", f"L{2 * j - 1}-{i}"), Slot("loser", f"W{j + 1}-{drop}"))))
-                if j < k - 1:
-                    for i in range(1, (size >> (j + 2)) + 1):
-                        rows.append((f"L{2 * j + 1}-{i}", f"L{2 * j + 1}", "losers",
-                                     (Slot("winner", f"L{2 * j}-{2 * i - 1}"), Slot("winner", f"L{2 * j}-{2 * i}"))))
+                slots = (Slot("winner", f"{prefix}{r - 1}-{2 * i - 1}"), Slot("winner", f"{prefix}{r - 1}-{2 * i}"))
+            rows.append((f"{prefix}{r}-{i}", f"{prefix}{r}", "winners", slots))
+    if double and k == 1:
+        rows.append(("GF", "GF", "final", (Slot("winner", "W1-1"), Slot("loser", "W1-1"))))
+    elif double:
+        rows.extend(_losers_rows(k, last_drop))
+        if stop is None:
             rows.append(("GF", "GF", "final", (Slot("winner", f"W{k}-1"), Slot("winner", f"L{2 * k - 2}-1"))))
     winner_to: dict[str, str] = {}
     loser_to: dict[str, str] = {}
@@ -123,11 +119,28 @@ def structure(double: bool, size: int) -> tuple[Node, ...]:
                  for key, rnd, bracket, slots in rows)
 
 
+def _losers_rows(k: int, last_drop: int) -> list[tuple[str, str, str, tuple[Slot, Slot]]]:
+    size = 1 << k
+    rows = [(f"L1-{i}", "L1", "losers", (Slot("loser", f"W1-{2 * i - 1}"), Slot("loser", f"W1-{2 * i}")))
+            for i in range(1, (size >> 2) + 1)]
+    for j in range(1, last_drop + 1):
+        m = size >> (j + 1)
+        for i in range(1, m + 1):
+            drop = drop_order.dropped(k, j, i)
+            rows.append((f"L{2 * j}-{i}", f"L{2 * j}", "losers",
+                         (Slot("winner", f"L{2 * j - 1}-{i}"), Slot("loser", f"W{j + 1}-{drop}"))))
+        if j < last_drop:
+            for i in range(1, (size >> (j + 2)) + 1):
+                rows.append((f"L{2 * j + 1}-{i}", f"L{2 * j + 1}", "losers",
+                             (Slot("winner", f"L{2 * j}-{2 * i - 1}"), Slot("winner", f"L{2 * j}-{2 * i}"))))
+    return rows
+
+
 @lru_cache(maxsize=64)
-def feeds_of(double: bool, size: int) -> dict[str, tuple[str, ...]]:
+def feeds_of(double: bool, size: int, prefix: str = "W", stop: int | None = None) -> dict[str, tuple[str, ...]]:
     """key -> the keys its winner or loser goes to (GF -> GF2 is added when the reset exists)."""
     feeds: dict[str, list[str]] = {}
-    for node in structure(double, size):
+    for node in structure(double, size, prefix, stop):
         for slot in node.slots:
             if slot.source != "seed":
                 feeds.setdefault(str(slot.ref), []).append(node.key)
@@ -140,33 +153,24 @@ SlotValue = tuple[bool, str | None, int] | None
 
 
 def derive_bracket(state: TournamentState, spec: DrawSpec) -> TypeResult:
+    """The first stage of a draw (single or double elimination)."""
     double = spec.type == "double_elimination"
     entrants = spec.entrants
     size = bracket_size(len(entrants))
-    outcome: dict[str, tuple[str | None, str | None, int]] = {}  # key -> (winner, loser, resolved_at)
-    matches: list[DrawMatch] = []
+    stop = int(spec.then["advance"]) if double and spec.then is not None else None
 
-    def value(slot: Slot) -> SlotValue:
-        if slot.source == "seed":
-            s = int(slot.ref)
-            return (True, entrants[s - 1], spec.version) if s <= len(entrants) else (False, None, spec.version)
-        got = outcome.get(str(slot.ref))
-        if got is None:
-            return None
-        pid = got[0] if slot.source == "winner" else got[1]
-        return (pid is not None, pid, got[2])
+    def seat(s: int) -> SlotValue:
+        return (True, entrants[s - 1], spec.version) if s <= len(entrants) else (False, None, spec.version)
 
-    for order, node in enumerate(structure(double, size)):
-        match = _bracket_match(state, node, value(node.slots[0]), value(node.slots[1]), order)
-        if match.status in RESOLVED:
-            outcome[node.key] = (match.winner, match.losers[0] if match.losers else None, match.resolved_at or 0)
-        matches.append(match)
-
-    feeds = feeds_of(double, size)
+    matches = derive_nodes(state, structure(double, size, "W", stop), seat)
+    feeds = feeds_of(double, size, "W", stop)
     champion: str | None = None
-    if double:
+    if stop is not None:
+        pass  # the knockout stage decides the champion
+    elif double:
         gf = matches[-1]
-        if gf.resolved and gf.winner is not None and gf.winner == gf.players[1]:
+        # A reset only after a GF that was played: a walkover (the winners-side finalist gone) is the title.
+        if gf.status == "finished" and gf.winner is not None and gf.winner == gf.players[1]:
             matches[-1] = gf._replace(winner_to="GF2", loser_to="GF2")
             players = (gf.players[0], gf.players[1])
             st = settle(state, "GF2", players, gf.resolved_at or 0)  # type: ignore[arg-type]
@@ -183,8 +187,39 @@ def derive_bracket(state: TournamentState, spec: DrawSpec) -> TypeResult:
     return TypeResult(tuple(matches), champion, None, feeds, 2 if double else 1)
 
 
+def derive_nodes(state: TournamentState, nodes: tuple[Node, ...], seat: Callable[[int], SlotValue], *,
+                 stage: int = 1, order_from: int = 0) -> list[DrawMatch]:
+    """Settle ``nodes`` in order; ``seat(s)`` is the value of seed slot s (None: not known yet)."""
+    outcome: dict[str, tuple[str | None, str | None, int]] = {}  # key -> (winner, loser, resolved_at)
+    matches: list[DrawMatch] = []
+
+    def value(slot: Slot) -> SlotValue:
+        if slot.source == "seed":
+            return seat(int(slot.ref))
+        got = outcome.get(str(slot.ref))
+        if got is None:
+            return None
+        pid = got[0] if slot.source == "winner" else got[1]
+        return (pid is not None, pid, got[2])
+
+    for order, node in enumerate(nodes, start=order_from):
+        match = _bracket_match(state, node, value(node.slots[0]), value(node.slots[1]), order)
+        if stage != 1:
+            match = match._replace(stage=stage)
+        if match.status in RESOLVED:
+            outcome[node.key] = (match.winner, match.losers[0] if match.losers else None, match.resolved_at or 0)
+        matches.append(match)
+    return matches
+
+
+def _shown(v: SlotValue) -> str | None:
+    if v is None:
+        return None
+    return v[1] if v[0] else BYE
+
+
 def _bracket_match(state: TournamentState, node: Node, a: SlotValue, b: SlotValue, order: int) -> DrawMatch:
-    shown = (a[1] if a is not None else None, b[1] if b is not None else None)
+    shown = (_shown(a), _shown(b))
     if a is None or b is None:
         return DrawMatch(node.key, node.round, node.bracket, None, shown, "waiting", winner_to=node.winner_to,
                          loser_to=node.loser_to, order=order)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hub.draws import brackets, chase, round_robin
+from hub.draws import brackets, chase, round_robin, stages
 from hub.draws.settle import DrawMatch, TypeResult
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class Derived:
     standings: list[dict[str, Any]] | None
     feeds: Mapping[str, tuple[str, ...]]
     player_status: Mapping[str, str]
+    stages: tuple[stages.StageView, ...] = ()
 
     def downstream(self, key: str) -> list[str]:
         """Keys whose players depend on ``key``'s result, directly or further, in structural order."""
@@ -55,11 +56,16 @@ def derive(state: TournamentState) -> Derived:
         result = round_robin.derive_round_robin(state, spec)
     else:
         result = chase.derive_chase(state, spec)
+    if spec.then is not None:
+        result = stages.derive_two_stage(state, spec, result)
+    else:
+        result = stages.one_stage(spec, result)
     by_key = {m.key: m for m in result.matches}
     finished = all(m.resolved for m in result.matches)
     return Derived(result.matches, by_key, queue_of(state, result.matches), finished,
                    result.champion if finished else None, result.standings, result.feeds,
-                   player_statuses(state, result, finished))
+                   result.statuses if result.statuses is not None else player_statuses(state, result, finished),
+                   result.stages)
 
 
 def queue_of(state: TournamentState, matches: Sequence[DrawMatch]) -> tuple[str, ...]:
@@ -79,6 +85,9 @@ def player_statuses(state: TournamentState, result: TypeResult, finished: bool) 
             for loser_id in m.losers:
                 losses[loser_id] = losses.get(loser_id, 0) + 1
     entrants = set(state.draw.entrants) if state.draw else set()
+    several_groups = state.draw is not None and state.draw.type == "round_robin" and (state.draw.groups or 1) > 1
+    # A finished round robin of several groups: each group's winner goes on (qualified).
+    qualified = _group_winners(state, result) if finished and several_groups else None
     out: dict[str, str] = {}
     for p in state.players:
         if p.withdrawn:
@@ -91,6 +100,17 @@ def player_statuses(state: TournamentState, result: TypeResult, finished: bool) 
             out[p.id] = "eliminated" if losses.get(p.id, 0) >= result.eliminated_after_losses else "active"
         elif finished and result.champion is not None:
             out[p.id] = "eliminated"
+        elif qualified is not None:
+            out[p.id] = "qualified" if p.id in qualified else "eliminated"
         else:
             out[p.id] = "active"
     return out
+
+
+def _group_winners(state: TournamentState, result: TypeResult) -> set[str]:
+    """The best-ranked player of each group who has not withdrawn."""
+    out: dict[str, str] = {}
+    for row in result.standings or []:
+        if row["group"] not in out and not state.player(row["player"]).withdrawn:
+            out[row["group"]] = row["player"]
+    return set(out.values())

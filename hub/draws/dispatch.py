@@ -7,7 +7,8 @@
   Returns ``[(key, table_id)]``; the caller creates each match, then stores a ``call``.
 - ``match_body(state, key)``: the ``POST /api/matches`` body for a ready key (without
   ``tournament_id`` / ``table_id``); player ids are the tournament's; ``handicap`` only for
-  golden_nine (read when the match is called, so a handicap change applies to later calls).
+  golden_nine (read when the match is called, so a handicap change applies to later calls);
+  ``format`` is the one its stage and round are played to (``match.by_round``, ``rounds``).
 - ``key_of_match``, ``calls``, ``stale_calls``, ``downstream``: see each function.
 """
 
@@ -17,6 +18,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from hub.draws import rounds
 from hub.draws.events import DrawReject, conflict
 from hub.draws.state import TournamentState
 
@@ -58,7 +60,8 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
         raise DrawReject(404, "unknown_key", f"the draw has no match {key!r}")
     if match.status != "ready":
         raise conflict("not_ready", f"{key} is not ready to be called ({match.status})")
-    discipline = spec.match["discipline"]
+    template = spec.then["match"] if match.stage == 2 and spec.then is not None else spec.match
+    discipline = template["discipline"]
     players = []
     for pid in match.known_players:
         player = state.player(pid)
@@ -66,8 +69,8 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
         if discipline == "golden_nine" and player.handicap == "eight":
             entry["handicap"] = "eight"
         players.append(entry)
-    return {"discipline": discipline, "players": players, "format": copy.deepcopy(dict(spec.match.get("format", {}))),
-            "options": copy.deepcopy(dict(spec.match.get("options", {}))),
+    return {"discipline": discipline, "players": players, "format": rounds.match_format(state, match.stage, match.round),
+            "options": copy.deepcopy(dict(template.get("options", {}))),
             "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round}}
 
 

@@ -7,8 +7,11 @@ The seeding order (``entrants`` of ``draw_made``) is computed here, from the com
   ``random.Random(seed)``.
 
 A draw has at most MAX_DRAW_MATCHES matches (``draw_size``, counted from the settings before
-anything is made: byes and a possible grand-final reset count); a bigger one is refused
-``draw_too_large`` (a round robin's message says how many ``groups`` would fit).
+anything is made: byes and a possible grand-final reset count; with a next stage, a stopped double
+elimination's own matches and the knockout's); a bigger one is refused ``draw_too_large`` (a round
+robin's message says how many ``groups`` would fit).
+``match.by_round`` (race lengths per round) and ``then`` (a next stage) are checked by
+``formats`` and ``stage_setup``; ``draw_made`` stores them cleaned (``then`` only when given).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import fields
+from hub.draws import brackets, fields, formats, stage_setup
 from hub.draws.chase import DEFAULT_ROUNDS
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
@@ -49,8 +52,21 @@ def draw_size(kind: str, players: int, groups: int | None = None, rounds: int | 
     return per_round * (rounds or DEFAULT_ROUNDS)
 
 
-def _too_large(kind: str, players: int, groups: int | None, rounds: int | None) -> DrawReject:
-    n = draw_size(kind, players, groups, rounds)
+def staged_size(kind: str, players: int, groups: int | None, rounds: int | None,
+                then: Mapping[str, Any] | None) -> int:
+    """``draw_size`` with a next stage: the first stage as it stops, then the knockout's matches."""
+    if then is None:
+        return draw_size(kind, players, groups, rounds)
+    advance = int(then["advance"])
+    if kind == "double_elimination":
+        first = len(brackets.structure(True, brackets.bracket_size(players), "W", advance))
+        return first + brackets.bracket_size(advance) - 1
+    return draw_size(kind, players, groups, rounds) + brackets.bracket_size(advance * (groups or 1)) - 1
+
+
+def _too_large(kind: str, players: int, groups: int | None, rounds: int | None,
+               then: Mapping[str, Any] | None = None) -> DrawReject:
+    n = staged_size(kind, players, groups, rounds, then)
     head = f"a draw has at most {MAX_DRAW_MATCHES} matches; this {kind} of {players} players would make {n}"
     if kind == "round_robin":
         fit = next((g for g in range(1, MAX_GROUPS + 1) if draw_size(kind, players, g) <= MAX_DRAW_MATCHES), None)
@@ -64,7 +80,7 @@ def _too_large(kind: str, players: int, groups: int | None, rounds: int | None) 
 
 
 def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "groups", "rounds", "redraw"))
+    fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "groups", "rounds", "redraw", "then"))
     kind = fields.required(cmd, "type")
     if kind not in TYPES:
         raise bad(f"type must be one of {', '.join(TYPES)}")
@@ -100,8 +116,16 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
     if groups is not None and len(active) < 2 * groups:
         raise DrawReject(422, "too_few_players",
                          f"{groups} groups need at least {2 * groups} players, two a group ({len(active)} active)")
-    if draw_size(kind, len(active), groups, rounds) > MAX_DRAW_MATCHES:
-        raise _too_large(kind, len(active), groups, rounds)
+    then = None
+    if cmd.get("then") is not None:
+        then = stage_setup.check_then(cmd["then"], kind, match, len(active), groups)
+    if staged_size(kind, len(active), groups, rounds, then) > MAX_DRAW_MATCHES:
+        raise _too_large(kind, len(active), groups, rounds, then)
+    stop = then["advance"] if then is not None and kind == "double_elimination" else None
+    by_round = formats.check(match, stage_setup.stage_rounds(kind, len(active), groups, rounds, stop))
+    match.pop("by_round", None)
+    if by_round:
+        match["by_round"] = by_round
     rng = random.Random(seed)
     if seeding == "seeded":
         seeded = sorted((p for p in active if p.seed is not None), key=lambda p: p.seed or 0)
@@ -112,14 +136,15 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
         entrants = [p.id for p in active]
         rng.shuffle(entrants)
     return "draw_made", {"type": kind, "seeding": seeding, "seed": seed, "match": match, "groups": groups,
-                         "rounds": rounds, "redraw": redraw, "entrants": entrants}
+                         "rounds": rounds, "redraw": redraw, "entrants": entrants,
+                         **({"then": then} if then is not None else {})}
 
 
 def _match_template(raw: Any, kind: str) -> dict[str, Any]:
     """The matches' discipline, format and options (already checked by the API against the
     rules engine); here only its shape and whether the discipline fits the draw type."""
     raw = fields.mapping(raw, "match")
-    fields.only(raw, ("discipline", "format", "options"), "match")
+    fields.only(raw, ("discipline", "format", "options", "by_round"), "match")
     discipline = raw.get("discipline")
     if discipline not in DISCIPLINES:
         raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
@@ -131,4 +156,7 @@ def _match_template(raw: Any, kind: str) -> dict[str, Any]:
     options = raw.get("options") or {}
     fields.mapping(fmt, "match.format")
     fields.mapping(options, "match.options")
-    return {"discipline": discipline, "format": copy.deepcopy(dict(fmt)), "options": copy.deepcopy(dict(options))}
+    out = {"discipline": discipline, "format": copy.deepcopy(dict(fmt)), "options": copy.deepcopy(dict(options))}
+    if raw.get("by_round") is not None:
+        out["by_round"] = raw["by_round"]  # checked against the draw's rounds by make_draw
+    return out

@@ -100,7 +100,7 @@ def _player_withdrawn(work: _Working, data: dict[str, Any], version: int) -> Non
 
 def _draw_made(work: _Working, data: dict[str, Any], version: int) -> None:
     work.set("draw", DrawSpec(data["type"], data["seeding"], data["seed"], data["match"], data.get("groups"),
-                              data.get("rounds"), tuple(data["entrants"]), version))
+                              data.get("rounds"), tuple(data["entrants"]), version, data.get("then")))
     for name in _MAPPINGS:
         work.set(name, {})
     work.set("queue_order", ())

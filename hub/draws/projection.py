@@ -11,8 +11,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from hub.draws import formats
 from hub.draws.settle import DrawMatch
+from hub.draws.stages import StageView
 from hub.draws.state import TournamentState
+from hub.draws.rounds import rounds_of
 
 
 def projection(state: TournamentState) -> dict[str, Any]:
@@ -41,11 +44,21 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
     return {"type": spec.type, "status": "finished" if derived.finished else "running", "champion": derived.champion,
             "seeding": spec.seeding, "seed": spec.seed, "groups": spec.groups, "rounds": spec.rounds,
             "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants), "stale": state.stale,
-            "counts": counts(derived.matches), "matches": [match_json(m) for m in derived.matches]}
+            "counts": counts(derived.matches), "stages": [stage_json(state, view) for view in derived.stages],
+            "matches": [match_json(m) for m in derived.matches]}
+
+
+def stage_json(state: TournamentState, view: StageView) -> dict[str, Any]:
+    return {"stage": view.stage, "type": view.type, "status": view.status, "groups": view.groups,
+            "advance": view.advance, "seeding": view.seeding,
+            "entrants": list(view.entrants) if view.entrants is not None else None,
+            "advanced": list(view.advanced),
+            "rounds": [{"round": name, "side": side, "format": formats.format_for(view.template, name, side)}
+                       for name, side in rounds_of(state, view.stage)]}
 
 
 def match_json(m: DrawMatch) -> dict[str, Any]:
-    out: dict[str, Any] = {"key": m.key, "round": m.round}
+    out: dict[str, Any] = {"key": m.key, "round": m.round, "stage": m.stage}
     if m.group is not None:
         out["group"] = m.group
     out.update({"bracket": m.bracket, "players": list(m.players), "status": m.status, "match_id": m.match_id,

@@ -1,8 +1,8 @@
 """Round robin: groups, the circle-method schedule, standings.
 
 - Groups ``A``, ``B``, ... (``groups: N``, default 1): the entrants, in seeding order, are dealt
-  in a snake (A B C C B A A B C ...), so group sizes differ by at most one and the top seeds are
-  spread over the groups.
+  in a snake (A B C C B A A B C ...) passing over full groups, the first groups being the larger
+  (sizes differ by at most one; 10 in 3: 4, 3, 3); the top seeds are spread over the groups.
 - Schedule: the circle method within each group (one player fixed, the others rotating; with an
   odd count one player sits out each round), n-1 rounds for n players (n rounds when n is odd).
   Keys ``{group}-{n}`` numbered in schedule order within the group (``A-1``, ``A-2``, ...),
@@ -13,10 +13,9 @@
   ``walkovers_won`` / ``walkovers_lost``, ``points`` (= matches won, a walkover won included: it
   is a win for the player present and a loss for the absent one, with no score), ``score_for`` /
   ``score_against`` (the match ``score`` of PROTOCOL section 4: points in golden_nine, racks in
-  wpa_nine and chinese_eight).  Ranks 1..n in each group, never shared; ties are broken by, in
-  order: points; head-to-head wins among all the players tied on points (counted once over the
-  whole tied set, not re-applied to smaller subsets); score difference; score for; seed
-  (seeded players first, lower seed first); order of entry.
+  wpa_nine and chinese_eight).  Ranks 1..n in each group, never shared; ties are broken by
+  ``tie_breaks`` (head-to-head, score difference, score for, re-applied from head-to-head to every
+  subgroup still tied; then seed, entry).
 - Champion: with one group, the best-ranked player not withdrawn once every match is resolved;
   with several groups null (the final standings are the answer).
 """
@@ -27,6 +26,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from hub.draws import tie_breaks
 from hub.draws.settle import DrawMatch, TypeResult, settle
 
 if TYPE_CHECKING:
@@ -35,12 +35,24 @@ if TYPE_CHECKING:
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def group_sizes(n: int, count: int) -> list[int]:
+    """The first ``n mod count`` groups have one player more (10 in 3: 4, 3, 3)."""
+    base, extra = divmod(n, count)
+    return [base + 1 if g < extra else base for g in range(count)]
+
+
 def snake(players: Sequence[str], count: int) -> list[list[str]]:
-    """Deal ``players`` over ``count`` piles: 1..count, count..1, 1..count, ..."""
+    """Deal ``players`` over ``count`` piles 1..count, count..1, 1..count, ..., passing over a pile
+    that is full (``group_sizes``), so the larger groups are the first ones."""
+    sizes = group_sizes(len(players), count)
     piles: list[list[str]] = [[] for _ in range(count)]
-    for p, pid in enumerate(players):
-        lap, offset = divmod(p, count)
-        piles[offset if lap % 2 == 0 else count - 1 - offset].append(pid)
+    lap: list[int] = []
+    forward = True
+    for pid in players:
+        while not lap:
+            lap = [g for g in (range(count) if forward else range(count - 1, -1, -1)) if len(piles[g]) < sizes[g]]
+            forward = not forward
+        piles[lap.pop(0)].append(pid)
     return piles
 
 
@@ -137,18 +149,8 @@ def standings(state: TournamentState, groups: Sequence[Sequence[str]],
 
 def rank_group(state: TournamentState, rows: list[dict[str, Any]],
                wins: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
-    by_points: dict[int, list[str]] = {}
-    for row in rows:
-        by_points.setdefault(row["points"], []).append(row["player"])
-    head_to_head: dict[str, int] = {}
-    for tied in by_points.values():
-        for pid in tied:
-            head_to_head[pid] = sum(wins.get((pid, other), 0) for other in tied if other != pid)
-
-    def key(row: dict[str, Any]) -> tuple[Any, ...]:
-        pid = row["player"]
+    def last(pid: str) -> tuple[Any, ...]:
         player = state.player(pid)
-        return (-row["points"], -head_to_head[pid], -(row["score_for"] - row["score_against"]), -row["score_for"],
-                player.seed is None, player.seed or 0, player.entry)
+        return (player.seed is None, player.seed or 0, player.entry)
 
-    return sorted(rows, key=key)
+    return tie_breaks.rank(rows, wins, last)  # type: ignore[return-value]

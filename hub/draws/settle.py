@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from hub.draws.state import TournamentState
 
 RESOLVED = frozenset({"finished", "walkover", "bye"})
+BYE = "bye"  # a slot that will never get a player (player ids are never this)
 
 
 class DrawMatch(NamedTuple):
@@ -42,6 +43,7 @@ class DrawMatch(NamedTuple):
     ready_at: int | None = None  # version it became ready (queue order), when its players are known
     resolved_at: int | None = None
     order: int = 0  # structural order
+    stage: int = 1  # 1, or 2 for the knockout stage of a draw with ``then``
 
     @property
     def resolved(self) -> bool:
@@ -49,7 +51,7 @@ class DrawMatch(NamedTuple):
 
     @property
     def known_players(self) -> tuple[str, ...]:
-        return tuple(p for p in self.players if p is not None)
+        return tuple(p for p in self.players if p is not None and p != BYE)
 
 
 class Settled(NamedTuple):
@@ -114,3 +116,5 @@ class TypeResult:
     standings: list[dict[str, Any]] | None
     feeds: Mapping[str, tuple[str, ...]]
     eliminated_after_losses: int | None  # SE 1, DE 2, else None (eliminated when the draw ends)
+    stages: tuple[Any, ...] = ()  # ``stages.StageView`` of each stage (filled by ``derive``)
+    statuses: Mapping[str, str] | None = None  # player statuses, when the type decides them itself

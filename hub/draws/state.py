@@ -47,6 +47,7 @@ class DrawSpec:
     rounds: int | None
     entrants: tuple[str, ...]
     version: int  # version of the draw_made event
+    then: Mapping[str, Any] | None = None  # the next stage: {type, advance, seeding, match}
 
 
 class Call(NamedTuple):

@@ -8,7 +8,7 @@ from hub.draws import projection
 from tests.draws.harness import Stream
 
 MATCH_FIELDS = {"key", "round", "bracket", "players", "status", "match_id", "table_id", "winner", "winner_to",
-                "loser_to", "scores"}
+                "loser_to", "scores", "stage"}
 
 
 def test_fields_and_json() -> None:
@@ -22,7 +22,7 @@ def test_fields_and_json() -> None:
     assert set(view["players"][0]) == {"id", "name", "club", "seed", "handicap", "status"}
     draw = view["draw"]
     assert {"type", "status", "champion", "seeding", "seed", "groups", "rounds", "match", "matches", "stale",
-            "counts"} <= set(draw)
+            "counts", "stages"} <= set(draw)
     assert all(set(m) == MATCH_FIELDS for m in draw["matches"])
     assert view["standings"] is None
     assert json.loads(json.dumps(view)) == view

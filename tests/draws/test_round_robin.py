@@ -141,7 +141,10 @@ def test_several_groups_end_with_standings_and_no_champion() -> None:
         s.play(m["key"], m["players"][0])
     assert s.view["draw"]["status"] == "finished" and s.view["draw"]["champion"] is None
     assert [(r["group"], r["rank"]) for r in s.view["standings"]] == [("A", 1), ("A", 2), ("B", 1), ("B", 2)]
-    assert all(p["status"] == "active" for p in s.view["players"])
+    # each group's winner is qualified, nobody stays active in a finished draw
+    winners = {r["player"] for r in s.view["standings"] if r["rank"] == 1}
+    assert {p["id"]: p["status"] for p in s.view["players"]} == {
+        p["id"]: "qualified" if p["id"] in winners else "eliminated" for p in s.view["players"]}
 
 
 def test_every_pair_once_across_groups() -> None:
