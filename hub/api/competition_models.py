@@ -19,7 +19,7 @@ PlayerName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S", d
 Club = Annotated[str, Field(max_length=100, description="Up to 100 characters; empty is none.")]
 Seed = Annotated[int, Field(ge=1, le=9999, description="Unique in the tournament; 1 is the top seed.")]
 Key = Annotated[str, Field(min_length=1, max_length=16, description="A draw match: W1-3, L2-1, GF, GF2, A-4, C2-1 ...")]
-PlayerStatus = Literal["active", "eliminated", "withdrawn", "champion"]
+PlayerStatus = Literal["active", "eliminated", "withdrawn", "champion", "qualified"]
 DrawType = Literal["single_elimination", "double_elimination", "round_robin", "chase_groups"]
 EntryStatus = Literal["waiting", "ready", "called", "finished", "walkover", "bye"]
 
@@ -68,12 +68,29 @@ class PlayerList(BaseModel):
 # --- the draw ----------------------------------------------------------------------------------
 
 
+class RoundFormat(BaseModel):
+    format: MatchFormat
+
+
 class DrawTemplate(BaseModel):
     """What each match of the draw is created with (PROTOCOL.md section 1, without players)."""
 
     discipline: Literal[DISCIPLINES]  # type: ignore[valid-type]
     format: MatchFormat
     options: MatchOptions | None = None
+    by_round: dict[str, RoundFormat] | None = Field(
+        None, description="Race lengths per round: a round name (W3, L2, GF, K2, R1...) or a side (winners, losers, "
+                          "final); the most specific wins, its format fields replacing match.format's.")
+
+
+class NextStage(BaseModel):
+    """A second stage fed by the first (PROTOCOL.md section 11)."""
+
+    type: Literal["single_elimination"]
+    advance: int = Field(ge=1, description="round_robin: the best K of each group; double_elimination: K players "
+                                           "(a power of two, 4 to half the field), half from each side.")
+    seeding: Literal["results", "seeded", "random"] = "results"
+    match: DrawTemplate | None = Field(None, description="Defaults to the first stage's discipline, format, options.")
 
 
 class DrawCreate(BaseModel):
@@ -85,6 +102,7 @@ class DrawCreate(BaseModel):
     groups: int | None = Field(None, ge=1, le=26, description="round_robin: groups (default 1).")
     rounds: int | None = Field(None, ge=1, le=50, description="chase_groups: rounds (default 3).")
     redraw: bool = Field(False, description="Replace the draw while none of its matches has started.")
+    then: NextStage | None = None
 
 
 class DrawMatch(_Open):
@@ -92,7 +110,9 @@ class DrawMatch(_Open):
     round: str
     group: str | None = None
     bracket: Literal["winners", "losers", "final", "group", "chase"]
-    players: list[str | None] = Field(description="Player ids; null where a player is not known yet, or a bye.")
+    players: list[str | None] = Field(description="Player ids; null where a player is not known yet, \"bye\" for a "
+                                                  "slot that will never get one.")
+    stage: int = Field(1, description="1, or 2 for the knockout of a draw with then.")
     status: EntryStatus
     match_id: str | None
     table_id: str | None
@@ -111,16 +131,34 @@ class MatchesPage(_Open):
     next: int | None = Field(description="The matches_offset of the next page; null on the last one.")
 
 
+class StageRound(_Open):
+    round: str
+    side: Literal["winners", "losers", "final", "group", "chase"]
+    format: dict[str, Any]
+
+
+class Stage(_Open):
+    stage: int
+    type: DrawType
+    status: Literal["waiting", "running", "finished"]
+    groups: int | None
+    advance: int | None
+    seeding: str
+    entrants: list[str] | None = Field(description="Seeding order, seed 1 first; null until the stage before ends.")
+    advanced: list[str] = Field(description="Players known to go through to the next stage.")
+    rounds: list[StageRound]
+
+
 class Draw(_Open):
     type: DrawType
     status: Literal["running", "finished"]
     champion: str | None
     seeding: Literal["random", "seeded"]
     seed: int
+    stages: list[Stage]
     matches: list[DrawMatch] = Field(description="Over REST one page of the draw's matches (see matches_page); "
                                      "all of them on the tournament channel's snapshot.")
     matches_page: MatchesPage | None = None
-
 
 
 class Standing(_Open):

@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, Response
 
 from hub import draws
 from hub.api import competition_models as cm
-from hub.api import deps, models
+from hub.api import deps, draw_templates, models
 from hub.api.errors import ApiError, read_json
 from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
@@ -159,25 +159,7 @@ async def withdraw_player(tid: str, pid: str, request: Request) -> dict[str, Any
 
 # --- the draw ---------------------------------------------------------------------------------
 
-DUMMY = [{"id": "x1", "name": "x"}, {"id": "x2", "name": "y"}, {"id": "x3", "name": "z"}]
-
-
-def _check_template(request: Request, match: Any) -> dict[str, Any]:
-    """The draw's `match` as each of its matches will be created: checked by the rules now, so a bad
-    format is a 422 at the draw and never a stuck queue later."""
-    if not isinstance(match, dict):
-        raise ApiError(422, "bad_request", "match must be an object: {discipline, format, options}")
-    extra = set(match) - {"discipline", "format", "options"}
-    if extra:
-        raise ApiError(422, "bad_request", f"match: unknown field {sorted(extra)[0]!r}")
-    rules = deps.services(request).rules
-    players = DUMMY[: 3 if match.get("discipline") == "chase_nine" else 2]
-    try:
-        rules.validate_setup({**match, "players": players}, match_id="m", tournament_id="t", table_id="tb")
-    except rules.SetupError as exc:
-        raise ApiError(422, "bad_setup", f"match: {exc.message}") from None
-    return {"discipline": match["discipline"], "format": match.get("format") or {},
-            "options": match.get("options") or {}}
+_check_template = draw_templates.check_template
 
 
 @router.post("/tournaments/{tid}/draw", status_code=201, dependencies=ADMIN, response_model=None,
@@ -188,6 +170,8 @@ def _check_template(request: Request, match: Any) -> dict[str, Any]:
 async def make_draw(tid: str, request: Request) -> JSONResponse:
     body = await _body(request)
     command = {**body, "kind": "make_draw", "match": _check_template(request, body.get("match"))}
+    if body.get("then") is not None:
+        command["then"] = draw_templates.check_then(request, body["then"])
     if command.get("seed") is None:
         command["seed"] = secrets.randbelow(2**31)  # stored in the event: the draw replays exactly
     engine = deps.engine(request)

@@ -17,13 +17,15 @@ match of slots covering x and y first-round matches among S/2 is free of rematch
 x + y <= S/2, which gives the earliest losers round where a rematch cannot be avoided whatever the
 order (``forced_round``).  ``MASKS`` were found by a depth-first search over XOR masks, round by
 round, keeping only orders with no possible rematch before that round; they reach it for every size
-up to 2048 (the 4,096-match cap): the first losers round where a rematch is possible at all is
+up to 1024 (2048, the most the 4,096-match cap allows, takes 1024's masks doubled and comes one
+round short): the first losers round where a rematch is possible at all is
 
-    S       4   8   16  32  64  128  256  512  1024  2048
-    round   L2  L3  L4  L5  L7  L8   L9   L11  L13   L14
+    S         4   8   16  32  64  128  256  512  1024  2048
+    round     L2  L3  L4  L5  L7  L8   L9   L11  L13   L14 (bound L15)
+    matches   1   2   4   6   6   10   10   10   14    22   (losers matches where one is possible)
 
-(brackets-manager's default orderings: L3 for 16, L5 for 32, L6 for 64).  Sizes beyond the table
-(never reached under the cap) keep the straight order.
+(brackets-manager's default orderings: L3 for 16, L5 for 32 in 6 matches, L6 for 64 in 10).
+Sizes beyond the table (never reached under the cap) keep the straight order.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ MASKS: dict[int, tuple[int, ...]] = {
     8: (8, 8, 6, 4, 3, 0, 0),
     9: (16, 16, 12, 8, 5, 3, 0, 0),
     10: (32, 32, 24, 16, 10, 6, 0, 0, 0),
+    11: (64, 64, 48, 32, 20, 12, 0, 0, 0, 0),  # 1024's doubled: one round short of the bound
 }
 
 
