@@ -8,14 +8,16 @@ import { hub } from "./desk-api.js";
 import { loadSetup, matchBody, setupText } from "./desk-setup.js";
 import { field, say, noticeLine, busy } from "./desk-ui.js";
 import { savedPaste, parsePlayers } from "./desk-players.js";
+import { stageFields, stageText, thenBody } from "./desk-stage.js";
 
 const enc = encodeURIComponent;
 const TYPES = ["single_elimination", "double_elimination", "round_robin", "chase_groups"];
 const KEY = (tid) => `cuehub.desk.draw.${tid}`;
 
 function loadChoice(tid) {
-  try { return { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3, ...JSON.parse(localStorage.getItem(KEY(tid)) || "{}") }; } catch (_) {
-    return { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3 };
+  const base = { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3, then: "none", then_advance: 8, then_length: "", then_final: "" };
+  try { return { ...base, ...JSON.parse(localStorage.getItem(KEY(tid)) || "{}") }; } catch (_) {
+    return base;
   }
 }
 
@@ -42,6 +44,8 @@ export function drawView(ctx) {
     if (String(choice.seed).trim() !== "") b.seed = Math.floor(Number(choice.seed));
     if (choice.type === "round_robin" && Number(choice.groups) > 1) b.groups = Math.floor(Number(choice.groups));
     if (choice.type === "chase_groups") b.rounds = Math.floor(Number(choice.rounds)) || 3;
+    const then = thenBody(choice, b.match);
+    if (then) b.then = then;
     return b;
   }
 
@@ -106,6 +110,7 @@ export function drawView(ctx) {
       el("p", { class: "muted small", text: t(`dk_about_${choice.type}`) }),
       choice.type === "round_robin" ? el("div", { class: "row" }, field("dk_groups", numInput("groups", "draw-groups", 1, 26))) : null,
       choice.type === "chase_groups" ? el("div", { class: "row" }, field("dk_rounds", numInput("rounds", "draw-rounds", 1, 50))) : null,
+      stageFields(choice, set, paint, matchBody(setup)),
       el("fieldset", { class: "choices" }, el("legend", { text: t("dk_seeding") }),
         radio("seeding", "random", choice.seeding === "random", t("dk_seeding_random"), (v) => { set("seeding", v); paint(); }),
         radio("seeding", "seeded", choice.seeding === "seeded", t("dk_seeding_seeded"), (v) => { set("seeding", v); paint(); })),
@@ -116,6 +121,7 @@ export function drawView(ctx) {
         el("ul", {},
           el("li", {}, el("span", { text: `${t("step_format")}: ${setupText(matchBody(setup))} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/format`, "data-nav": true, text: t("dk_change") })),
+          stageText(choice) ? el("li", { id: "draw-then-summary", text: stageText(choice) }) : null,
           el("li", {}, el("span", { text: `${t("dk_active_players", { n: active })} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/players`, "data-nav": true, text: t("dk_change") })),
           el("li", {}, el("span", { text: `${t("dk_n_tables", { n: tables })} ` }),

@@ -254,7 +254,7 @@ export function runView(ctx) {
       el("ul", { class: "round-list" }, ms.map((m) => el("li", { class: `entry es-${m.status}`, dataset: { key: m.key, status: m.status } },
         el("span", { class: "e-key", text: m.key }),
         el("span", { class: "e-names" }, (m.players || []).filter((p) => p !== null || m.status !== "bye").map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
-          el("span", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
+          el("span", { class: m.winner && p === m.winner ? "won" : p === "bye" ? "muted" : "", text: p === "bye" ? t("dk_es_bye") : name(p) })])),
         el("span", { class: "e-result muted small", text: resultOf(m) }),
         el("span", { class: "e-acts" },
           reopenable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null,
@@ -266,6 +266,10 @@ export function runView(ctx) {
   function roundName(round, m) {
     const n = String(round).replace(/^[A-Z]+/, "");
     if (m.bracket === "final") return t(round === "GF2" ? "dk_r_final_reset" : "dk_r_final");
+    if (m.stage === 2) { // the knockout after the first stage: rounds K1, K2, ...
+      const last = Math.max(...entries().filter((x) => x.stage === 2).map((x) => Number(String(x.round).replace(/^[A-Z]+/, "")) || 0));
+      return Number(n) === last ? t("dk_r_knockout_final") : t("dk_r_knockout", { n });
+    }
     if (m.bracket === "winners" && draw().type === "single_elimination") {
       const last = Math.max(...entries().map((x) => Number(String(x.round).replace(/^[A-Z]+/, "")) || 0));
       return Number(n) === last ? t("dk_r_se_final") : t("dk_r_round", { n });

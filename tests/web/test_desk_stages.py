@@ -1,0 +1,113 @@
+"""The desk sets up a two-stage event (PROTOCOL.md section 11) in a real headless Chromium against a
+real `cuehub serve`: round-robin groups then a knockout with its own race and a longer final, and
+a double elimination to the last 4; the draw the hub makes has both stages and the knockout's
+formats; the run view names the knockout's rounds. Screenshots in English and Chinese."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import PageWatch, shot
+from .test_desk import ADMIN, ServedHub, no_sideways_scroll
+
+
+@pytest.fixture(scope="module")
+def stage_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
+    hub = ServedHub(tmp_path_factory.mktemp("deskstages")).start()
+    try:
+        yield hub
+    finally:
+        hub.stop()
+
+
+def _event(hub: ServedHub, name: str, players: int, tables: int = 2) -> str:
+    tid = hub.admin_post("/api/tournaments", {"name": name})["id"]
+    for i in range(tables):
+        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i + 1}"})
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, players + 1)]})
+    return tid
+
+
+def _signed_in(browser: Any, hub: ServedHub, locale: str) -> tuple[Any, Any, PageWatch]:
+    ctx = browser.new_context(locale=locale, viewport={"width": 1366, "height": 768})
+    guard = PageWatch()
+    page = guard.attach(ctx.new_page())
+    page.goto(f"{hub.url}/desk")
+    page.fill("#signin-token", ADMIN)
+    page.click("#signin-submit")
+    page.wait_for_selector("#tournament-list")
+    return ctx, page, guard
+
+
+def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: Any) -> None:
+    hub = stage_hub
+    tid = _event(hub, "Groups and knockout", 8)
+    ctx, page, guard = _signed_in(browser, hub, "en-US")
+    try:
+        page.goto(f"{hub.url}/desk/{tid}/format")
+        page.click("label[for=discipline-wpa_nine]")
+        page.fill("#fmt-race-to", "2")
+        page.click("[data-step=draw]")
+        page.click("label[for=draw-type-round_robin]")
+        page.fill("#draw-groups", "2")
+        assert page.locator("#then-advance").count() == 0  # no next stage until asked for
+        page.click("label[for=then-knockout]")
+        page.fill("#then-advance", "2")
+        page.fill("#then-length", "3")
+        page.fill("#then-final", "4")
+        page.click("label[for=draw-type-round_robin]")  # a repaint keeps what was typed
+        assert page.input_value("#then-advance") == "2" and page.input_value("#then-final") == "4"
+        assert "best 2 of each group" in page.inner_text("#draw-summary")
+        assert "A1 v B2" in page.inner_text("#then-help")
+        no_sideways_scroll(page)
+        shot(page, "desk-stages-groups-en")
+        page.click("#start-draw")
+        page.wait_for_selector("#run-standings")
+        draw = hub.get(f"/api/tournaments/{tid}")["draw"]
+        first, second = draw["stages"]
+        assert (first["type"], first["groups"], second["type"], second["advance"]) == (
+            "round_robin", 2, "single_elimination", 2)
+        assert [(r["round"], r["format"]["race_to"]) for r in second["rounds"]] == [("K1", 3), ("K2", 4)]
+        assert {r["format"]["race_to"] for r in first["rounds"]} == {2}
+        assert {m["key"] for m in draw["matches"] if m["stage"] == 2} == {"K1-1", "K1-2", "K2-1"}
+        page.wait_for_selector("#run-rounds")
+        rounds_text = page.inner_text("#run-rounds")
+        assert "Knockout, round 1" in rounds_text and "Knockout final" in rounds_text
+        assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
+    finally:
+        ctx.close()
+
+
+def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, browser: Any) -> None:
+    hub = stage_hub
+    tid = _event(hub, "双败 + 淘汰赛", 12)
+    ctx, page, guard = _signed_in(browser, hub, "zh-CN")
+    try:
+        page.goto(f"{hub.url}/desk/{tid}/draw")
+        page.wait_for_selector("#start-draw")
+        page.click("label[for=draw-type-double_elimination]")
+        page.click("label[for=then-knockout]")
+        page.fill("#then-advance", "4")
+        assert "下一阶段" in page.inner_text("#draw-then") and "最后 4 人" in page.inner_text("#draw-summary")
+        shot(page, "desk-stages-double-zh")
+        page.click("label[for=draw-type-single_elimination]")
+        assert page.locator("#draw-then").count() == 0  # a single elimination takes no next stage
+        page.click("label[for=draw-type-double_elimination]")
+        page.fill("#then-advance", "6")  # not a power of two: the hub says so, nothing is drawn
+        page.click("#start-draw")
+        page.wait_for_selector("#draw-message.err")
+        assert "bad_advance" in page.inner_text("#draw-message")
+        assert hub.get(f"/api/tournaments/{tid}")["draw"] is None
+        page.fill("#then-advance", "4")
+        page.click("#start-draw")
+        page.wait_for_url(f"**/desk/{tid}/run")
+        draw = hub.get(f"/api/tournaments/{tid}")["draw"]
+        assert [s["type"] for s in draw["stages"]] == ["double_elimination", "single_elimination"]
+        assert draw["stages"][1]["advance"] == 4
+        assert "GF" not in {m["key"] for m in draw["matches"]}
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()
