@@ -22,7 +22,7 @@ Commands and the events they make
 | add_players | players [{name, club?, seed?, handicap?}] | players_added {players: [{id, name, club, seed, handicap}]}|
 | update_player | player, changes {name?, club?, seed?, handicap?} | player_updated {player, changes} |
 | withdraw | player | player_withdrawn {player} |
-| make_draw | type, seeding?, seed, match, groups?, rounds?, redraw? | draw_made {the same, entrants} |
+| make_draw | type, seeding?, seed, match, groups?, rounds?, redraw?, then? | draw_made {the same, entrants} |
 | walkover | key, winner | walkover {key, winner} |
 | call | key, match_id, table_id | match_called {key, match_id, table_id, players} |
 | uncall | key | match_uncalled {key, match_id} |
@@ -40,6 +40,8 @@ result, ``void_result`` with ``requeue``) are described in ``corrections``; ``af
 lists the called matches a correction would change (the I/O layer checks they have not started).
 
 - ``add_players``: 1 to 512 players a call.
+- ``draw_made`` stores ``match``, ``groups``, ``rounds``, ``redraw``, ``entrants`` and, with a next
+  stage, ``then`` ({type, advance, seeding, match}); ``match`` may carry ``by_round`` (``formats``).
 - ``make_draw``: ``seed`` a whole number 0..2**63-1 (the API picks one when the client gives
   none); ``seeding`` ``random`` (default) or ``seeded`` (see ``draw_commands``); the
   ``entrants`` (active players in seeding order) are stored, so a replay never runs the random
@@ -84,8 +86,12 @@ Reject codes (``DrawReject.status`` / ``.code``)
   ``table_paused``, ``table_not_paused``, ``table_busy`` (a called key holds that table),
   ``player_busy`` (a player of the key is in another called match).
 
-Keys, rounds, brackets: ``brackets`` (``W{r}-{i}``, ``L{r}-{i}``, ``GF``, ``GF2``),
-``round_robin`` (``{A..Z}-{n}``), ``chase`` (``C{r}-{i}``).
+Keys, rounds, brackets: ``brackets`` (``W{r}-{i}``, ``L{r}-{i}``, ``GF``, ``GF2``; the drop order
+of ``drop_order``), ``round_robin`` (``{A..Z}-{n}``; ranking in ``tie_breaks``), ``chase``
+(``C{r}-{i}``), a knockout stage (``K{r}-{i}``, ``stages``).  Race lengths per round: ``formats``
+and ``rounds``; the checks of ``then`` and ``by_round``: ``stage_setup``.  Each match has ``stage``
+(1, or 2 in the knockout); an empty slot (a bye) is ``"bye"`` in ``players``, ``None`` a player not
+known yet.
 
 Statuses of a draw match (``derive``): ``waiting`` (a player not known yet), ``ready`` (in the
 queue), ``called`` (a match exists on a table: ``match_id``, ``table_id``), ``finished`` (a
@@ -103,16 +109,21 @@ before losers bracket, round, index; round robin: round, group, index; chase: ro
 The draw is ``finished`` when every match is resolved (finished, walkover or bye); then
 ``champion`` is: single elimination the final's winner; double elimination ``GF``'s winner
 (``GF2``'s when the reset was played); round robin with one group and chase groups the
-best-ranked player not withdrawn; round robin with several groups null (final standings).
+best-ranked player not withdrawn; round robin with several groups null (final standings); with a
+next stage, the knockout's winner.
 Player ``status``: ``withdrawn``; ``champion``; ``eliminated`` (single elimination: lost once;
 double: lost twice; round robin with one group and chase: every other player once the draw is
-finished); else ``active``.  Standings and their tie-breaks: ``round_robin``, ``chase``.
+finished); ``qualified`` (a finished round robin of several groups with no next stage: each group's
+winner, the others ``eliminated``); else ``active``.  Two stages: see ``stages``.
+Standings and their tie-breaks: ``round_robin``, ``chase``.
 
 Projection (the I/O layer adds ``id``, ``name``, ``tables``)::
 
     {"players": [{"id", "name", "club", "seed", "handicap", "status"}],
      "draw": null | {"type", "status", "champion", "seeding", "seed", "groups", "rounds",
-                     "match", "entrants", "matches": [{"key", "round", "group"?, "bracket",
+                     "match", "entrants", "stages": [{"stage", "type", "status", "groups",
+                     "advance", "seeding", "entrants", "advanced", "rounds"}],
+                     "matches": [{"key", "round", "stage", "group"?, "bracket",
                      "players", "status", "match_id", "table_id", "winner", "winner_to",
                      "loser_to", "scores"}]},
      "queue": [keys], "standings": null | [...], "paused_tables": [...], "version": V}

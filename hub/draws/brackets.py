@@ -11,16 +11,17 @@ Structure (depends only on the bracket size S, the next power of two >= the N en
 - Losers bracket (double elimination) ``L{r}-{i}``, round ``"L{r}"``, 2(k-1) rounds:
   ``L1-{i}``: the losers of ``W1-{2i-1}`` and ``W1-{2i}``;
   ``L{2j}-{i}``: the winner of ``L{2j-1}-{i}`` against a loser of ``W{j+1}``, in the drop order
-  of ``drop_order`` (a rematch of a winners-bracket match as late as the bracket allows);  ``L{2j+1}-{i}``: the winners of ``L{2j}-{2i-1}`` and ``L{2j}-{2i}``.
+  of ``drop_order`` (a rematch of a winners-bracket match as late as the bracket allows);
+  ``L{2j+1}-{i}``: the winners of ``L{2j}-{2i-1}`` and ``L{2j}-{2i}``.
 - Grand final ``GF`` (round ``"GF"``, bracket ``final``): the winner of the winners' final
   against the winner of the losers' final (S = 2: the winner against the loser of ``W1-1``).
   When the player from the losers bracket (the second slot) wins ``GF``, the reset ``GF2``
   appears with the same two players and decides the champion; when the winners-bracket player
   wins ``GF`` there is no ``GF2``, nor after a ``GF`` walkover (the winners-side finalist
-  withdrawn: the walkover decides the title).
+  withdrawn: the walkover decides the title).  ``GF``'s ``winner_to``/``loser_to`` are ``"GF2"``
+  once it exists, else null.
 - With a next stage (``then.advance`` K = 2**j): the winners bracket stops when K/2 players are
-  left unbeaten, the losers bracket when K/2 are left there (``L{2(k-j)}``), no grand final.  ``GF``'s ``winner_to``/``loser_to`` are ``"GF2"`` once it
-  exists, else null.
+  left unbeaten, the losers bracket when K/2 are left there (``L{2(k-j)}``), no grand final.
 
 Byes: a round-1 position beyond N is an empty slot (``"bye"`` in ``players``); a match with one player and one empty
 slot is a ``bye`` won by that player, never played.  In double elimination a bye's "loser" is

@@ -56,10 +56,8 @@ def derive(state: TournamentState) -> Derived:
         result = round_robin.derive_round_robin(state, spec)
     else:
         result = chase.derive_chase(state, spec)
-    if spec.then is not None:
-        result = stages.derive_two_stage(state, spec, result)
-    else:
-        result = stages.one_stage(spec, result)
+    two = spec.then is not None
+    result = stages.derive_two_stage(state, spec, result) if two else stages.one_stage(spec, result)
     by_key = {m.key: m for m in result.matches}
     finished = all(m.resolved for m in result.matches)
     return Derived(result.matches, by_key, queue_of(state, result.matches), finished,

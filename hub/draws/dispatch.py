@@ -69,7 +69,8 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
         if discipline == "golden_nine" and player.handicap == "eight":
             entry["handicap"] = "eight"
         players.append(entry)
-    return {"discipline": discipline, "players": players, "format": rounds.match_format(state, match.stage, match.round),
+    return {"discipline": discipline, "players": players,
+            "format": rounds.match_format(state, match.stage, match.round),
             "options": copy.deepcopy(dict(template.get("options", {}))),
             "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round}}
 

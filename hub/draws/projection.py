@@ -15,7 +15,6 @@ from hub.draws import formats
 from hub.draws.settle import DrawMatch
 from hub.draws.stages import StageView
 from hub.draws.state import TournamentState
-from hub.draws.rounds import rounds_of
 
 
 def projection(state: TournamentState) -> dict[str, Any]:

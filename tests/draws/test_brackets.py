@@ -84,7 +84,8 @@ def test_seeded_five_first_round_and_byes() -> None:
     s = Stream()
     s.add(5, seeded=True)
     s.draw("double_elimination")
-    first = [(m["key"], m["players"], m["status"], m["winner"]) for m in s.view["draw"]["matches"] if m["round"] == "W1"]
+    first = [(m["key"], m["players"], m["status"], m["winner"])
+             for m in s.view["draw"]["matches"] if m["round"] == "W1"]
     assert first == [("W1-1", ["p1", "bye"], "bye", "p1"), ("W1-2", ["p4", "p5"], "ready", None),
                      ("W1-3", ["p2", "bye"], "bye", "p2"), ("W1-4", ["p3", "bye"], "bye", "p3")]
     # a W1 bye leaves its losers-bracket slot empty; two byes make an L1 match with nobody

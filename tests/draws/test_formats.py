@@ -55,7 +55,8 @@ def test_each_match_is_called_with_its_round_format() -> None:
 def test_the_knockout_plays_its_own_formats() -> None:
     s = _stream(8)
     then = {"type": "single_elimination", "advance": 2,
-            "match": {**TEMPLATES["wpa_nine"], "format": {"race_to": 7}, "by_round": {"final": {"format": {"race_to": 9}}}}}
+            "match": {**TEMPLATES["wpa_nine"], "format": {"race_to": 7},
+                      "by_round": {"final": {"format": {"race_to": 9}}}}}
     s.do({"kind": "make_draw", "type": "round_robin", "groups": 2, "seeding": "seeded", "seed": 1,
           "match": TEMPLATES["wpa_nine"], "then": then})
     rounds = {r["round"]: r["format"]["race_to"] for r in s.view["draw"]["stages"][1]["rounds"]}
