@@ -223,3 +223,27 @@ def test_snake_sizes_and_top_seeds_spread(n: int, groups: int) -> None:
 def test_ten_in_three_gives_the_tenth_to_the_first_group() -> None:
     from hub.draws.round_robin import snake
     assert snake([str(i) for i in range(1, 11)], 3) == [["1", "6", "7", "10"], ["2", "5", "8"], ["3", "4", "9"]]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), kind=st.sampled_from(["double_elimination", "round_robin"]),
+       n=st.integers(8, 24))
+def test_two_stage_draws_always_end_under_withdrawals_walkovers_and_undos(seed: int, kind: str, n: int) -> None:
+    rnd = random.Random(seed)
+    s = Stream()
+    s.add(n, seeded=True)
+    if kind == "double_elimination":
+        s.draw(kind, then={**KO, "advance": 4})
+    else:
+        s.draw(kind, groups=2, then={**KO, "advance": 2})
+    drive(s, rnd, ["t1", "t2", "t3"], extra=True)
+    view = s.view
+    draw = view["draw"]
+    assert draw["status"] == "finished"
+    assert all(st_["status"] == "finished" for st_ in draw["stages"])
+    statuses = {p["id"]: p["status"] for p in view["players"]}
+    assert "active" not in statuses.values()  # nobody stays active in a finished draw
+    if draw["champion"] is not None:
+        assert draw["champion"] in draw["stages"][1]["entrants"]
+    from hub.draws import fold
+    assert fold("t1", s.events) == s.state  # the facts replay exactly
