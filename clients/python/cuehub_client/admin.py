@@ -116,7 +116,7 @@ class AdminClient:
 
     async def make_draw(self, tournament_id: str, type: str, match: dict[str, Any], *, seeding: str = "random",
                         seed: int | None = None, **extra: Any) -> dict[str, Any]:
-        """POST the draw; extra: groups (round_robin), rounds (chase_groups), redraw. Returns the
+        """POST the draw; extra: groups (round_robin), rounds (chase_groups), redraw, then (a next stage). Returns the
         tournament projection."""
         body: dict[str, Any] = {"type": type, "seeding": seeding, "match": match, **extra}
         if seed is not None:
