@@ -2,7 +2,8 @@
 
 Starts the hub in this process (uvicorn, an SQLite file in a temporary or given folder, the
 in-memory bus) and sets up four real draws (DEMO_EVENTS: a 16-player golden_nine double
-elimination on 8 tables, a chase_nine group night, a wpa_nine cup, a chinese_eight league); from
+elimination on 8 tables down to the last 4, then their knockout with a longer final; a chase_nine
+group night; a wpa_nine cup; a chinese_eight league in two groups whose best two play a knockout); from
 then on nobody creates a match: the hub calls each one to the next free table, and simulated
 tablets (``hub.tools.simulate.DrawSimulator``) play what their table is given. It prints the page URLs
 and the admin token; Ctrl-C stops everything cleanly.
@@ -36,11 +37,12 @@ from hub.tools.simulate import DrawPlan, DrawSimulator, Progress, Stats, report
 # tablets only play what they are given, and a finished draw is followed by its next edition.
 DEMO_EVENTS: tuple[DrawPlan, ...] = (
     DrawPlan("double_elimination", players=16, tables=8, discipline="golden_nine", shot_clock=True,
-             name="cuehub demo open"),
+             then_advance=4, final_length=5, name="cuehub demo open"),
     DrawPlan("chase_groups", players=9, tables=3, discipline="chase_nine", rounds=3, name="cuehub chase night"),
     DrawPlan("single_elimination", players=8, tables=2, discipline="wpa_nine", shot_clock=True,
              seeding="seeded", name="cuehub nine-ball cup"),
-    DrawPlan("round_robin", players=4, tables=2, discipline="chinese_eight", name="cuehub eight-ball league"),
+    DrawPlan("round_robin", players=8, tables=2, discipline="chinese_eight", groups=2, then_advance=2,
+             name="cuehub eight-ball league"),
 )
 
 

@@ -29,7 +29,13 @@ except ImportError:  # pragma: no cover - only in a bare checkout without an ins
     )
     from cuehub_client import HubError
 
-from hub.tools.simulate_draw import DRAW_TYPES, DrawPlan, DrawSimulator, player_names  # noqa: F401 - demo.py, tests
+from hub.tools.simulate_draw import (  # noqa: F401 - demo.py, tests
+    DRAW_TYPES,
+    DrawPlan,
+    DrawSimulator,
+    player_names,
+    staged,
+)
 from hub.tools.simulate_tables import Simulator, Stats, TableSlot  # noqa: F401 - demo.py, tests
 from hub.tools.strokes import (  # noqa: F401 - CALLED_FOULS, balls_on re-exported for the tests
     CALLED_FOULS,
@@ -145,6 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--groups", type=int, default=None, help="round_robin: groups")
     d.add_argument("--rounds", type=int, default=None, help="chase_groups: rounds")
     d.add_argument("--shot-clock", action="store_true", help="the draw's matches have a shot clock")
+    d.add_argument("--then", type=int, default=None, metavar="K",
+                   help="a second stage, a knockout: the best K of each group (round_robin) or the last K "
+                        "players (double_elimination: 4, 8, 16...)")
+    d.add_argument("--final-length", type=int, default=None, metavar="N",
+                   help="the final (of the knockout, or the grand final) is played to N")
     return p
 
 
@@ -164,7 +175,7 @@ async def _main_async(args: argparse.Namespace) -> int:
             return 2
         plan = DrawPlan(args.draw, players=args.players, tables=args.tables, discipline=discipline,
                         length=args.length, shot_clock=args.shot_clock, seeding=args.seeding, groups=args.groups,
-                        rounds=args.rounds)
+                        rounds=args.rounds, then_advance=args.then, final_length=args.final_length)
         sim = DrawSimulator(args.url, args.admin_token, plan, speed=args.speed, seed=args.seed, log=log)
     else:
         sim = Simulator(args.url, args.admin_token, matches=args.matches, speed=args.speed, seed=args.seed,

@@ -53,6 +53,29 @@ class DrawPlan:
     groups: int | None = None
     rounds: int | None = None
     name: str | None = None
+    by_round: dict[str, Any] | None = None  # race lengths per round or side (PROTOCOL.md section 11)
+    then: dict[str, Any] | None = None  # a second stage fed by this draw: {type, advance, seeding?, match?}
+    then_advance: int | None = None  # a knockout after the draw: the best K of each group / the last K
+    final_length: int | None = None  # the last stage's final played to N
+
+
+def staged(plan: DrawPlan, match: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The draw's ``match`` (with ``by_round``) and ``then`` for a plan: ``then_advance`` makes a
+    knockout of the best K of each group / the last K players; ``final_length`` plays the last
+    stage's final (the knockout's, or the grand final) to N."""
+    match = dict(match)
+    if plan.by_round:
+        match["by_round"] = plan.by_round
+    then = plan.then
+    if then is None and plan.then_advance:
+        then = {"type": "single_elimination", "advance": plan.then_advance}
+    if plan.final_length:
+        final = {"final": {"format": {"racks" if "racks" in match["format"] else "race_to": plan.final_length}}}
+        if then is not None and "match" not in then:
+            then = {**then, "match": {**{k: match[k] for k in ("discipline", "format", "options")}, "by_round": final}}
+        elif then is None:
+            match["by_round"] = {**match.get("by_round", {}), **final}
+    return match, then
 
 
 def player_names(n: int, rng: random.Random) -> list[str]:
@@ -93,9 +116,10 @@ class DrawSimulator(Simulator):
         await self.admin.add_players(tid, [{"name": n, **({"seed": i + 1} if plan.seeding == "seeded" else {})}
                                            for i, n in enumerate(names)])
         template = match_setup(plan.discipline, rng, length=plan.length, shot_clock=plan.shot_clock)
-        extra = {k: v for k, v in (("groups", plan.groups), ("rounds", plan.rounds)) if v is not None}
+        match, then = staged(plan, {k: template[k] for k in ("discipline", "format", "options")})
+        extra = {k: v for k, v in (("groups", plan.groups), ("rounds", plan.rounds), ("then", then)) if v is not None}
         self.draw = await self.admin.make_draw(
-            tid, plan.type, {k: template[k] for k in ("discipline", "format", "options")},
+            tid, plan.type, match,
             seeding=plan.seeding, seed=plan.seed if plan.seed is not None else self.seed, **extra)
 
     async def run(self, stop: asyncio.Event | None = None) -> Stats:

@@ -107,6 +107,11 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
     assert set(by_disc) == DISCIPLINES and tables == 15
     main = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
     assert main["draw"]["type"] == "double_elimination" and len(main["tables"]) == 8
+    # two-stage events: the open stops at the last 4 for a knockout, the league's groups feed one
+    assert [s["type"] for s in main["draw"]["stages"]] == ["double_elimination", "single_elimination"]
+    assert main["draw"]["stages"][1]["rounds"][-1]["format"]["racks"] == 5
+    staged = [httpx.get(f"{url}/api/tournaments/{t['id']}", timeout=5).json()["draw"]["stages"] for t in tours]
+    assert sorted(len(s) for s in staged) == [1, 1, 2, 2]
     m = httpx.get(f"{url}/api/matches/{by_disc['chase_nine']['id']}", timeout=5).json()
     assert len(m["players"]) == 3 and m["draw"]["key"]
     g = httpx.get(f"{url}/api/matches/{by_disc['golden_nine']['id']}", timeout=5).json()
