@@ -1,7 +1,7 @@
 """The desk sets up a two-stage event (PROTOCOL.md section 11) in a real headless Chromium against a
 real `cuehub serve`: round-robin groups then a knockout with its own race and a longer final, and
-a double elimination to the last 4; the draw the hub makes has both stages and the knockout's
-formats; the run view names the knockout's rounds. Screenshots in English and Chinese."""
+a double elimination to the last 4 with a shorter race in the losers bracket; the draw the hub
+makes has both stages and each round's format; the run view names the knockout's rounds. Screenshots in English and Chinese."""
 
 from __future__ import annotations
 
@@ -89,8 +89,12 @@ def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, 
         page.goto(f"{hub.url}/desk/{tid}/draw")
         page.wait_for_selector("#start-draw")
         page.click("label[for=draw-type-double_elimination]")
+        assert page.locator("#race-final").count() == 1  # the grand final's race, until a knockout replaces it
         page.click("label[for=then-knockout]")
         page.fill("#then-advance", "4")
+        page.fill("#race-losers", "5")
+        assert page.locator("#race-final").count() == 0
+        assert "败者组" in page.inner_text("#draw-rounds-race")
         assert "下一阶段" in page.inner_text("#draw-then") and "最后 4 人" in page.inner_text("#draw-summary")
         shot(page, "desk-stages-double-zh")
         page.click("label[for=draw-type-single_elimination]")
@@ -108,6 +112,9 @@ def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, 
         assert [s["type"] for s in draw["stages"]] == ["double_elimination", "single_elimination"]
         assert draw["stages"][1]["advance"] == 4
         assert "GF" not in {m["key"] for m in draw["matches"]}
+        assert draw["match"]["by_round"] == {"losers": {"format": {"racks": 5}}}
+        races = {r["round"]: r["format"]["racks"] for r in draw["stages"][0]["rounds"]}
+        assert races["L1"] == 5 and races["W1"] == 9
         assert guard.errors == [], guard.errors
     finally:
         ctx.close()

@@ -8,14 +8,14 @@ import { hub } from "./desk-api.js";
 import { loadSetup, matchBody, setupText } from "./desk-setup.js";
 import { field, say, noticeLine, busy } from "./desk-ui.js";
 import { savedPaste, parsePlayers } from "./desk-players.js";
-import { stageFields, stageText, thenBody } from "./desk-stage.js";
+import { roundFields, roundsBody, stageFields, stageText, thenBody } from "./desk-stage.js";
 
 const enc = encodeURIComponent;
 const TYPES = ["single_elimination", "double_elimination", "round_robin", "chase_groups"];
 const KEY = (tid) => `cuehub.desk.draw.${tid}`;
 
 function loadChoice(tid) {
-  const base = { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3, then: "none", then_advance: 8, then_length: "", then_final: "" };
+  const base = { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3, then: "none", then_advance: 8, then_length: "", then_final: "", race_losers: "", race_final: "" };
   try { return { ...base, ...JSON.parse(localStorage.getItem(KEY(tid)) || "{}") }; } catch (_) {
     return base;
   }
@@ -40,11 +40,11 @@ export function drawView(ctx) {
   }
 
   function body(setup) {
-    const b = { type: choice.type, seeding: choice.seeding, match: matchBody(setup) };
+    const b = { type: choice.type, seeding: choice.seeding, match: roundsBody(choice, matchBody(setup)) };
     if (String(choice.seed).trim() !== "") b.seed = Math.floor(Number(choice.seed));
     if (choice.type === "round_robin" && Number(choice.groups) > 1) b.groups = Math.floor(Number(choice.groups));
     if (choice.type === "chase_groups") b.rounds = Math.floor(Number(choice.rounds)) || 3;
-    const then = thenBody(choice, b.match);
+    const then = thenBody(choice, matchBody(setup));
     if (then) b.then = then;
     return b;
   }
@@ -110,6 +110,7 @@ export function drawView(ctx) {
       el("p", { class: "muted small", text: t(`dk_about_${choice.type}`) }),
       choice.type === "round_robin" ? el("div", { class: "row" }, field("dk_groups", numInput("groups", "draw-groups", 1, 26))) : null,
       choice.type === "chase_groups" ? el("div", { class: "row" }, field("dk_rounds", numInput("rounds", "draw-rounds", 1, 50))) : null,
+      roundFields(choice, set, matchBody(setup)),
       stageFields(choice, set, paint, matchBody(setup)),
       el("fieldset", { class: "choices" }, el("legend", { text: t("dk_seeding") }),
         radio("seeding", "random", choice.seeding === "random", t("dk_seeding_random"), (v) => { set("seeding", v); paint(); }),

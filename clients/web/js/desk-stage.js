@@ -60,6 +60,35 @@ export function stageFields(choice, set, repaint, match) {
     on ? el("p", { class: "muted small", id: "then-help", text: t(groups ? "dk_then_help_groups" : "dk_then_help_de") }) : null);
 }
 
+/** Race lengths per side of the first stage (`match.by_round`): the losers bracket and the final of
+ * an elimination; blank fields keep the format step's length. */
+export function roundsBody(choice, match) {
+  if (!["single_elimination", "double_elimination"].includes(choice.type)) return match;
+  const key = lengthKey(match.format);
+  const byRound = {};
+  const losers = String(choice.race_losers ?? "").trim();
+  const final = String(choice.race_final ?? "").trim();
+  if (choice.type === "double_elimination" && losers !== "") byRound.losers = { format: { [key]: Math.floor(Number(losers)) } };
+  // a double elimination stopped for a knockout has no grand final: the knockout's final is set below
+  const stopped = choice.type === "double_elimination" && choice.then === "knockout";
+  if (final !== "" && !stopped) byRound.final = { format: { [key]: Math.floor(Number(final)) } };
+  return Object.keys(byRound).length ? { ...match, by_round: byRound } : match;
+}
+
+export function roundFields(choice, set, match) {
+  if (!["single_elimination", "double_elimination"].includes(choice.type)) return null;
+  const unit = lengthKey(match && match.format);
+  const stopped = choice.type === "double_elimination" && choice.then === "knockout";
+  function num(key, id) {
+    const input = el("input", { type: "number", id, min: 1, max: 999, value: String(choice[key] ?? ""), inputmode: "numeric", placeholder: t("dk_then_same") });
+    input.addEventListener("input", () => set(key, input.value));
+    return input;
+  }
+  return el("div", { class: "row", id: "draw-rounds-race" },
+    choice.type === "double_elimination" ? field(`dk_race_losers_${unit}`, num("race_losers", "race-losers")) : null,
+    stopped ? null : field(choice.type === "double_elimination" ? `dk_race_gf_${unit}` : `dk_then_final_${unit}`, num("race_final", "race-final")));
+}
+
 /** "then a knockout of the best 2 of each group" for the draw's summary, or "". */
 export function stageText(choice) {
   if (choice.then !== "knockout" || !STAGE_TYPES.includes(choice.type)) return "";
