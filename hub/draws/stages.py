@@ -144,9 +144,9 @@ def _order(state: TournamentState, spec: DrawSpec, pids: list[str], salt: str) -
 def _elimination_advancers(state: TournamentState, spec: DrawSpec,
                            first: Sequence[DrawMatch]) -> tuple[list[tuple[str, int]], list[list[str]] | None]:
     """(advanced so far with when, tiers once all are known) from a stopped double elimination."""
-    size = bracket_size(len(spec.entrants))
-    last_w = f"W{size.bit_length() - 1 - (knockout_field(spec).bit_length() - 1) + 1}"
-    last_l = f"L{2 * (size.bit_length() - 1 - (knockout_field(spec).bit_length() - 1))}"
+    k = bracket_size(len(spec.entrants)).bit_length() - 1
+    j = knockout_field(spec).bit_length() - 1  # the knockout has 2**j players
+    last_w, last_l = f"W{k - j + 1}", f"L{2 * (k - j)}"  # K/2 unbeaten after these, K/2 with one loss
     index = {pid: i for i, pid in enumerate(spec.entrants)}
     sides: dict[str, list[str]] = {last_w: [], last_l: []}
     got: list[tuple[str, int]] = []
@@ -185,7 +185,7 @@ def _group_advancers(state: TournamentState, spec: DrawSpec, first: TypeResult
         if letter in open_groups or letter not in ended:
             continue
         at = ended[letter]
-        fit = [p for p in by_group[letter] if (state.player(p).withdrawn_at or at + 1) > at]
+        fit = [p for p in by_group[letter] if state.player(p).withdrawn_at is None or state.player(p).withdrawn_at > at]
         chosen[letter] = fit[:advance]
         got.extend((p, at) for p in chosen[letter])
     if len(chosen) < len(by_group):
