@@ -1,7 +1,8 @@
 """The desk sets up a two-stage event (PROTOCOL.md section 11) in a real headless Chromium against a
 real `cuehub serve`: round-robin groups then a knockout with its own race and a longer final, and
 a double elimination to the last 4 with a shorter race in the losers bracket; the draw the hub
-makes has both stages and each round's format; the run view names the knockout's rounds. Screenshots in English and Chinese."""
+makes has both stages and each round's format; the run view names the knockout's rounds.
+Screenshots in English and Chinese."""
 
 from __future__ import annotations
 
