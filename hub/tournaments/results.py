@@ -24,20 +24,20 @@ from typing import Any
 from hub.tournaments.round_names import namer
 
 MATCH_COLUMNS = ("key", "round", "round_name", "group", "status", "player_1", "player_2", "player_3",
-                 "score_1", "score_2", "score_3", "winner", "match_id", "table")
+                 "score_1", "score_2", "score_3", "winner", "match_id", "table", "stage")
 BOM = "\ufeff"  # a spreadsheet then reads the file as UTF-8 (Chinese names)
 PLACING_COLUMNS = ("place", "player_id", "name", "club", "seed", "status", "played", "won", "lost", "points")
 
 
-def _depth(key: str, round_: str) -> tuple[int, int]:
-    """How far in the bracket a round is (greater is later): grand finals after the losers
-    bracket, which comes after the winners bracket."""
+def _depth(key: str, round_: str, stage: int = 1) -> tuple[int, int, int]:
+    """How far in the draw a round is (greater is later): a knockout stage after the first stage,
+    grand finals after the losers bracket, which comes after the winners bracket."""
     if key.startswith("GF"):
-        return (3, 2 if key == "GF2" else 1)
-    m = re.match(r"([WL])(\d+)", round_ or key)
+        return (stage, 3, 2 if key == "GF2" else 1)
+    m = re.match(r"([WLK])(\d+)", round_ or key)
     if m is None:
-        return (0, 0)
-    return (2 if m.group(1) == "L" else 1, int(m.group(2)))
+        return (stage, 0, 0)
+    return (stage, 2 if m.group(1) == "L" else 1, int(m.group(2)))
 
 
 def placings(proj: dict[str, Any]) -> list[dict[str, Any]]:
@@ -46,7 +46,11 @@ def placings(proj: dict[str, Any]) -> list[dict[str, Any]]:
     if not draw:
         return []
     standings = proj.get("standings")
-    rows = _standing_places(standings, players) if standings else _bracket_places(draw, players)
+    two_stage = len(draw.get("stages") or []) > 1  # a knockout after groups: placed as an elimination
+    if standings and not two_stage:
+        rows = _standing_places(standings, players)
+    else:
+        rows = _bracket_places(draw, players, standings)
     return [{**r, **_who(players, r["player"])} for r in rows]
 
 
@@ -70,8 +74,9 @@ def _standing_places(standings: list[dict[str, Any]], players: dict[str, dict[st
     return out
 
 
-def _bracket_places(draw: dict[str, Any], players: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    out_at: dict[str, tuple[int, int]] = {}
+def _bracket_places(draw: dict[str, Any], players: dict[str, dict[str, Any]],
+                    standings: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    out_at: dict[str, tuple[int, int, int]] = {}
     record: dict[str, list[int]] = {pid: [0, 0] for pid in players}
     for m in draw.get("matches") or []:
         if m["status"] not in ("finished", "walkover") or not m.get("winner"):
@@ -82,7 +87,13 @@ def _bracket_places(draw: dict[str, Any], players: dict[str, dict[str, Any]]) ->
             if m["status"] == "finished":  # a walkover decides, but is no match played
                 record[pid][0 if pid == m["winner"] else 1] += 1
             if pid != m["winner"]:
-                out_at[pid] = max(out_at.get(pid, (0, 0)), _depth(m["key"], m.get("round", "")))
+                out_at[pid] = max(out_at.get(pid, (0, 0, 0)), _depth(m["key"], m.get("round", ""), m.get("stage", 1)))
+    stages = draw.get("stages") or []
+    if len(stages) > 1 and standings:  # out in the groups: by group rank (every group's 3rd sharing a place)
+        knockout = set(stages[1].get("entrants") or [])
+        for row in standings:
+            if row["player"] not in knockout and row["player"] in out_at:
+                out_at[row["player"]] = (1, 0, -row["rank"])
     champion = draw.get("champion")
     out = []
     if champion:
@@ -119,7 +130,8 @@ def matches(proj: dict[str, Any], lang: str | None = None) -> list[dict[str, Any
     for m in draw.get("matches") or []:
         scores = m.get("scores") or {}
         out.append({
-            "key": m["key"], "round": m.get("round"), "round_name": round_name(m), "group": m.get("group"),
+            "key": m["key"], "stage": m.get("stage", 1), "round": m.get("round"), "round_name": round_name(m),
+            "group": m.get("group"),
             "status": m["status"],
             "players": [{"id": pid, "name": names.get(pid), "score": scores.get(pid)} if pid and pid != "bye" else None
                         for pid in m["players"]],
@@ -133,7 +145,7 @@ def results_json(proj: dict[str, Any], lang: str | None = None) -> dict[str, Any
     draw = proj.get("draw") or {}
     return {
         "tournament": {"id": proj["id"], "name": proj["name"]},
-        "draw": {k: draw.get(k) for k in ("type", "status", "champion", "seeding", "seed")} if draw else None,
+        "draw": {k: draw.get(k) for k in ("type", "status", "champion", "seeding", "seed", "stages")} if draw else None,
         "placings": placings(proj),
         "standings": proj.get("standings"),
         "matches": matches(proj, lang),
@@ -153,7 +165,7 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
 def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
     rows = []
     for m in matches(proj, lang):
-        row = {k: m.get(k) for k in ("key", "round", "round_name", "group", "status", "match_id", "table")}
+        row = {k: m.get(k) for k in ("key", "stage", "round", "round_name", "group", "status", "match_id", "table")}
         row["winner"] = m.get("winner_name")
         for i, p in enumerate(m["players"][:3]):
             row[f"player_{i + 1}"] = p["name"] if p else ("(bye)" if m["status"] == "bye" else "")
