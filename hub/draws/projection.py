@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from hub.draws import formats
+from hub.draws.rounds import rounds_of
 from hub.draws.settle import DrawMatch
 from hub.draws.stages import StageView
 from hub.draws.state import TournamentState
