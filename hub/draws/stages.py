@@ -185,7 +185,7 @@ def _group_advancers(state: TournamentState, spec: DrawSpec, first: TypeResult
         if letter in open_groups or letter not in ended:
             continue
         at = ended[letter]
-        fit = [p for p in by_group[letter] if state.player(p).withdrawn_at is None or state.player(p).withdrawn_at > at]
+        fit = [p for p in by_group[letter] if _still_in_at(state, p, at)]
         chosen[letter] = fit[:advance]
         got.extend((p, at) for p in chosen[letter])
     if len(chosen) < len(by_group):
@@ -243,14 +243,20 @@ def derive_two_stage(state: TournamentState, spec: DrawSpec, first: TypeResult) 
     return TypeResult((*first.matches, *knockout), champion, first.standings, feeds, None, views, statuses)
 
 
+def _still_in_at(state: TournamentState, pid: str, at: int) -> bool:
+    """The player had not withdrawn by event `at` (a later withdrawal keeps the place they earned)."""
+    withdrawn_at = state.player(pid).withdrawn_at
+    return withdrawn_at is None or withdrawn_at > at
+
+
 def _statuses(state: TournamentState, spec: DrawSpec, first: TypeResult, knockout: Sequence[DrawMatch],
               through: set[str], champion: str | None) -> dict[str, str]:
     lost_first: dict[str, int] = {}
     lost_knockout: set[str] = set()
     for m in first.matches:
         if m.status in ("finished", "walkover"):
-            for p in m.losers:
-                lost_first[p] = lost_first.get(p, 0) + 1
+            for loser in m.losers:
+                lost_first[loser] = lost_first.get(loser, 0) + 1
     for m in knockout:
         if m.status in ("finished", "walkover"):
             lost_knockout.update(m.losers)
