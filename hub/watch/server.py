@@ -6,10 +6,12 @@ path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; he
 framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
 handed to the `Outbox`, which writes each socket's waiting frames in one `transport.write`,
 ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
-than one write per update per watcher allows, several share a write (a round that would start
-right after the last one is held back a little, at most MAX_HOLD_S): one syscall carries them all,
-which is what lets a process deliver more than `broadcast()`, one write per message per socket.
-At ordinary rates each update is written on its own, on the next turn of the loop.
+than one write per update per watcher allows (the fan-out is saturated: an update came while the
+last round was still writing, or sockets' buffers are backing up), several share a write (the next
+round is held back a little, at most MAX_HOLD_S): one syscall carries them all, which is what lets
+a process deliver more than `broadcast()`, one write per message per socket. Otherwise (whenever
+a round finishes before the next update) nothing is held: each update is written on the next turn
+of the loop, so latency is the floor's.
 
 A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
@@ -52,6 +54,9 @@ from hub.ops.metrics import CONTENT_TYPE, Metrics
 from hub.ops.ports import guarded_ws_connection
 from hub.settings import Settings
 from hub.watch.core import Conn, Item, WatchCore
+from hub.watch.handed import CLOSE_SERVICE_RESTART, HandedConnection, Handover, Heartbeat, shared_request
+
+__all__ = ["CLOSE_SERVICE_RESTART", "PATH", "HandedConnection", "Outbox", "SocketConn", "WatchServer"]
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +68,11 @@ MAX_SIZE = 1 << 20  # a frame this large closes 1009; anything over subscription
 OPEN = State.OPEN
 OPEN_TIMEOUT = 10  # s for the opening handshake (websockets' default)
 CLOSE_TIMEOUT = 1  # s for the closing handshake, then the TCP connection is dropped (Conn.run waits 2 s)
-CLOSE_SERVICE_RESTART = 1012  # what uvicorn's own WebSocket protocols send when the server stops
 
 
-# The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
-# long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at most
-# MAX_HOLD_S: an update never waits longer than that before its round starts).
+# The outbox (see Outbox): sockets written per turn of the event loop; and when it is saturated,
+# how long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at
+# most MAX_HOLD_S: an update never waits longer than that before its round starts).
 ROUND_CHUNK = 64
 HOLD_FACTOR = 2.0
 MAX_HOLD_S = 0.025
@@ -95,12 +99,15 @@ class Outbox:
     sockets not written yet.
 
     Each write costs the kernel about as much for one frame as for several (on loopback the
-    sender's CPU also pays for the receiver's TCP work), so when the fan-out is busy a round is
-    held back a little to gather more: a round that starts within HOLD_FACTOR x (the last round's
-    duration) of its end waits until then, never more than MAX_HOLD_S. A lone update (the last round
-    long over, as at a few updates per second) is written on the next turn of the loop."""
+    sender's CPU also pays for the receiver's TCP work), so when the fan-out is saturated a round
+    is held back a little to gather more: a round that starts within HOLD_FACTOR x (the last
+    round's duration) of its end waits until then, never more than MAX_HOLD_S. Saturated means the
+    last round was overtaken: an update came in while it was still writing (so updates come faster
+    than a round takes), or a write left bytes in a socket's buffer (the kernel's buffers are full).
+    Otherwise nothing is held: a round whose updates came one at a time, each after the last
+    round was done, is written on the next turn of the loop, as the floor writes."""
 
-    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics")
+    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics", "busy", "saturated")
 
     def __init__(self, metrics: Metrics) -> None:
         self.conns: deque[SocketConn] = deque()
@@ -109,17 +116,21 @@ class Outbox:
         self.last_end = 0.0  # when the last round ended, and how long it took
         self.last_took = 0.0
         self.metrics = metrics
+        self.busy = False  # the current round was overtaken (see the class docstring)
+        self.saturated = False  # ... and the last one was: the next round may be held
 
     def add(self, conn: SocketConn, frame: bytes) -> None:
         out = conn.out
         if out is None:
             conn.out = frame  # one frame as is: a list only when a second joins it
             self.conns.append(conn)
-            if not self.scheduled:
+            if self.started:
+                self.busy = True  # an update while a round is still writing: it was overtaken
+            elif not self.scheduled:
                 self.scheduled = True
                 loop = asyncio.get_running_loop()
                 hold = min(MAX_HOLD_S, HOLD_FACTOR * self.last_took) - (loop.time() - self.last_end)
-                if hold > 0:
+                if hold > 0 and self.saturated:
                     loop.call_later(hold, self.flush)
                 else:
                     loop.call_soon(self.flush)
@@ -139,7 +150,9 @@ class Outbox:
             n = conns.popleft().flush()
             if n:
                 writes += 1
-                frames += n
+                frames += abs(n)
+                if n < 0:  # its buffer kept bytes the kernel would not take
+                    self.busy = True
         self.metrics.watch_writes.inc(writes)
         self.metrics.watch_frames.inc(frames)
         if conns:
@@ -148,6 +161,7 @@ class Outbox:
             self.scheduled = False
             self.last_end = loop.time()
             self.last_took, self.started = self.last_end - self.started, 0.0
+            self.saturated, self.busy = self.busy, False
 
 
 class SocketConn(Conn):
@@ -183,15 +197,19 @@ class SocketConn(Conn):
 
     def flush(self) -> int:
         """Write what the outbox holds for this socket in one write (one syscall), unless it is
-        closing; how many frames that was."""
+        closing; how many frames that was (negated when the kernel did not take them all: the
+        rest waits in the transport's buffer)."""
         out, self.out, self.out_bytes = self.out, None, 0
-        if out is None or self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
+        transport = self.ws.transport
+        if out is None or self.ws.protocol.state is not OPEN or transport.is_closing():
             return 0
         if isinstance(out, list):
-            self.ws.transport.write(b"".join(out))
-            return len(out)
-        self.ws.transport.write(out)
-        return 1
+            transport.write(b"".join(out))
+            n = len(out)
+        else:
+            transport.write(out)
+            n = 1
+        return -n if transport.get_write_buffer_size() else n
 
     async def _send_queued(self, text: str) -> None:
         self.flush()  # frames already handed to the outbox go first: order is kept
@@ -210,53 +228,6 @@ class SocketConn(Conn):
                 self.ws.transport.abort()
 
 
-class HandedConnection(ServerConnection):
-    """A watcher's websockets connection whose TCP connection another server accepted (uvicorn,
-    fastws.py) and handed over with the upgrade request. It is one of that server's connections
-    too (`owner`: uvicorn's `server_state.connections`), so that server's shutdown closes it (1012,
-    as uvicorn's own protocol does) and waits for it to be gone."""
-
-    owner: Any = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)
-        if self.owner is not None:
-            self.owner.connections.add(self)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        try:
-            super().connection_lost(exc)
-        finally:
-            if self.owner is not None:
-                self.owner.connections.discard(self)
-
-    def shutdown(self) -> None:
-        """The owner is stopping: close 1012 (a watcher reconnects), or drop a handshake not done."""
-        if self.protocol.state is OPEN:
-            task = self.loop.create_task(self.close(CLOSE_SERVICE_RESTART, "server shutting down"))
-            task.add_done_callback(lambda t: t.cancelled() or t.exception())
-        elif not self.transport.is_closing():
-            self.transport.close()
-
-
-class _Handover:
-    """What a websockets `ServerConnection` asks of its server, for connections handed over by
-    another server (no listening socket of its own). Covers websockets 16 (`start_connection_handler`)
-    and 17 (`handler`, `handler_tasks`)."""
-
-    def __init__(self, handler: Any) -> None:
-        self.handler = handler
-        self.handler_tasks: set[asyncio.Task[None]] = set()
-        self.serving = True
-
-    def is_serving(self) -> bool:
-        return self.serving
-
-    def start_connection_handler(self, connection: ServerConnection) -> None:
-        task = asyncio.get_running_loop().create_task(self.handler(connection))
-        self.handler_tasks.add(task)
-
-
 class WatchServer:
     """The websockets front of one `core.WatchCore`: a listener of its own (`start`) and/or
     connections handed over by uvicorn (`connection`, fastws.py); one outbox for both."""
@@ -267,8 +238,10 @@ class WatchServer:
         self.metrics = metrics if metrics is not None else core.metrics
         self.server: Server | None = None
         self.outbox = Outbox(self.metrics)
-        self.handover = _Handover(self._serve_handed)
+        self.handover = Handover(self._serve_handed)
         self.handed: set[HandedConnection] = set()  # handed-over connections past their handshake
+        self.heartbeat = Heartbeat(self.handed, settings.ws_ping_s)
+        self.request = shared_request(PATH)
 
     @property
     def accepting(self) -> bool:
@@ -281,34 +254,48 @@ class WatchServer:
         protocol = ServerProtocol(max_size=MAX_SIZE)  # no extensions: no per-connection deflate
         conn = HandedConnection(
             protocol, self.handover,  # type: ignore[arg-type]
-            ping_interval=self.settings.ws_ping_s, ping_timeout=self.settings.ws_ping_s,
+            ping_interval=None, ping_timeout=None,  # the shared Heartbeat pings it (handed.py)
             close_timeout=CLOSE_TIMEOUT, write_limit=HIGH_WATER,
         )
         conn.owner = owner
         return conn
 
     async def _serve_handed(self, connection: ServerConnection) -> None:
-        """A handed-over connection's life, as websockets' own server runs one: the handshake,
-        heartbeats, `_handler`; the TCP connection is closed on the way out whatever happens."""
+        """A handed-over connection's handshake; then, if its origin is allowed, its watcher is
+        made and the connection settled (handed.py: messages through callbacks, pinged by the
+        heartbeat): this task ends, the connection lives on without one. A handshake that fails
+        or times out drops the TCP connection."""
+        ws: HandedConnection = connection  # type: ignore[assignment]
         try:
             async with asyncio.timeout(OPEN_TIMEOUT):
-                await connection.handshake(self._process_request, None, None)
-            if connection.protocol.state is not OPEN:
-                connection.transport.abort()
+                await ws.handshake(self._process_request, None, None)
+            if ws.protocol.state is not OPEN:
+                ws.transport.abort()
                 return
-            connection.start_keepalive()
-            self.handed.add(connection)  # type: ignore[arg-type]
-            try:
-                async with connection:
-                    await self._handler(connection)
-            except Exception:
-                log.exception("watch connection handler failed")
-            finally:
-                self.handed.discard(connection)
+            if not origin_allowed(self.settings, ws.request.headers.get("Origin") if ws.request else None):
+                await ws.close(CLOSE_FORBIDDEN_ORIGIN)
+                return
+            conn = SocketConn(self.core, ws, self.outbox)
+            ws.watcher = conn
+            self.core.connect(conn)
+            self.handed.add(ws)
+            self.heartbeat.start()
+            ws.settle(self.request, self._on_text, self._on_gone)
         except Exception:
-            connection.transport.abort()  # a handshake that failed or timed out
+            ws.transport.abort()  # a handshake that failed or timed out
         finally:
             self.handover.handler_tasks.discard(asyncio.current_task())
+
+    async def _on_text(self, ws: HandedConnection, text: str) -> None:
+        await self.core.handle(ws.watcher, text)
+
+    def _on_gone(self, ws: HandedConnection) -> None:
+        self.handed.discard(ws)
+        conn: SocketConn = ws.watcher
+        self.core.disconnect(conn)
+        task = conn.task
+        if task is not None and not task.done() and conn.closing is None:
+            task.cancel()  # a close code being sent finishes by itself (the connection is gone)
 
     async def start(self, host: str, port: int) -> None:
         self.server = await serve(
@@ -337,12 +324,17 @@ class WatchServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 5)
             self.server = None
-        tasks = list(self.handover.handler_tasks)
-        if tasks:  # handed-over watchers (uvicorn normally closed them before the app's shutdown)
-            for conn in list(self.handed):
-                conn.shutdown()
-            _, late = await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT + 2)
-            for task in late:
+        await self.heartbeat.close()
+        # Handed-over watchers (uvicorn normally closed them before the app's shutdown), and
+        # handshakes still going.
+        for ws in list(self.handed):
+            ws.shutdown()
+        waits = [ws.connection_lost_waiter for ws in self.handed] + list(self.handover.handler_tasks)
+        if waits:
+            await asyncio.wait(waits, timeout=CLOSE_TIMEOUT + 2)
+            for ws in list(self.handed):
+                ws.transport.abort()
+            for task in self.handover.handler_tasks:
                 task.cancel()
 
     def _process_request(self, ws: ServerConnection, request: Request) -> Response | None:

@@ -1,0 +1,233 @@
+"""Watcher connections handed over by uvicorn (uvicorn_front.py), kept small while they idle.
+
+A watcher spends nearly all its life idle: subscribed, receiving what the outbox writes, sending
+nothing but pongs. websockets' own server keeps, per connection, a handler task (its coroutine
+stack: the handler, `async for`, `recv`, the message assembler's wait), a keepalive task
+sleeping between pings, and the handshake's request and response with their headers: about
+6 KB of Python objects per idle watcher. A `HandedConnection` has none of them once it is open:
+
+- a message from the watcher is handed to `on_text` from the data callback (a task exists only
+  while one is being handled, reading paused if INBOX_LIMIT more wait behind it), not pulled by a
+  task waiting in `recv`;
+- one `Heartbeat` per server pings every open connection each `ws_ping_s` (the same ping frame,
+  written without awaiting) and closes 1011 those that did not answer the previous ping within
+  `ws_ping_s`, as websockets' keepalive does;
+- the handshake's request is replaced by a shared one (its path only) once the origin is
+  checked, and the response is dropped; the message assembler's queue (no message reaches it
+  any more) and the drain waiters' deque (a list, used only by a slow watcher's queued sends)
+  give back their 64-slot blocks.
+
+`connection_lost` ends the watcher (`on_gone`), after the message being handled, if any.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import struct
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+
+log = logging.getLogger(__name__)
+
+INBOX_LIMIT = 16  # messages waiting to be handled beyond which the socket is not read (as websockets' max_queue)
+HEARTBEAT_CHUNK = 512  # connections pinged per turn of the loop
+CLOSE_SERVICE_RESTART = 1012  # what uvicorn's own WebSocket protocols send when the server stops
+_OPEN = State.OPEN
+_TEXT, _BINARY, _CONT, _PONG = Opcode.TEXT, Opcode.BINARY, Opcode.CONT, Opcode.PONG
+
+
+class HandedConnection(ServerConnection):
+    """A watcher's websockets connection whose TCP connection another server accepted (uvicorn,
+    fastws.py) and handed over with the upgrade request. It is one of that server's connections
+    too (`owner`: uvicorn's `server_state.connections`), so that server's shutdown closes it (1012,
+    as uvicorn's own protocol does) and waits for it to be gone."""
+
+    owner: Any = None
+    watcher: Any = None  # its server.SocketConn, once open
+    # Set once open (see the module docstring): where messages go, and what ends the watcher.
+    on_text: Callable[[HandedConnection, str], Awaitable[None]] | None = None
+    on_gone: Callable[[HandedConnection], None] | None = None
+    inbox: deque[str] | None = None  # messages waiting while one is handled (None: none)
+    reading: asyncio.Task[None] | None = None  # the task handling them, while there is one
+    fragments: list[bytes] | None = None  # a fragmented message so far
+    ping_sent = 0  # the heartbeat's beat of the oldest unanswered ping (0: answered)
+    lost = False
+    reaping = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.owner is not None:
+            self.owner.connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        try:
+            super().connection_lost(exc)
+        finally:
+            self.lost = True
+            if self.owner is not None:
+                self.owner.connections.discard(self)
+            if self.on_gone is not None and self.reading is None:
+                self.on_gone(self)
+
+    def shutdown(self) -> None:
+        """The owner is stopping: close 1012 (a watcher reconnects), or drop a handshake not done."""
+        if self.protocol.state is _OPEN:
+            task = self.loop.create_task(self.close(CLOSE_SERVICE_RESTART, "server shutting down"))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        elif not self.transport.is_closing():
+            self.transport.close()
+
+    def settle(self, request: Request, on_text: Callable[[HandedConnection, str], Awaitable[None]],
+               on_gone: Callable[[HandedConnection], None]) -> None:
+        """The handshake is done and the watcher made: from now on messages go to `on_text`."""
+        self.request, self.response = request, None
+        self.drain_waiters = []  # type: ignore[assignment]  # append/remove/iterate: a list does, smaller
+        self.on_text, self.on_gone = on_text, on_gone
+        # What reached the assembler between the handshake and now (a subscribe sent with the upgrade).
+        frames = self.recv_messages.frames.queue
+        self.recv_messages.frames.queue = ()  # type: ignore[assignment]
+        for frame in frames:
+            self._data(frame)
+        if self.lost and self.reading is None:
+            on_gone(self)  # gone before it was settled
+
+    def process_event(self, event: Any) -> None:
+        if self.on_text is None:
+            super().process_event(event)  # the handshake request, and frames until `settle`
+            return
+        opcode = event.opcode
+        if opcode is _PONG:
+            self.ping_sent = 0
+        elif opcode is _TEXT or opcode is _BINARY or opcode is _CONT:
+            self._data(event)
+
+    def _data(self, frame: Frame) -> None:
+        if not frame.fin:
+            if self.fragments is None:
+                self.fragments = []
+            self.fragments.append(bytes(frame.data))
+            return
+        data = frame.data
+        if self.fragments is not None:
+            data, self.fragments = b"".join([*self.fragments, bytes(data)]), None
+        text = bytes(data).decode("utf-8", errors="replace")
+        if self.reading is None:
+            self.reading = self.loop.create_task(self._read(text))
+            return
+        if self.inbox is None:
+            self.inbox = deque()
+        self.inbox.append(text)
+        if len(self.inbox) == INBOX_LIMIT:
+            self.transport.pause_reading()  # type: ignore[attr-defined]
+
+    async def _read(self, text: str) -> None:
+        """Handle messages one at a time, in order, until none waits; then the task ends."""
+        try:
+            while True:
+                try:
+                    await self.on_text(self, text)  # type: ignore[misc]
+                except Exception:
+                    log.exception("watch message handler failed")
+                inbox = self.inbox
+                if not inbox or self.lost:
+                    break
+                if len(inbox) == INBOX_LIMIT and not self.transport.is_closing():
+                    self.transport.resume_reading()  # type: ignore[attr-defined]
+                text = inbox.popleft()
+        finally:
+            self.reading, self.inbox = None, None
+            if self.lost and self.on_gone is not None:
+                self.on_gone(self)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.on_text is not None and self.close_deadline is not None and not self.reaping:
+            # The peer closed: its TCP connection goes within close_timeout, or is dropped (what
+            # websockets' handler would do on its way out).
+            self.reaping = True
+            self.loop.call_later(self.close_timeout or 1, self._drop)
+
+    def beat(self, payload: bytes, beat: int) -> None:
+        """One heartbeat: a ping, or a close 1011 if the last beat's ping went unanswered."""
+        if self.protocol.state is not _OPEN:
+            return
+        if self.ping_sent and beat > self.ping_sent:
+            self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+            self.send_data()
+            self.reaping = True
+            self.loop.call_later(self.close_timeout or 1, self._drop)
+            return
+        if not self.ping_sent:
+            self.ping_sent = beat
+        self.protocol.send_ping(payload)
+        self.send_data()
+
+    def _drop(self) -> None:
+        if not self.transport.is_closing():
+            self.transport.abort()
+
+
+class Heartbeat:
+    """Pings every connection of `conns` each `interval` s (one task for all of them)."""
+
+    def __init__(self, conns: set[HandedConnection], interval: float) -> None:
+        self.conns = conns
+        self.interval = interval
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run(), name="watch-heartbeat")
+
+    async def run(self) -> None:
+        n = 0
+        while True:
+            await asyncio.sleep(self.interval)
+            n += 1
+            payload = struct.pack("!Q", n)
+            for i, conn in enumerate(list(self.conns)):
+                if i and i % HEARTBEAT_CHUNK == 0:
+                    await asyncio.sleep(0)
+                try:
+                    conn.beat(payload, n)
+                except Exception:  # a connection closing under it: the next beat skips it
+                    log.debug("heartbeat failed", exc_info=True)
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+
+def shared_request(path: str) -> Request:
+    """What an open connection keeps of its handshake request: the path, no headers."""
+    return Request(path, Headers())
+
+
+class Handover:
+    """What a websockets `ServerConnection` asks of its server, for connections handed over by
+    another server (no listening socket of its own). Covers websockets 16 (`start_connection_handler`)
+    and 17 (`handler`, `handler_tasks`). The handler runs the handshake only (a short task)."""
+
+    def __init__(self, handler: Any) -> None:
+        self.handler = handler
+        self.handler_tasks: set[asyncio.Task[None]] = set()
+        self.serving = True
+
+    def is_serving(self) -> bool:
+        return self.serving
+
+    def start_connection_handler(self, connection: ServerConnection) -> None:
+        task = asyncio.get_running_loop().create_task(self.handler(connection))
+        self.handler_tasks.add(task)
