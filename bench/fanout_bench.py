@@ -176,7 +176,7 @@ class Server:
 def wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
     import httpx
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a loaded box takes a while to start a hub
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited ({proc.returncode})")
@@ -535,10 +535,12 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         extra = ""
         if many and "sat_many" in r and "sat_many" in floor:
             ratio = r["sat_many"]["per_s"] / floor["sat_many"]["per_s"]
-            extra = f"saturation at {many} watchers {ratio:.2f}x (target >= 1.2), "
-        print(f"{r['name']} / floor: p99 {s['p99'] / floor['steady']['p99']:.2f}x (target <= 1.2), "
-              f"saturation {r['sat']['per_s'] / floor['sat']['per_s']:.2f}x (target >= 1.0; 2 hubs >= 1.5), {extra}"
-              f"memory {r['rss_per_watcher_kb'] / floor['rss_per_watcher_kb']:.2f}x (target <= 1.2), "
+            extra = f"saturation at {many} watchers {ratio:.2f}x (target >= 1.4), "
+        print(f"{r['name']} / floor: p50 {(s['p50'] or 0) / (floor['steady']['p50'] or 1):.2f}x (target <= 1.0), "
+              f"p99 {(s['p99'] or 0) / (floor['steady']['p99'] or 1):.2f}x (target <= 1.0), "
+              f"saturation {r['sat']['per_s'] / floor['sat']['per_s']:.2f}x, {extra}"
+              f"memory {r['rss_per_watcher_kb'] / floor['rss_per_watcher_kb']:.2f}x = {r['rss_per_watcher_kb']:.1f} KB "
+              f"per idle watcher (target <= 10 KB), "
               f"stalled watcher raises p99 by {100 * (st['p99'] / s['p99'] - 1):+.0f}% (target < 10%), "
               f"every update delivered: {s['count'] == s['expected']}")
 

@@ -2,6 +2,9 @@
  * fraction of its CPU (one thread, epoll, non-blocking sockets; Linux, libc only).
  *
  *   {"cmd":"connect","urls":[...],"n":N,"channel":C}  -> {"ok":"ready","n":N} once every socket has its snapshot
+ *       optional "sources":["127.0.0.2",...]: local addresses the sockets are bound to, in turn (each
+ *       address has its own ~28,000 ephemeral ports per server address and port: past 28,000 sockets)
+ *       optional "batch":B: sockets opened per 20 ms (default 50)
  *   {"cmd":"stall","url":U,"channel":C}                 -> {"ok":"stalled"}: one more socket that subscribes, then never reads
  *   {"cmd":"reset"}                                     -> {"ok":"reset"}: forget the counts
  *   {"cmd":"report"}                                    -> counts, latency percentiles (ms), first/last receive
@@ -69,6 +72,11 @@ static size_t nconns, capconns;
 static struct target *targets;      /* of the current connect command */
 static size_t ntargets;
 static char channel[512];
+
+static struct in_addr *sources;     /* of the current connect command (none: the kernel picks) */
+static size_t nsources;
+static const struct in_addr *next_src;  /* the source of the socket conn_open makes next */
+static int batch = BATCH;
 
 static long long *per_sock;         /* per counting socket */
 static size_t nper, capper;
@@ -363,6 +371,19 @@ static struct conn *conn_open(const struct target *tg, int idx, int stall)
     }
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (next_src) {
+        /* The port is chosen at connect() time, per destination: a source address's ports are
+         * shared by every server port instead of being reserved by bind(). */
+        setsockopt(c->fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+        struct sockaddr_in la = {.sin_family = AF_INET, .sin_addr = *next_src};
+        if (bind(c->fd, (const struct sockaddr *)&la, sizeof la) < 0) {
+            char why[128];
+            snprintf(why, sizeof why, "bind: %s", strerror(errno));
+            c->state = S_HANDSHAKE;
+            conn_fail(c, why);
+            return c;
+        }
+    }
     c->state = S_CONNECTING;
     c->want_out = 1;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT, .data.ptr = c};
@@ -692,6 +713,31 @@ static void command(char *line)
                     break;
             }
         }
+        sources = NULL;
+        nsources = 0;
+        p = json_value(line, "sources");
+        if (p && *p == '[') {
+            p++;
+            for (;;) {
+                while (*p == ' ' || *p == ',')
+                    p++;
+                if (*p != '"')
+                    break;
+                char addr[64];
+                p = json_string(p, addr, sizeof addr);
+                sources = xrealloc(sources, (nsources + 1) * sizeof *sources);
+                if (inet_pton(AF_INET, addr, &sources[nsources]) != 1)
+                    error_line("unsupported source %s (IPv4 only)", addr);
+                else
+                    nsources++;
+                if (!p)
+                    break;
+            }
+        }
+        v = json_value(line, "batch");
+        batch = v ? (int)strtol(v, NULL, 10) : BATCH;
+        if (batch <= 0)
+            batch = BATCH;
         if (ntargets == 0 || n <= 0) {
             if (ntargets == 0)
                 error_line("connect: no usable url");
@@ -780,13 +826,15 @@ static void on_stdin(void)
 
 static void open_batch(void)
 {
-    for (int k = 0; k < BATCH && to_open > 0; k++, to_open--) {
+    for (int k = 0; k < batch && to_open > 0; k++, to_open--) {
         if (nper == capper) {
             capper = capper ? capper * 2 : 1024;
             per_sock = xrealloc(per_sock, capper * sizeof *per_sock);
         }
         per_sock[nper] = 0;
+        next_src = nsources ? &sources[(opened_in_cmd / ntargets) % nsources] : NULL;
         conn_open(&targets[opened_in_cmd % ntargets], (int)nper, 0);
+        next_src = NULL;
         nper++;
         opened_in_cmd++;
     }
