@@ -115,7 +115,7 @@ async def measure(clients: list[Client], trigger: Any, watchers: int, rate: floa
     for c in clients:
         await asyncio.to_thread(c.ask, cmd="reset")
     sent = await fb.publish(trigger, rate, seconds)
-    await asyncio.sleep(3.0)
+    await asyncio.sleep(5.0)
     reports = [await asyncio.to_thread(c.ask, cmd="report") for c in clients if c.n]
     count = sum(r["count"] for r in reports)
     return {"sent": sent, "expected": sent * watchers, "count": count,

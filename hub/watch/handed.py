@@ -13,9 +13,9 @@ sleeping between pings, and the handshake's request and response with their head
   written without awaiting) and closes 1011 those that did not answer the previous ping within
   `ws_ping_s`, as websockets' keepalive does;
 - the handshake's request is replaced by a shared one (its path only) once the origin is
-  checked, and the response is dropped; the message assembler's queue (no message reaches it
-  any more) and the drain waiters' deque (a list, used only by a slow watcher's queued sends)
-  give back their 64-slot blocks.
+  checked, and the response is dropped; the message assembler (no message reaches it any more)
+  by a shared stand-in, and the drain waiters' deque (its 64-slot block) by a list, used only by
+  a slow watcher's queued sends.
 
 `connection_lost` ends the watcher (`on_gone`), after the message being handled, if any.
 """
@@ -43,6 +43,16 @@ HEARTBEAT_CHUNK = 512  # connections pinged per turn of the loop
 CLOSE_SERVICE_RESTART = 1012  # what uvicorn's own WebSocket protocols send when the server stops
 _OPEN = State.OPEN
 _TEXT, _BINARY, _CONT, _PONG = Opcode.TEXT, Opcode.BINARY, Opcode.CONT, Opcode.PONG
+
+
+class _NoMessages:
+    """The message assembler of a settled connection: nothing is put in it, nothing read from it."""
+
+    def close(self) -> None:
+        pass
+
+
+NO_MESSAGES = _NoMessages()
 
 
 class HandedConnection(ServerConnection):
@@ -92,9 +102,10 @@ class HandedConnection(ServerConnection):
         self.request, self.response = request, None
         self.drain_waiters = []  # type: ignore[assignment]  # append/remove/iterate: a list does, smaller
         self.on_text, self.on_gone = on_text, on_gone
-        # What reached the assembler between the handshake and now (a subscribe sent with the upgrade).
+        # What reached the assembler between the handshake and now (a subscribe sent with the upgrade);
+        # then the assembler goes (nothing reaches it any more; connection_lost only closes it).
         frames = self.recv_messages.frames.queue
-        self.recv_messages.frames.queue = ()  # type: ignore[assignment]
+        self.recv_messages = NO_MESSAGES  # type: ignore[assignment]
         for frame in frames:
             self._data(frame)
         if self.lost and self.reading is None:
