@@ -7,6 +7,7 @@
 - `history`: what a watcher missed, rebuilt from the store;
 - `wire`: the bus payload between hub processes;
 - fronts: `server` (the `websockets` server: in the hub, on HUB_WATCH_PORT, or the `cuehub gateway`
-  process), `uvicorn_front` (/ws/watch on the hub's own port, handed to `server`), and `asgi_front`
+  process), `uvicorn_front` (/ws/watch on the hub's own port, handed to `server`; `handed`: those
+  handed-over connections, which idle without a task of their own), and `asgi_front`
   (the FastAPI endpoint, for any other ASGI server).
 """
