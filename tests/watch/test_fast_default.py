@@ -133,3 +133,42 @@ def test_after_the_handover_the_transport_talks_to_the_gateway_connection_itself
         handed = list(app.state.services.watch_front.handed)
         assert len(handed) == 1 and isinstance(handed[0], HandedConnection)
         assert handed[0].transport.get_protocol() is handed[0]
+
+
+def test_an_open_idle_handed_over_watcher_keeps_no_task_and_no_handshake(sqlite_settings: Any) -> None:
+    """Once open, a watcher on the hub's port is answered through callbacks: no handler, reader or
+    keepalive task of its own while it idles, and its handshake's headers are gone; its messages
+    are still answered, in order."""
+    import sys
+    import time
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))
+    from cuehub_live_hub import serve
+    from websockets.sync.client import connect as sync_connect
+
+    from hub.app import create_app
+
+    app = create_app(sqlite_settings)
+    with serve(app) as url:
+        socks = [sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) for _ in range(5)]
+        try:
+            for i, ws in enumerate(socks):
+                ws.send(json.dumps({"type": "subscribe", "channel": f"match:none-{i}"}))
+                ws.send(json.dumps({"type": "unsubscribe", "channel": f"match:other-{i}"}))
+            for i, ws in enumerate(socks):
+                first = json.loads(ws.recv(timeout=5))
+                assert first["type"] == "error" and first["channel"] == f"match:none-{i}"
+            front = app.state.services.watch_front
+            deadline = time.monotonic() + 5
+            while any(h.reading is not None for h in front.handed) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            handed = list(front.handed)
+            assert len(handed) == 5
+            assert not front.handover.handler_tasks  # the handshakes' tasks are over
+            for h in handed:
+                assert h.reading is None and h.keepalive_task is None
+                assert h.response is None and not h.request.headers
+            assert front.heartbeat.task is not None  # one for all of them
+        finally:
+            for ws in socks:
+                ws.close()
