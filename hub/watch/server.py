@@ -104,12 +104,12 @@ class Outbox:
     sender's CPU also pays for the receiver's TCP work), so when the fan-out is saturated a round
     is held back a little to gather more: a round that starts within HOLD_FACTOR x (the last
     round's duration) of its end waits until then, never more than MAX_HOLD_S. Saturated means the
-    last round was overtaken: an update came in while it was still writing (so updates come faster
-    than a round takes), or a write left bytes in a socket's buffer (the kernel's buffers are full).
+    last round was overtaken: another update came in while it was writing or held (so updates come
+    faster than rounds take), or a write left bytes in a socket's buffer (the kernel's are full).
     Otherwise nothing is held: a round whose updates came one at a time, each after the last
     round was done, is written on the next turn of the loop, as the floor writes."""
 
-    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics", "busy", "saturated")
+    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics", "frame", "busy", "saturated")
 
     def __init__(self, metrics: Metrics) -> None:
         self.conns: deque[SocketConn] = deque()
@@ -118,17 +118,20 @@ class Outbox:
         self.last_end = 0.0  # when the last round ended, and how long it took
         self.last_took = 0.0
         self.metrics = metrics
+        self.frame: bytes | None = None  # the last frame added (the same object for every watcher of an update)
         self.busy = False  # the current round was overtaken (see the class docstring)
         self.saturated = False  # ... and the last one was: the next round may be held
 
     def add(self, conn: SocketConn, frame: bytes) -> None:
+        if frame is not self.frame:  # another update (or a snapshot)
+            if self.scheduled:
+                self.busy = True  # ... while a round is writing or held: updates outpace rounds
+            self.frame = frame
         out = conn.out
         if out is None:
             conn.out = frame  # one frame as is: a list only when a second joins it
             self.conns.append(conn)
-            if self.started:
-                self.busy = True  # an update while a round is still writing: it was overtaken
-            elif not self.scheduled:
+            if not self.scheduled:
                 self.scheduled = True
                 loop = asyncio.get_running_loop()
                 hold = min(MAX_HOLD_S, HOLD_FACTOR * self.last_took) - (loop.time() - self.last_end)
