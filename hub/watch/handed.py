@@ -138,7 +138,7 @@ class HandedConnection(ServerConnection):
             self.inbox = deque()
         self.inbox.append(text)
         if len(self.inbox) == INBOX_LIMIT:
-            self.transport.pause_reading()  # type: ignore[attr-defined]
+            self.transport.pause_reading()
 
     async def _read(self, text: str) -> None:
         """Handle messages one at a time, in order, until none waits; then the task ends."""
@@ -152,7 +152,7 @@ class HandedConnection(ServerConnection):
                 if not inbox or self.lost:
                     break
                 if len(inbox) == INBOX_LIMIT and not self.transport.is_closing():
-                    self.transport.resume_reading()  # type: ignore[attr-defined]
+                    self.transport.resume_reading()
                 text = inbox.popleft()
         finally:
             self.reading, self.inbox = None, None
