@@ -6,12 +6,10 @@ path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; he
 framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
 handed to the `Outbox`, which writes each socket's waiting frames in one `transport.write`,
 ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
-than one write per update per watcher allows (the fan-out is saturated: an update came while the
-last round was still writing, or sockets' buffers are backing up), several share a write (the next
-round is held back a little, at most MAX_HOLD_S): one syscall carries them all, which is what lets
-a process deliver more than `broadcast()`, one write per message per socket. Otherwise (whenever
-a round finishes before the next update) nothing is held: each update is written on the next turn
-of the loop, so latency is the floor's.
+than one write per update per watcher allows, several share a write (a round that would start
+right after the last one is held back a little, at most MAX_HOLD_S): one syscall carries them all,
+which is what lets a process deliver more than `broadcast()`, one write per message per socket.
+At ordinary rates each update is written on its own, on the next turn of the loop.
 
 A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
@@ -72,9 +70,9 @@ OPEN_TIMEOUT = 10  # s for the opening handshake (websockets' default)
 CLOSE_TIMEOUT = 1  # s for the closing handshake, then the TCP connection is dropped (Conn.run waits 2 s)
 
 
-# The outbox (see Outbox): sockets written per turn of the event loop; and when it is saturated,
-# how long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at
-# most MAX_HOLD_S: an update never waits longer than that before its round starts).
+# The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
+# long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at most
+# MAX_HOLD_S: an update never waits longer than that before its round starts).
 ROUND_CHUNK = 64
 HOLD_FACTOR = 2.0
 MAX_HOLD_S = 0.025
@@ -101,15 +99,12 @@ class Outbox:
     sockets not written yet.
 
     Each write costs the kernel about as much for one frame as for several (on loopback the
-    sender's CPU also pays for the receiver's TCP work), so when the fan-out is saturated a round
-    is held back a little to gather more: a round that starts within HOLD_FACTOR x (the last
-    round's duration) of its end waits until then, never more than MAX_HOLD_S. Saturated means the
-    last round was overtaken: another update came in while it was writing or held (so updates come
-    faster than rounds take), or a write left bytes in a socket's buffer (the kernel's are full).
-    Otherwise nothing is held: a round whose updates came one at a time, each after the last
-    round was done, is written on the next turn of the loop, as the floor writes."""
+    sender's CPU also pays for the receiver's TCP work), so when the fan-out is busy a round is
+    held back a little to gather more: a round that starts within HOLD_FACTOR x (the last round's
+    duration) of its end waits until then, never more than MAX_HOLD_S. A lone update (the last round
+    long over, as at a few updates per second) is written on the next turn of the loop."""
 
-    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics", "frame", "busy", "saturated")
+    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics")
 
     def __init__(self, metrics: Metrics) -> None:
         self.conns: deque[SocketConn] = deque()
@@ -118,15 +113,8 @@ class Outbox:
         self.last_end = 0.0  # when the last round ended, and how long it took
         self.last_took = 0.0
         self.metrics = metrics
-        self.frame: bytes | None = None  # the last frame added (the same object for every watcher of an update)
-        self.busy = False  # the current round was overtaken (see the class docstring)
-        self.saturated = False  # ... and the last one was: the next round may be held
 
     def add(self, conn: SocketConn, frame: bytes) -> None:
-        if frame is not self.frame:  # another update (or a snapshot)
-            if self.scheduled:
-                self.busy = True  # ... while a round is writing or held: updates outpace rounds
-            self.frame = frame
         out = conn.out
         if out is None:
             conn.out = frame  # one frame as is: a list only when a second joins it
@@ -135,7 +123,7 @@ class Outbox:
                 self.scheduled = True
                 loop = asyncio.get_running_loop()
                 hold = min(MAX_HOLD_S, HOLD_FACTOR * self.last_took) - (loop.time() - self.last_end)
-                if hold > 0 and self.saturated:
+                if hold > 0:
                     loop.call_later(hold, self.flush)
                 else:
                     loop.call_soon(self.flush)
@@ -155,9 +143,7 @@ class Outbox:
             n = conns.popleft().flush()
             if n:
                 writes += 1
-                frames += abs(n)
-                if n < 0:  # its buffer kept bytes the kernel would not take
-                    self.busy = True
+                frames += n
         self.metrics.watch_writes.inc(writes)
         self.metrics.watch_frames.inc(frames)
         if conns:
@@ -166,7 +152,6 @@ class Outbox:
             self.scheduled = False
             self.last_end = loop.time()
             self.last_took, self.started = self.last_end - self.started, 0.0
-            self.saturated, self.busy = self.busy, False
 
 
 class SocketConn(Conn):
@@ -202,19 +187,15 @@ class SocketConn(Conn):
 
     def flush(self) -> int:
         """Write what the outbox holds for this socket in one write (one syscall), unless it is
-        closing; how many frames that was (negated when the kernel did not take them all: the
-        rest waits in the transport's buffer)."""
+        closing; how many frames that was."""
         out, self.out, self.out_bytes = self.out, None, 0
-        transport = self.ws.transport
-        if out is None or self.ws.protocol.state is not OPEN or transport.is_closing():
+        if out is None or self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
             return 0
         if isinstance(out, list):
-            transport.write(b"".join(out))
-            n = len(out)
-        else:
-            transport.write(out)
-            n = 1
-        return -n if transport.get_write_buffer_size() else n
+            self.ws.transport.write(b"".join(out))
+            return len(out)
+        self.ws.transport.write(out)
+        return 1
 
     async def _send_queued(self, text: str) -> None:
         self.flush()  # frames already handed to the outbox go first: order is kept
