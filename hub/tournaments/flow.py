@@ -8,7 +8,9 @@ the store and does the first thing that is due, then looks again, until nothing 
 2. a called match that is gone (cancelled outside the draw) -> `uncall`;
 3. a result whose match was reopened by an undo -> the downstream matches called meanwhile are
    taken off their tables (they have not started: the reopen guard saw to that), then `void_result`;
-4. a called match whose players changed (a result voided upstream) -> taken off its table;
+4. a called match whose players changed (a result voided or changed upstream, a reinstatement that
+   reopened the walkover that fed it: its players may not even be known any more, `waiting`) ->
+   taken off its table (cancelled: its tablets get `match_left`), so the table takes the next one;
 5. a withdrawn player's called match: not started -> taken off its table (the fold then gives it to
    the opponent as a walkover; a chase round none of whose matches has started loses all its calls,
    so it is formed again without the player); being played -> the withdrawn player forfeits it on
@@ -210,8 +212,12 @@ class TournamentFlow:
         draws = self._draws
         entries = draw_entries(proj)
         held = {key: e for key, e in entries.items() if e.get("match_id")}
-        statuses = await catalog.match_statuses(self._engine, [e["match_id"] for e in held.values()])
         called = draws.calls(state)
+        # Every call's match, also one whose key no longer shows it (a correction upstream made its
+        # players unknown again: `waiting`): else it would look gone, be uncalled without being
+        # cancelled, and stay on its table.
+        mids = {e["match_id"] for e in held.values()} | {mid for mid, _table in called.values()}
+        statuses = await catalog.match_statuses(self._engine, sorted(mids))
         # 1, 2: called matches that finished, or vanished
         for key, (mid, _table) in called.items():
             status = statuses.get(mid)
@@ -350,7 +356,8 @@ class TournamentFlow:
         # the match can be played on where it was; a match that has started keeps them: refused.
         players = {p.get("id") for p in row.setup.get("players") or []}
         table_open = (await catalog.open_matches(self._engine, row.tournament_id)).get(row.table_id)
-        holders = {mid for key, (mid, table) in self._draws.calls(state).items()
+        calls = self._draws.calls(state)
+        holders = {mid for key, (mid, table) in calls.items()
                    if table == row.table_id or players & set(entries[key]["players"])}
         if table_open is not None:
             holders.add(table_open)
@@ -361,6 +368,8 @@ class TournamentFlow:
                 continue
             if other.draw_key is None or other.status != "scheduled":
                 return "this match's table or a player of it is in another match that has started"
-            if not await self.take_off(row.tournament_id, other.draw_key, other.id):
+            if calls.get(other.draw_key, ("",))[0] != other.id:  # a leftover no call holds: it just goes
+                await self._matches.cancel_match(other.id)
+            elif not await self.take_off(row.tournament_id, other.draw_key, other.id):
                 return "the match called meanwhile could not be taken off its table"
         return None
