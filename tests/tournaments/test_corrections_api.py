@@ -509,3 +509,30 @@ def test_call_now_onto_a_table_whose_last_match_is_finished(c: TestClient) -> No
         assert c.get(f"/api/matches/{w11['match_id']}").json()["status"] == "finished"  # history, kept
     finally:
         c.portal.call(flow.start)
+
+
+def test_reopen_clears_a_leftover_match_no_call_holds(c: TestClient) -> None:
+    """A store written by an older hub can hold a scheduled draw match the draw let go of (its
+    call uncalled, the match left on its table). Reopening the match of that table cancels the
+    leftover by itself, and leaves alone the key's current call on another table until the flow
+    takes it off as the reopen's downstream."""
+    from hub.api.deps import services_of
+
+    ev = Event(c, players=4, tables=2)
+    t1, t2 = ev.table_ids
+    ev.draw()
+    w11, w12 = sorted(called(ev), key=lambda m: m["key"])
+    ev.win(w11["key"], w11["players"][0])
+    ev.win(w12["key"], w12["players"][0])
+    leftover = entry_of(ev.until(lambda t: entry_of(t, "W2-1")["status"] == "called"), "W2-1")
+    assert leftover["table_id"] == t1
+    c.portal.call(services_of(c.app).tournaments.apply, ev.tid, {"kind": "uncall", "key": "W2-1"})
+    t = ev.until(lambda t: entry_of(t, "W2-1")["status"] == "called" and entry_of(t, "W2-1")["table_id"] == t2)
+    assert table_of(t, t1)["match"]["id"] == leftover["match_id"]  # still there, held by no call
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{w11['key']}/reopen", headers=admin())
+    assert r.status_code == 200, r.text
+    cancelled(ev, leftover["match_id"])
+    assert c.get(f"/api/matches/{w11['match_id']}").json()["status"] == "live"
+    t = ev.until(lambda t: entry_of(t, w11["key"])["status"] == "called" and entry_of(t, "W2-1")["status"] == "waiting")
+    assert table_of(t, t1)["match"]["id"] == w11["match_id"]
+    assert table_of(t, t2)["match"]["id"] == w12["match_id"]  # W2-1's second match went too: t2 shows W1-2
