@@ -455,11 +455,18 @@ def test_tablets_on_process_b_follow_moves_new_matches_and_cancels_made_through_
             assert msg["type"] == "state", msg
             return msg["match"]
 
+        async def left(name: str) -> Any:
+            msg = json.loads(await asyncio.wait_for(socks[name][0].recv(), 10))
+            assert msg["type"] == "match_left", msg
+            return msg
+
         seen = []
         r = await asyncio.to_thread(http_a.patch, f"/api/matches/{mid}", json={"table_id": t2["table_id"]})
         assert r.status_code == 200, r.text
         on_t2 = await state("t2")
         assert on_t2["id"] == mid and on_t2["table_id"] == t2["table_id"], on_t2
+        gone = await left("t1")  # the old table is told where its match went, then what it has now
+        assert gone["match_id"] == mid and gone["to"]["table_id"] == t2["table_id"], gone
         assert await state("t1") is None
         seen.append("moved: T2 got the match, T1 null")
         new = await asyncio.to_thread(make_match, http_a, t1)  # type: ignore[arg-type]
@@ -468,6 +475,8 @@ def test_tablets_on_process_b_follow_moves_new_matches_and_cancels_made_through_
         seen.append("new match on T1: T1 got it")
         r = await asyncio.to_thread(http_a.delete, f"/api/matches/{new['id']}")
         assert r.status_code == 200, r.text
+        gone = await left("t1")
+        assert gone["match_id"] == new["id"] and gone["to"] is None, gone
         assert await state("t1") is None
         seen.append("cancelled: T1 null")
         for ws, _ in socks.values():
