@@ -28,7 +28,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from smoke_wheel import check, crawl, free_port, request  # noqa: E402
+from smoke_wheel import check, crawl, free_port, make_match, request  # noqa: E402
 
 STOP_WITHIN_S = 10.0
 UID = "10001"
@@ -120,16 +120,7 @@ def main() -> None:
         n = crawl(hub1)
         check(n >= 20, f"{n} pages, assets and documents answered 200")
         auth = {"Authorization": f"Bearer {admin}"}
-        s, _, t = request(hub1 + "/api/tournaments", "POST", {"name": "Image"}, auth)
-        check(s == 201, "POST /api/tournaments: 201")
-        tid = json.loads(t)["id"]
-        s, _, tb = request(f"{hub1}/api/tournaments/{tid}/tables", "POST", {"name": "T1"}, auth)
-        table = json.loads(tb)
-        s, _, mt = request(hub1 + "/api/matches", "POST", {
-            "tournament_id": tid, "table_id": table["id"], "discipline": "golden_nine",
-            "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 3}}, auth)
-        check(s == 201, "POST /api/matches: 201")
-        mid = json.loads(mt)["id"]
+        table, mid = make_match(hub1, auth, "Image")
         acked: list[int] = []
 
         def command() -> None:

@@ -117,6 +117,20 @@ def crawl(base: str) -> int:
     return len(seen)
 
 
+def make_match(base: str, auth: dict[str, str], name: str) -> tuple[dict, str]:  # type: ignore[type-arg]
+    """A tournament named `name`, one table and a golden_nine match on it: (the table, the match id)."""
+    s, _, t = request(base + "/api/tournaments", "POST", {"name": name}, auth)
+    check(s == 201, "POST /api/tournaments: 201")
+    tid = json.loads(t)["id"]
+    s, _, tb = request(f"{base}/api/tournaments/{tid}/tables", "POST", {"name": "T1"}, auth)
+    table = json.loads(tb)
+    s, _, mt = request(base + "/api/matches", "POST", {
+        "tournament_id": tid, "table_id": table["id"], "discipline": "golden_nine",
+        "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 3}}, auth)
+    check(s == 201, "POST /api/matches: 201")
+    return table, json.loads(mt)["id"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pg", required=True, help="postgresql+asyncpg://... of the machine's PostgreSQL")
@@ -163,16 +177,7 @@ def main() -> None:
         etag = request(base + "/")[1].get("etag") or request(base + "/")[1].get("ETag")
         check(request(base + "/", headers={"If-None-Match": etag or ""})[0] == 304, "a page sent back its ETag: 304")
         admin = {"Authorization": f"Bearer {ADMIN}"}
-        s, _, t = request(base + "/api/tournaments", "POST", {"name": "Smoke"}, admin)
-        check(s == 201, "POST /api/tournaments: 201")
-        tid = json.loads(t)["id"]
-        s, _, tb = request(f"{base}/api/tournaments/{tid}/tables", "POST", {"name": "T1"}, admin)
-        tb = json.loads(tb)
-        s, _, mt = request(base + "/api/matches", "POST", {
-            "tournament_id": tid, "table_id": tb["id"], "discipline": "golden_nine",
-            "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 3}}, admin)
-        check(s == 201, "POST /api/matches: 201")
-        mid = json.loads(mt)["id"]
+        tb, mid = make_match(base, admin, "Smoke")
         s, _, ack = request(f"{base}/api/matches/{mid}/commands", "POST",
                             {"id": "c1", "match_id": mid, "command": {"kind": "start", "breaker": "a"}},
                             {"Authorization": f"Bearer {tb['token']}"})
