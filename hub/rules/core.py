@@ -363,12 +363,18 @@ def end_match(st: MatchState, winner: str | None, reason: str, note: list[str]) 
         winner = top[0] if top and (len(scores) < 2 or scores[0] > scores[1]) else None
     st.winner = winner
     st.result = result
+    stop_play(st)
+    note.append(f"match over: {winner or 'shared top'} ({reason})")
+
+
+def stop_play(st: MatchState) -> None:
+    """The match is over: nobody is at the table and nothing is owed (a pending choice, ball in hand,
+    an official's time-out)."""
     st.rack.phase = "over"
     st.rack.shooter = None
     st.rack.pending = None
     st.rack.ball_in_hand = None
     st.official_timeout = False
-    note.append(f"match over: {winner or 'shared top'} ({reason})")
 
 
 def lose_match(st: MatchState, loser: str, reason: str, note: list[str]) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hub.rules.core import stop_play
 from hub.rules.events import Reject
 from hub.rules.state import MatchState
 
@@ -97,13 +98,8 @@ def apply(st: MatchState, version: int, data: Mapping[str, Any]) -> None:
     st.status = "finished"
     st.winner = data.get("winner")
     st.result = result
-    rack = st.rack
-    rack.phase = "over"
-    rack.shooter = None
-    rack.pending = None
-    rack.ball_in_hand = None
+    stop_play(st)
     st.paused = False
-    st.official_timeout = False
     st.shot_clock = None
     st.link_lost_since = None
     st.expired_turn = None
