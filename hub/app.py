@@ -48,6 +48,7 @@ from hub.matches.presence import Presence
 from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
+from hub.ops.logs import announce
 from hub.rules.interface import MatchRules
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
@@ -92,7 +93,8 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         admin_hash, generated = await catalog.ensure_admin_token(engine, settings.admin_token)
         if generated:
             # Printed this once; only its hash is stored.
-            print(f"cuehub admin token (shown once, keep it): {generated}", flush=True)
+            announce(f"cuehub admin token (shown once, keep it): {generated}",
+                     json_format=settings.log_format == "json", logger="hub.app")
         rules_module = rules or importlib.import_module("hub.rules")
         # Locals, not app.state, in the finally: several TestClients may share one app, and each
         # lifespan must stop what it started (not the next one's services on a closed loop).

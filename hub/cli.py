@@ -57,10 +57,11 @@ def _serve(args: argparse.Namespace) -> int:
         Settings.from_env(),
         host=args.host, port=args.port, database_url=args.database_url, watch_port=args.watch_port,
     )
-    from hub.ops.logs import log_config
+    from hub.ops.logs import announce, log_config
 
     app = create_app(settings)
-    print(f"cuehub: the desk is at {desk_address(settings.host, settings.port)}", flush=True)
+    desk = desk_address(settings.host, settings.port)
+    announce(f"cuehub: the desk is at {desk}", json_format=settings.log_format == "json", logger="hub.cli", desk=desk)
     uvicorn.run(
         app,
         # One JSON object per log line (match/table ids included); HUB_LOG_FORMAT=text opts out.

@@ -72,6 +72,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str, ensure_ascii=False)
 
 
+def announce(msg: str, *, json_format: bool, logger: str = "hub", **fields: Any) -> None:
+    """A line for the person who started the hub (the desk's address, a generated token) on stdout:
+    plain text, or one JSON object like every other line when the logs are JSON, so a collector
+    that parses the container's output line by line never meets a line it cannot read."""
+    if json_format:
+        record = logging.LogRecord(logger, logging.INFO, __file__, 0, msg, None, None)
+        record.__dict__.update(fields)
+        line = JsonFormatter().format(record)
+    else:
+        line = msg
+    print(line, flush=True)
+
+
 def json_enabled(env: dict[str, str] | None = None) -> bool:
     env = dict(os.environ) if env is None else env
     return (env.get("HUB_LOG_FORMAT") or "json").strip().lower() != "text"

@@ -50,8 +50,10 @@ def _json_lines(text: str) -> list[dict]:
 
 
 def test_cuehub_serve_logs_json_lines_only(tmp_path: Path) -> None:
+    """stdout and stderr together, as `docker logs` reads them: the desk's address and the
+    generated admin token are JSON lines too."""
     hub = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", tmp_path, name="serve", log_level=None,
-                     log_stdout=False, env={"HUB_ADMIN_TOKEN": "x", "HUB_LOG_FORMAT": None})
+                     log_stdout=True, env={"HUB_ADMIN_TOKEN": None, "HUB_LOG_FORMAT": None})
     try:
         hub.start()
         httpx.get(f"{hub.base}/api/matches")
@@ -60,6 +62,8 @@ def test_cuehub_serve_logs_json_lines_only(tmp_path: Path) -> None:
     log = hub.log
     lines = _json_lines(log.read_text())
     assert any(x["logger"].startswith("uvicorn") for x in lines)
+    assert [x["desk"] for x in lines if "desk" in x] == [f"{hub.base}/desk"]
+    assert any("admin token (shown once" in x["msg"] for x in lines)
     access = [x for x in lines if x["logger"] == "uvicorn.access" and x.get("path") == "/api/matches"]
     assert access and access[0]["status"] == 200 and access[0]["method"] == "GET"
 

@@ -87,8 +87,8 @@ def test_watch_and_commentator_follow_the_table_to_its_next_match(
     assert com.locator("#strokes li").count() == 1  # the log started afresh
     assert "Fu Xiaofang" in watch.locator("#match").inner_text()
     assert "Arena 2" in watch.locator("#meta").inner_text()
-    shot(watch, "issue15-watch-follow-table")
-    shot(com, "issue15-commentator-follow-table")
+    shot(watch, "screens-watch-follow-table")
+    shot(com, "screens-commentator-follow-table")
     assert guard.errors == []
 
 
@@ -167,7 +167,7 @@ def test_the_overlay_lays_out_every_discipline(
         assert width >= needed and width >= 1.8 * font * 0.95, sizes
     rows = page.locator("#bug .row").count()
     assert rows == (3 if discipline == "chase_nine" else 2)
-    page.screenshot(path=str(ARTIFACTS / f"issue15-overlay-{discipline}.png"), omit_background=True)
+    page.screenshot(path=str(ARTIFACTS / f"screens-overlay-{discipline}.png"), omit_background=True)
 
     # Options: position, scale, a title of its own.
     page.goto(f"{hub.url}/overlay/{t['table_id']}?position=top-right&scale=2&title=Final")
@@ -177,11 +177,11 @@ def test_the_overlay_lays_out_every_discipline(
     assert page.locator("#bug-title").inner_text() == "Final"
     font = page.locator("#bug").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert font == pytest.approx(2 * min(40, max(14, 1920 * 0.022)), rel=0.02)
-    page.screenshot(path=str(ARTIFACTS / f"issue15-overlay-{discipline}-top-right.png"), omit_background=True)
+    page.screenshot(path=str(ARTIFACTS / f"screens-overlay-{discipline}-top-right.png"), omit_background=True)
 
 
 def test_screens_at_every_size_in_both_languages(watch_gateway: Hub, browser: Any) -> None:
-    """Screenshots for a person to look at (test-artifacts/issue15-*.png), and no page scrolls
+    """Screenshots for a person to look at (test-artifacts/screens-*.png), and no page scrolls
     sideways at any size."""
     hub = watch_gateway
     t = new_match(
@@ -225,12 +225,12 @@ def test_screens_at_every_size_in_both_languages(watch_gateway: Hub, browser: An
                     page.wait_for_timeout(150)
                     wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
                     assert wide[0] <= wide[1], (name, size, lang, wide)
-                    shot(page, f"issue15-{name}-{lang}-{size}")
+                    shot(page, f"screens-{name}-{lang}-{size}")
             overlay = ctx.new_page()
             overlay.set_viewport_size({"width": 1920, "height": 1080})
             overlay.goto(f"{hub.url}/overlay/{t['table_id']}?lang={lang}&title=auto")
             overlay.wait_for_selector("#bug .row .score")
             overlay.wait_for_timeout(300)
-            overlay.screenshot(path=str(ARTIFACTS / f"issue15-overlay-{lang}-tv.png"), omit_background=True)
+            overlay.screenshot(path=str(ARTIFACTS / f"screens-overlay-{lang}-tv.png"), omit_background=True)
         finally:
             ctx.close()

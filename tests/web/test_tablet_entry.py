@@ -73,7 +73,7 @@ def test_rail_is_asked_and_a_foul_is_loud_with_undo_at_hand(hub: Hub, context: A
     assert page.locator("#rail-question.ask").count() == 1
     page.wait_for_timeout(400)
     assert [e["kind"] for e in events(hub, t["match_id"])] == ["start", "shot"]  # nothing stored
-    shot(page, "issue15-tablet-rail-question")
+    shot(page, "screens-tablet-rail-question")
     # The answer enters the stroke at once: no rail, a foul.
     page.click("#flag-no-rail")
     version(page, 3)
@@ -87,7 +87,7 @@ def test_rail_is_asked_and_a_foul_is_loud_with_undo_at_hand(hub: Hub, context: A
     assert color not in ("rgba(0, 0, 0, 0)", "transparent")
     log = page.locator("#log li").first.inner_text()
     assert "Zheng Yubo" in log and "no rail" in log and "FOUL" in log, log
-    shot(page, "issue15-tablet-foul-banner")
+    shot(page, "screens-tablet-foul-banner")
 
     # Undo, from the banner: the question names the entry it removes.
     page.click("#verdict-undo")

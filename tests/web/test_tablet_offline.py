@@ -75,7 +75,7 @@ def test_four_strokes_across_two_turn_changes_entered_offline(hub: Hub, context:
     assert all("player" not in e["command"] for e in q), q  # the hub decides whose turn it is
     assert all(isinstance(e["command"]["entered_at"], int) for e in q)
     assert kinds(hub, t["match_id"]) == ["start", "shot"]  # nothing reached the hub
-    shot(page, "issue15-tablet-offline-four")
+    shot(page, "screens-tablet-offline-four")
 
     go_online(context, page)
     wait_until(lambda: len(events(hub, t["match_id"])) >= 6, 15, "the four strokes")
@@ -145,7 +145,7 @@ def test_a_reload_with_no_network_shows_the_tablet(hub: Hub, context: Any, guard
         page.click("#pk-grid [data-ball='5']")
         page.click("#enter-stroke")
         page.wait_for_selector("#queue-count:text('1 unsent')")
-        shot(page, "issue15-tablet-reloaded-offline")
+        shot(page, "screens-tablet-reloaded-offline")
     finally:
         context.set_offline(False)
         hub.start()
@@ -170,7 +170,7 @@ def test_a_three_second_clock_and_the_tablet_cut_off_for_ten_seconds(hub: Hub, c
     assert 0 < m["clock"]["shot"]["remaining_ms"] <= 3000
     assert m["link"]["lost"] is True
     assert "no link" in page.locator("#clock-note").inner_text()
-    shot(page, "issue15-tablet-cut-off")
+    shot(page, "screens-tablet-cut-off")
     go_online(context, page)
     # Back: the clock runs again with what was left; the stroke entered now is accepted.
     page.click("#break-counts [data-count='4']")
