@@ -62,6 +62,7 @@ def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: 
         page.click("label[for=draw-type-round_robin]")  # a repaint keeps what was typed
         assert page.input_value("#then-advance") == "2" and page.input_value("#then-final") == "4"
         assert "best 2 of each group" in page.inner_text("#draw-summary")
+        assert page.inner_text("#draw-race-summary") == "Knockout: race to 3 · Final: race to 4"
         assert "A1 v B2" in page.inner_text("#then-help")
         no_sideways_scroll(page)
         shot(page, "desk-stages-groups-en")
@@ -96,6 +97,7 @@ def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, 
         page.fill("#race-losers", "5")
         assert page.locator("#race-final").count() == 0
         assert "败者组" in page.inner_text("#draw-rounds-race")
+        assert page.inner_text("#draw-race-summary") == "败者组：局数5"  # golden_nine: racks
         assert "下一阶段" in page.inner_text("#draw-then") and "最后 4 人" in page.inner_text("#draw-summary")
         shot(page, "desk-stages-double-zh")
         page.click("label[for=draw-type-single_elimination]")
