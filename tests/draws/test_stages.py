@@ -107,8 +107,8 @@ def _meeting_round(size: int, seed_a: int, seed_b: int) -> int:
     return (position[seed_a] ^ position[seed_b]).bit_length()
 
 
-@settings(max_examples=80, deadline=None)
-@given(groups=st.integers(1, 8), advance=st.integers(1, 4))
+@settings(max_examples=120, deadline=None)
+@given(groups=st.integers(1, 26), advance=st.integers(1, 12))
 def test_two_of_a_group_meet_as_late_as_the_bracket_allows(groups: int, advance: int) -> None:
     if groups * advance < 2:
         return
@@ -125,6 +125,21 @@ def test_two_of_a_group_meet_as_late_as_the_bracket_allows(groups: int, advance:
         assert earliest >= best, (groups, advance, g, seeds)
     # the group winners hold the top seeds
     assert {p[1:] for p in placed[:groups]} == {"1"}
+
+
+@pytest.mark.parametrize(("groups", "advance"), [(15, 5), (17, 5), (15, 8), (17, 8), (7, 28)])
+def test_big_fields_past_the_search_are_placed_by_colouring(groups: int, advance: int) -> None:
+    from hub.draws import apart
+    tiers = [[(f"{chr(65 + g)}{t}", chr(65 + g)) for g in range(groups)] for t in range(1, advance + 1)]
+    size = bracket_size(groups * advance)
+    assert apart._search(tiers, size) is None  # the depth-first search gives up here
+    placed = place_by_group(tiers, size)
+    k = size.bit_length() - 1
+    best = k - (advance - 1).bit_length() + 1
+    for g in range(groups):
+        seeds = [i + 1 for i, p in enumerate(placed) if p[0] == chr(65 + g)]
+        assert min(_meeting_round(size, a, b) for a in seeds for b in seeds if a < b) >= best
+    assert placed[:groups] == [f"{chr(65 + g)}1" for g in range(groups)]  # group winners in group order
 
 
 def test_two_groups_of_two_give_a1_v_b2() -> None:
