@@ -76,8 +76,10 @@ def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: 
         assert {r["format"]["race_to"] for r in first["rounds"]} == {2}
         assert {m["key"] for m in draw["matches"] if m["stage"] == 2} == {"K1-1", "K1-2", "K2-1"}
         page.wait_for_selector("#run-rounds")
+        assert page.inner_text("#run-then") == "Then a knockout of the best 2 of each group"
         rounds_text = page.inner_text("#run-rounds")
         assert "Knockout, round 1" in rounds_text and "Knockout final" in rounds_text
+        assert rounds_text.index("Group B, round 1") < rounds_text.index("Knockout, round 1")  # stage by stage
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
     finally:
         ctx.close()
