@@ -280,3 +280,33 @@ def test_the_match_cap_counts_both_stages() -> None:
     r = s.reject({"kind": "make_draw", "type": "round_robin", "seeding": "seeded", "seed": 1,
                   "match": TEMPLATES["golden_nine"], "then": {**then, "advance": 3}})
     assert r.code == "draw_too_large"
+
+
+@pytest.mark.parametrize("seeding", ["results", "seeded", "random"])
+def test_then_seeding_orders_each_side_within_its_own_seeds(seeding: str) -> None:
+    """``results`` (the default): each side in the first stage's order (here a random draw);
+    ``seeded``: by the players' seeds; ``random``: shuffled; always the winners side first."""
+    s = Stream()
+    s.add(16, seeded=True)
+    then = {**KO, "advance": 8} if seeding == "results" else {**KO, "advance": 8, "seeding": seeding}
+    s.draw("double_elimination", seeding="random", seed=11, then=then)
+    _finish_stage_one(s, random.Random(3), ["t1", "t2", "t3"])
+    first, second = s.view["draw"]["stages"]
+    assert second["seeding"] == seeding
+    order = {pid: i for i, pid in enumerate(first["entrants"])}
+    seed = {p["id"]: p["seed"] for p in s.view["players"]}
+    last_w = max(int(m["round"][1:]) for m in s.view["draw"]["matches"] if m["round"].startswith("W"))
+    unbeaten = {m["winner"] for m in s.view["draw"]["matches"] if m["round"] == f"W{last_w}"}
+    top, bottom = second["entrants"][:4], second["entrants"][4:]
+    assert set(top) == unbeaten
+    for side in (top, bottom):
+        if seeding == "results":
+            assert side == sorted(side, key=order.__getitem__)
+        elif seeding == "seeded":
+            assert side == sorted(side, key=seed.__getitem__)
+    if seeding == "random":  # the same draw seed, the same knockout
+        again = Stream()
+        again.add(16, seeded=True)
+        again.draw("double_elimination", seeding="random", seed=11, then=then)
+        _finish_stage_one(again, random.Random(3), ["t1", "t2", "t3"])
+        assert again.view["draw"]["stages"][1]["entrants"] == second["entrants"]
