@@ -88,10 +88,10 @@ Reject codes (``DrawReject.status`` / ``.code``)
 
 Keys, rounds, brackets: ``brackets`` (``W{r}-{i}``, ``L{r}-{i}``, ``GF``, ``GF2``; the drop order
 of ``drop_order``), ``round_robin`` (``{A..Z}-{n}``; ranking in ``tie_breaks``), ``chase``
-(``C{r}-{i}``), a knockout stage (``K{r}-{i}``, ``stages``).  Race lengths per round: ``formats``
-and ``rounds``; the checks of ``then`` and ``by_round``: ``stage_setup``.  Each match has ``stage``
-(1, or 2 in the knockout); an empty slot (a bye) is ``"bye"`` in ``players``, ``None`` a player not
-known yet.
+(``C{r}-{i}``), a knockout stage (``K{r}-{i}``, ``stages``; the seats of several groups' players:
+``apart``).  Race lengths per round: ``formats`` and ``rounds``; the checks of ``then`` and
+``by_round``: ``stage_setup``.  Each match has ``stage`` (1, or 2 in the knockout); an empty slot
+(a bye) is ``"bye"`` in ``players``, ``None`` a player not known yet.
 
 Statuses of a draw match (``derive``): ``waiting`` (a player not known yet), ``ready`` (in the
 queue), ``called`` (a match exists on a table: ``match_id``, ``table_id``), ``finished`` (a

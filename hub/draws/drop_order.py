@@ -24,7 +24,9 @@ round short): the first losers round where a rematch is possible at all is
     round     L2  L3  L4  L5  L7  L8   L9   L11  L13   L14 (bound L15)
     matches   1   2   4   6   6   10   10   10   14    22   (losers matches where one is possible)
 
-(brackets-manager's default orderings: L3 for 16, L5 for 32 in 6 matches, L6 for 64 in 10).
+(brackets-manager's default orderings, defined for 4 to 128 players and measured the same way:
+L2, L3, then L3 for 16 in 4 matches, L5 for 32 in 6, L6 for 64 in 10, L7 for 128 in 10; this order
+is never worse, round by round).
 Sizes beyond the table (never reached under the cap) keep the straight order.
 """
 
@@ -60,11 +62,16 @@ def _cover(r: int, i: int) -> int:
     return ((1 << width) - 1) << (i * width)
 
 
-@lru_cache(maxsize=16)
-def rematch_rounds(size: int, present: int | None = None) -> tuple[tuple[int, int], ...]:
+Orders = tuple[tuple[int, ...], ...]
+
+
+@lru_cache(maxsize=64)
+def rematch_rounds(size: int, present: int | None = None, orders: Orders | None = None) -> tuple[tuple[int, int], ...]:
     """``(losers round, matches where a winners-bracket rematch is possible)`` for every losers
     round of a bracket of ``size``; ``present`` (a bit set of first-round matches, None = all)
-    leaves out the first-round byes, which drop nobody into the losers bracket."""
+    leaves out the first-round byes, which drop nobody into the losers bracket.  ``orders``
+    measures another drop order: ``orders[j - 1][i - 1]`` is the ``W{j+1}`` match whose loser plays
+    ``L{2j}-{i}`` (None: this module's ``dropped``)."""
     k = size.bit_length() - 1
     full = (1 << (size // 2)) - 1
     live = full if present is None else present
@@ -72,7 +79,8 @@ def rematch_rounds(size: int, present: int | None = None) -> tuple[tuple[int, in
     out: list[tuple[int, int]] = [(1, 0)]
     for j in range(1, k):
         m = size >> (j + 1)
-        dropped_in = [_cover(j + 1, dropped(k, j, i + 1) - 1) for i in range(m)]
+        drops = orders[j - 1] if orders is not None else [dropped(k, j, i + 1) for i in range(m)]
+        dropped_in = [_cover(j + 1, drops[i] - 1) for i in range(m)]
         out.append((2 * j, sum(1 for i in range(m) if covers[i] & dropped_in[i])))
         covers = [covers[i] | dropped_in[i] for i in range(m)]
         if j < k - 1:
@@ -81,9 +89,9 @@ def rematch_rounds(size: int, present: int | None = None) -> tuple[tuple[int, in
     return tuple(out)
 
 
-def first_rematch_round(size: int, present: int | None = None) -> int | None:
+def first_rematch_round(size: int, present: int | None = None, orders: Orders | None = None) -> int | None:
     """The first losers round where two players who met in the winners bracket can meet again."""
-    return next((r for r, count in rematch_rounds(size, present) if count), None)
+    return next((r for r, count in rematch_rounds(size, present, orders) if count), None)
 
 
 def forced_round(size: int) -> int | None:

@@ -6,7 +6,8 @@ R a round name of that stage (``W3``, ``L2``, ``GF``, ``GF2``, ``K2``, ``R1``, .
 ``losers`` (every losers-bracket round), ``final`` (the last round of a single elimination or
 knockout; ``GF`` and ``GF2`` of a double elimination).  The most specific entry wins: the round
 name, then ``final``, then ``winners`` / ``losers``; the chosen ``format``'s fields replace those of
-``match.format`` and the others are kept.  Round robin and chase_groups take round names only.
+``match.format`` and the others are kept (one entry is chosen: a ``final`` entry does not take
+fields from a ``winners`` one).  Round robin and chase_groups take round names only.
 An unknown round or side is ``422 bad_request`` naming it (``check``).
 """
 
@@ -67,19 +68,19 @@ def check(template: Mapping[str, Any], rounds: Sequence[tuple[str, str]], what: 
 
 
 def format_for(template: Mapping[str, Any], round_name: str, side: str) -> dict[str, Any]:
-    """The format ``round_name`` (of that side) is played to."""
+    """The format ``round_name`` (of that side) is played to: ``match.format`` with the fields of the
+    one most specific ``by_round`` entry (round name, else ``final``, else ``winners`` / ``losers``)
+    put over it; the entries are never stacked on each other."""
     fmt = copy.deepcopy(dict(template.get("format") or {}))
     by_round = template.get("by_round") or {}
-    layers = []
-    if side in ("winners", "losers"):
-        layers.append(side)
-    elif side == "final":
+    choices = [round_name]
+    if side == "final":
+        choices.append("final")
         if round_name not in ("GF", "GF2"):
-            layers.append("winners")  # the last round of a single elimination is a winners round too
-        layers.append("final")
-    layers.append(round_name)
-    for layer in layers:
-        entry = by_round.get(layer)
-        if entry is not None:
-            fmt.update(copy.deepcopy(dict(entry.get("format") or {})))
+            choices.append("winners")  # the last round of a single elimination is a winners round too
+    elif side in ("winners", "losers"):
+        choices.append(side)
+    entry = next((by_round[c] for c in choices if c in by_round), None)
+    if entry is not None:
+        fmt.update(copy.deepcopy(dict(entry.get("format") or {})))
     return fmt

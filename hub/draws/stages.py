@@ -14,7 +14,7 @@
   Double elimination: winners side seeds 1..K/2, losers side K/2+1..K (every first match pits one
   against the other, the seed chart pairing s with K+1-s).  Round robin: tier t is every group's
   t-th player, placed in that tier's seed slots so that two players of one group meet as late as
-  the bracket allows (``place_by_group``): 2 groups x 2 gives A1 v B2, B1 v A2, two of a group
+  the bracket allows (``apart.place_by_group``): 2 groups x 2 gives A1 v B2, B1 v A2, two of a group
   meet only in the final, three or four only from the semi-finals.
 """
 
@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hub.draws import brackets
-from hub.draws.brackets import bracket_size, seed_order
+from hub.draws.apart import place_by_group
+from hub.draws.brackets import bracket_size
 from hub.draws.settle import RESOLVED, DrawMatch, TypeResult
 
 if TYPE_CHECKING:
@@ -53,78 +54,6 @@ def knockout_field(spec: DrawSpec) -> int:
     assert spec.then is not None
     advance = int(spec.then["advance"])
     return advance * (spec.groups or 1) if spec.type == "round_robin" else advance
-
-
-def place_by_group(tiers: Sequence[Sequence[tuple[str, str]]], size: int) -> list[str]:
-    """``tiers`` of (player, group) in order; the players by seed slot (seed 1 first).
-
-    With A players a group at most, two of a group can be kept apart until the round where the
-    bracket's 2**ceil(log2 A) parts meet; a depth-first search (each tier's players in order, each
-    trying its tier's free slots from the lowest seed) finds a placement that does it; should it
-    run past its budget, each player takes the slot where it meets its group latest."""
-    return _search(tiers, size) or _greedy(tiers, size)
-
-
-SEARCH_BUDGET = 20_000
-
-
-def _search(tiers: Sequence[Sequence[tuple[str, str]]], size: int) -> list[str] | None:
-    position = {seed: pos for pos, seed in enumerate(seed_order(size))}
-    spread = (len(tiers) - 1).bit_length()  # a group has at most len(tiers) players
-    shift = size.bit_length() - 1 - spread  # two of a group must be in different blocks of 2**shift
-    players = [(pid, group, t) for t, tier in enumerate(tiers) for pid, group in tier]
-    starts = [sum(len(tier) for tier in tiers[:t]) + 1 for t in range(len(tiers))]
-    used: dict[str, set[int]] = {}
-    taken: set[int] = set()
-    chosen: list[int] = []
-    budget = [SEARCH_BUDGET]
-
-    def place(i: int) -> bool:
-        if i == len(players):
-            return True
-        pid, group, t = players[i]
-        blocks = used.setdefault(group, set())
-        for seed in range(starts[t], starts[t] + len(tiers[t])):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            block = position[seed] >> shift
-            if seed in taken or block in blocks:
-                continue
-            taken.add(seed)
-            blocks.add(block)
-            chosen.append(seed)
-            if place(i + 1):
-                return True
-            chosen.pop()
-            blocks.discard(block)
-            taken.discard(seed)
-        return False
-
-    if not place(0):
-        return None
-    by_seed = {seed: players[i][0] for i, seed in enumerate(chosen)}
-    return [by_seed[s] for s in sorted(by_seed)]
-
-
-def _greedy(tiers: Sequence[Sequence[tuple[str, str]]], size: int) -> list[str]:
-    position = {seed: pos for pos, seed in enumerate(seed_order(size))}
-    placed: dict[int, tuple[str, str]] = {}
-    first = 1
-    for tier in tiers:
-        free = list(range(first, first + len(tier)))
-        for pid, group in tier:
-            mates = [position[s] for s, (_, g) in placed.items() if g == group]
-
-            def latest(seed: int, mates: list[int] = mates) -> tuple[int, int]:
-                meet = min(((position[seed] ^ q).bit_length() for q in mates), default=size.bit_length())
-                return (-meet, seed)
-
-            seed = min(free, key=latest)
-            free.remove(seed)
-            placed[seed] = (pid, group)
-        first += len(tier)
-    return [placed[s][0] for s in sorted(placed)]
 
 
 def _order(state: TournamentState, spec: DrawSpec, pids: list[str], salt: str) -> list[str]:

@@ -31,7 +31,7 @@ from typing import Any
 
 import uvicorn
 
-from hub.tools.simulate import DrawPlan, DrawSimulator, Progress, Stats, report
+from hub.tools.simulate import DrawPlan, DrawSimulator, Progress, Stats, describe, report
 
 # What the demo runs: real draws. The hub calls every match to a free table by itself; the simulated
 # tablets only play what they are given, and a finished draw is followed by its next edition.
@@ -103,7 +103,7 @@ def _banner(sims: list[DrawSimulator], public: str, token: str, db_path: Path, t
         assert sim.tournament is not None
         tid, plan = sim.tournament["id"], sim.plan
         lines += [
-            f"  {sim.tournament_name}: {plan.type.replace('_', ' ')}, {plan.players} players, "
+            f"  {sim.tournament_name}: {describe(plan)}, {plan.players} players, "
             f"{plan.discipline}, {plan.tables} tables",
             f"      scoreboard  {public}/board/{tid}",
             f"      bracket     {public}/bracket/{tid}",

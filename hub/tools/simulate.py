@@ -33,6 +33,7 @@ from hub.tools.simulate_draw import (  # noqa: F401 - demo.py, tests
     DRAW_TYPES,
     DrawPlan,
     DrawSimulator,
+    describe,
     player_names,
     staged,
 )
@@ -187,8 +188,12 @@ async def _main_async(args: argparse.Namespace) -> int:
         print(f"setup failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     assert sim.tournament is not None  # setup made it
-    print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {len(sim.slots)} tables, "
-          f"{args.matches} match(es) each, speed {args.speed}", flush=True)
+    if isinstance(sim, DrawSimulator):
+        print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {describe(sim.plan)}, "
+              f"{sim.plan.players} players, {len(sim.slots)} tables, speed {args.speed}", flush=True)
+    else:
+        print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {len(sim.slots)} tables, "
+              f"{args.matches} match(es) each, speed {args.speed}", flush=True)
     stop = asyncio.Event()
     done = asyncio.Event()
     progress = None if args.quiet else Progress(sim, progress_out)
@@ -211,7 +216,7 @@ async def _main_async(args: argparse.Namespace) -> int:
     if isinstance(sim, DrawSimulator):
         if not sim.finished:
             return 130 if stop.is_set() else 1
-        print(f"draw finished: champion {sim.champion}", flush=True)
+        print(f"draw finished: champion {sim.champion_name or '-'} ({sim.champion})", flush=True)
         return 0 if not stats.errors else 1
     if stop.is_set():
         return 130

@@ -78,6 +78,19 @@ def staged(plan: DrawPlan, match: dict[str, Any]) -> tuple[dict[str, Any], dict[
     return match, then
 
 
+def describe(plan: DrawPlan) -> str:
+    """The event's format in words: "double elimination to the last 4, then a knockout (5 racks in its final)"."""
+    kind = plan.type.replace("_", " ")
+    if not plan.then_advance:
+        return kind
+    n = plan.final_length
+    length = f"{n} racks" if plan.discipline in ("golden_nine", "chase_nine") else f"race to {n}"
+    final = f" ({length} in its final)" if n else ""
+    if plan.type == "round_robin":
+        return f"{kind} in {plan.groups or 1} groups, the best {plan.then_advance} of each to a knockout{final}"
+    return f"{kind} to the last {plan.then_advance}, then a knockout{final}"
+
+
 def player_names(n: int, rng: random.Random) -> list[str]:
     """n distinct, plausible names (numbered once the list of real ones runs out)."""
     names = list(NAMES)
@@ -101,6 +114,7 @@ class DrawSimulator(Simulator):
         self.table_urls = list(table_urls) or [self.base_url]
         self.draw: dict[str, Any] | None = None
         self.champion: str | None = None
+        self.champion_name: str | None = None
         self.finished = False
 
     async def setup(self) -> None:
@@ -156,7 +170,8 @@ class DrawSimulator(Simulator):
             if draw.get("status") == "finished":
                 self.finished, self.champion = True, draw.get("champion")
                 names = {p["id"]: p["name"] for p in tour.get("players") or []}
-                self.log(f"the draw is finished: champion {names.get(self.champion, 'none')}")
+                self.champion_name = names.get(self.champion or "")
+                self.log(f"the draw is finished: champion {self.champion_name or 'none'}")
                 stop.set()
                 return
 

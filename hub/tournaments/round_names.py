@@ -6,7 +6,9 @@ default, Chinese with `lang="zh-CN"` (the pages' own names are in clients/web/js
 - double elimination: `W{r}` "Winners round r", `L{r}` "Losers round r", `GF` "Grand final",
   `GF2` "Grand final reset";
 - single elimination: the last round "Final", then "Semi-finals", "Quarter-finals", else "Round r";
-- round robin: "Group A, round r"; chase groups: "Round r".
+- round robin: "Group A, round r"; chase groups: "Round r";
+- a knockout stage (`K{r}`): "Knockout final", "Knockout semi-finals", "Knockout quarter-finals",
+  else "Knockout, round r".
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import Any
 NAMES = {
     "en": {"GF": "Grand final", "GF2": "Grand final reset", "W": "Winners round {r}", "L": "Losers round {r}",
            "final": "Final", "semi": "Semi-finals", "quarter": "Quarter-finals", "round": "Round {r}",
-           "group": "Group {g}, round {r}"},
+           "group": "Group {g}, round {r}", "K": "Knockout, round {r}", "Kfinal": "Knockout final",
+           "Ksemi": "Knockout semi-finals", "Kquarter": "Knockout quarter-finals"},
     "zh-CN": {"GF": "总决赛", "GF2": "总决赛加赛", "W": "胜者组第{r}轮", "L": "败者组第{r}轮",
               "final": "决赛", "semi": "半决赛", "quarter": "四分之一决赛", "round": "第{r}轮",
-              "group": "{g}组第{r}轮"},
+              "group": "{g}组第{r}轮", "K": "淘汰赛第{r}轮", "Kfinal": "淘汰赛决赛", "Ksemi": "淘汰赛半决赛",
+              "Kquarter": "淘汰赛四分之一决赛"},
 }
 
 
@@ -32,24 +36,28 @@ def namer(draw: dict[str, Any], lang: str | None = None) -> Any:
     """A function (match entry) -> the readable name of its round, for this draw."""
     words = NAMES[language(lang)]
     kind = draw.get("type")
-    last = max((int(m.group(1)) for e in draw.get("matches") or []
-                if (m := re.fullmatch(r"W(\d+)", e.get("round") or ""))), default=0)
+    last = {side: max((int(m.group(1)) for e in draw.get("matches") or []
+                       if (m := re.fullmatch(side + r"(\d+)", e.get("round") or ""))), default=0) for side in "WK"}
+    by_depth = {0: "final", 1: "semi", 2: "quarter"}
 
     def name(entry: dict[str, Any]) -> str:
         key, rnd = entry.get("key") or "", entry.get("round") or ""
         if key in ("GF", "GF2") or rnd in ("GF", "GF2"):
             return words["GF2" if "GF2" in (key, rnd) else "GF"]
-        m = re.fullmatch(r"([WLR])(\d+)", rnd)
+        m = re.fullmatch(r"([WLRK])(\d+)", rnd)
         if m is None:
             return rnd or key
         side, r = m.group(1), int(m.group(2))
         if side == "L":
             return words["L"].format(r=r)
+        if side == "K":
+            depth = last["K"] - r
+            return words["K" + by_depth[depth]] if depth in by_depth else words["K"].format(r=r)
         if side == "W" and kind == "double_elimination":
             return words["W"].format(r=r)
         if side == "W":
-            by_depth = {0: "final", 1: "semi", 2: "quarter"}
-            return words[by_depth[last - r]] if last - r in by_depth else words["round"].format(r=r)
+            depth = last["W"] - r
+            return words[by_depth[depth]] if depth in by_depth else words["round"].format(r=r)
         if entry.get("group"):
             return words["group"].format(g=entry["group"], r=r)
         return words["round"].format(r=r)

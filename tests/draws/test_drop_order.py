@@ -8,6 +8,7 @@ bracket size up to 2048 and every field size up to 1,024 (byes drop nobody)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,84 @@ from hub.draws.brackets import bracket_size, structure
 SIZES = [1 << k for k in range(2, 12)]
 # brackets-manager's default orderings: the first losers round where a rematch is possible
 BRACKETS_MANAGER = {16: 3, 32: 5, 64: 6}
+
+# brackets-manager (1.x) ``defaultMinorOrdering``: per bracket size, the ordering of the W1 losers
+# into L1, then of the losers of W2, W3, ... as they drop (the i-th of the ordered list plays the
+# i-th match of that losers round); it defines none beyond 128.
+BM_DEFAULTS = {
+    4: ("natural", "reverse"),
+    8: ("natural", "reverse", "natural"),
+    16: ("natural", "reverse_half_shift", "reverse", "natural"),
+    32: ("natural", "reverse", "half_shift", "natural", "natural"),
+    64: ("natural", "reverse", "half_shift", "reverse", "natural", "natural"),
+    128: ("natural", "reverse", "half_shift", "pair_flip", "pair_flip", "pair_flip", "natural"),
+}
+
+
+def _bm_ordering(name: str, items: list[int]) -> list[int]:
+    half = len(items) // 2
+    if name == "natural":
+        return list(items)
+    if name == "reverse":
+        return items[::-1]
+    if name == "half_shift":
+        return items[half:] + items[:half]
+    if name == "reverse_half_shift":
+        return items[:half][::-1] + items[half:][::-1]
+    assert name == "pair_flip"
+    return [x for i in range(0, len(items), 2) for x in (items[i + 1], items[i])]
+
+
+def _bm_orders(size: int) -> drop_order.Orders:
+    names = BM_DEFAULTS[size]
+    assert names[0] == "natural"  # L1 pairs W1-1's and W1-2's losers, ..., as here
+    k = size.bit_length() - 1
+    return tuple(tuple(_bm_ordering(names[j], list(range(1, (size >> (j + 1)) + 1)))) for j in range(1, k))
+
+
+def _cumulative(rounds: tuple[tuple[int, int], ...]) -> list[int]:
+    total, out = 0, []
+    for _, count in rounds:
+        total += count
+        out.append(total)
+    return out
+
+
+@pytest.mark.parametrize("size", sorted(BM_DEFAULTS))
+def test_at_least_as_good_as_brackets_managers_defaults_at_every_size(size: int) -> None:
+    theirs = drop_order.rematch_rounds(size, None, _bm_orders(size))
+    ours = drop_order.rematch_rounds(size)
+    assert [r for r, _ in theirs] == [r for r, _ in ours]
+    first_theirs = drop_order.first_rematch_round(size, None, _bm_orders(size))
+    assert first_theirs is not None and drop_order.first_rematch_round(size) >= first_theirs
+    # by every losers round, no more matches where a rematch is possible than theirs
+    assert all(a <= b for a, b in zip(_cumulative(ours), _cumulative(theirs), strict=True)), (ours, theirs)
+    if size in BRACKETS_MANAGER:  # the figures brackets-manager 1.11.1 gave when run on these sizes
+        assert first_theirs == BRACKETS_MANAGER[size]
+    assert (size, first_theirs, sum(c for _, c in theirs)) in {
+        (4, 2, 1), (8, 3, 2), (16, 3, 4), (32, 5, 6), (64, 6, 10), (128, 7, 10)}
+
+
+def _every_drop_order(size: int) -> Iterator[drop_order.Orders]:
+    k = size.bit_length() - 1
+    choices = [list(itertools.permutations(range(1, (size >> (j + 1)) + 1))) for j in range(1, k)]
+    yield from itertools.product(*choices)
+
+
+@pytest.mark.parametrize("size", [4, 8, 16])
+def test_no_drop_order_at_all_gets_past_the_bound(size: int) -> None:
+    forced = drop_order.forced_round(size)
+    firsts = {drop_order.first_rematch_round(size, None, orders) for orders in _every_drop_order(size)}
+    assert max(r for r in firsts if r is not None) == forced == drop_order.first_rematch_round(size)
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(5, 10), data=st.data())
+def test_a_random_drop_order_never_gets_past_the_bound(k: int, data: st.DataObject) -> None:
+    size = 1 << k
+    orders = tuple(tuple(data.draw(st.permutations(range(1, (size >> (j + 1)) + 1)))) for j in range(1, k))
+    first = drop_order.first_rematch_round(size, None, orders)
+    assert first is not None and first <= drop_order.forced_round(size)
 
 
 @pytest.mark.parametrize("size", SIZES)

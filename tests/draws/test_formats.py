@@ -31,6 +31,19 @@ def test_the_most_specific_wins_and_other_fields_stay(by_round: dict, round_name
     assert fmt == {"race_to": race, "alternate_break": True}
 
 
+@pytest.mark.parametrize(("round_name", "side", "expected"), [
+    ("W4", "final", {"race_to": 11, "alternate_break": True}),  # final's fields over match.format only
+    ("W3", "winners", {"race_to": 7, "alternate_break": False}),
+    ("GF", "final", {"race_to": 11, "alternate_break": True}),
+    ("L2", "losers", {"race_to": 5, "alternate_break": True}),
+    ("L3", "losers", {"race_to": 9, "alternate_break": False}),  # the round's entry alone: nothing from losers
+])
+def test_one_entry_is_chosen_never_stacked(round_name: str, side: str, expected: dict) -> None:
+    by_round = {"winners": {"format": {"race_to": 7, "alternate_break": False}}, "final": {"format": {"race_to": 11}},
+                "losers": {"format": {"race_to": 5}}, "L3": {"format": {"alternate_break": False}}}
+    assert format_for({**BASE, "by_round": by_round}, round_name, side) == expected
+
+
 def _stream(n: int = 16) -> Stream:
     s = Stream()
     s.add(n, seeded=True)

@@ -107,8 +107,8 @@ def _meeting_round(size: int, seed_a: int, seed_b: int) -> int:
     return (position[seed_a] ^ position[seed_b]).bit_length()
 
 
-@settings(max_examples=80, deadline=None)
-@given(groups=st.integers(1, 8), advance=st.integers(1, 4))
+@settings(max_examples=120, deadline=None)
+@given(groups=st.integers(1, 26), advance=st.integers(1, 12))
 def test_two_of_a_group_meet_as_late_as_the_bracket_allows(groups: int, advance: int) -> None:
     if groups * advance < 2:
         return
@@ -125,6 +125,21 @@ def test_two_of_a_group_meet_as_late_as_the_bracket_allows(groups: int, advance:
         assert earliest >= best, (groups, advance, g, seeds)
     # the group winners hold the top seeds
     assert {p[1:] for p in placed[:groups]} == {"1"}
+
+
+@pytest.mark.parametrize(("groups", "advance"), [(15, 5), (17, 5), (15, 8), (17, 8), (7, 28)])
+def test_big_fields_past_the_search_are_placed_by_colouring(groups: int, advance: int) -> None:
+    from hub.draws import apart
+    tiers = [[(f"{chr(65 + g)}{t}", chr(65 + g)) for g in range(groups)] for t in range(1, advance + 1)]
+    size = bracket_size(groups * advance)
+    assert apart._search(tiers, size) is None  # the depth-first search gives up here
+    placed = place_by_group(tiers, size)
+    k = size.bit_length() - 1
+    best = k - (advance - 1).bit_length() + 1
+    for g in range(groups):
+        seeds = [i + 1 for i, p in enumerate(placed) if p[0] == chr(65 + g)]
+        assert min(_meeting_round(size, a, b) for a in seeds for b in seeds if a < b) >= best
+    assert placed[:groups] == [f"{chr(65 + g)}1" for g in range(groups)]  # group winners in group order
 
 
 def test_two_groups_of_two_give_a1_v_b2() -> None:
@@ -265,3 +280,33 @@ def test_the_match_cap_counts_both_stages() -> None:
     r = s.reject({"kind": "make_draw", "type": "round_robin", "seeding": "seeded", "seed": 1,
                   "match": TEMPLATES["golden_nine"], "then": {**then, "advance": 3}})
     assert r.code == "draw_too_large"
+
+
+@pytest.mark.parametrize("seeding", ["results", "seeded", "random"])
+def test_then_seeding_orders_each_side_within_its_own_seeds(seeding: str) -> None:
+    """``results`` (the default): each side in the first stage's order (here a random draw);
+    ``seeded``: by the players' seeds; ``random``: shuffled; always the winners side first."""
+    s = Stream()
+    s.add(16, seeded=True)
+    then = {**KO, "advance": 8} if seeding == "results" else {**KO, "advance": 8, "seeding": seeding}
+    s.draw("double_elimination", seeding="random", seed=11, then=then)
+    _finish_stage_one(s, random.Random(3), ["t1", "t2", "t3"])
+    first, second = s.view["draw"]["stages"]
+    assert second["seeding"] == seeding
+    order = {pid: i for i, pid in enumerate(first["entrants"])}
+    seed = {p["id"]: p["seed"] for p in s.view["players"]}
+    last_w = max(int(m["round"][1:]) for m in s.view["draw"]["matches"] if m["round"].startswith("W"))
+    unbeaten = {m["winner"] for m in s.view["draw"]["matches"] if m["round"] == f"W{last_w}"}
+    top, bottom = second["entrants"][:4], second["entrants"][4:]
+    assert set(top) == unbeaten
+    for side in (top, bottom):
+        if seeding == "results":
+            assert side == sorted(side, key=order.__getitem__)
+        elif seeding == "seeded":
+            assert side == sorted(side, key=seed.__getitem__)
+    if seeding == "random":  # the same draw seed, the same knockout
+        again = Stream()
+        again.add(16, seeded=True)
+        again.draw("double_elimination", seeding="random", seed=11, then=then)
+        _finish_stage_one(again, random.Random(3), ["t1", "t2", "t3"])
+        assert again.view["draw"]["stages"][1]["entrants"] == second["entrants"]

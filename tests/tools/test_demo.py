@@ -108,6 +108,8 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
     main = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
     assert main["draw"]["type"] == "double_elimination" and len(main["tables"]) == 8
     # two-stage events: the open stops at the last 4 for a knockout, the league's groups feed one
+    assert "double elimination to the last 4, then a knockout (5 racks in its final)" in text
+    assert "round robin in 2 groups, the best 2 of each to a knockout" in text
     assert [s["type"] for s in main["draw"]["stages"]] == ["double_elimination", "single_elimination"]
     assert main["draw"]["stages"][1]["rounds"][-1]["format"]["racks"] == 5
     staged = [httpx.get(f"{url}/api/tournaments/{t['id']}", timeout=5).json()["draw"]["stages"] for t in tours]

@@ -36,6 +36,11 @@ def test_groups_then_knockout_placings_and_matches() -> None:
     assert {r["stage"] for r in rows} == {"1", "2"}
     assert {r["key"] for r in rows if r["stage"] == "2"} == {m["key"] for m in draw["matches"] if m["stage"] == 2}
     assert len(rows) == len(draw["matches"])
+    # 3 groups x 2: a knockout of 8 slots, read as the knockout's own rounds
+    assert {r["key"]: r["round_name"] for r in rows if r["stage"] == "2" and r["key"].endswith("-1")} == {
+        "K1-1": "Knockout quarter-finals", "K2-1": "Knockout semi-finals", "K3-1": "Knockout final"}
+    zh = list(csv.DictReader(io.StringIO(results.matches_csv(proj, "zh-CN").lstrip("\ufeff"))))
+    assert next(r["round_name"] for r in zh if r["key"] == "K3-1") == "淘汰赛决赛"
     assert [s["stage"] for s in results.results_json(proj)["draw"]["stages"]] == [1, 2]
 
 

@@ -62,6 +62,7 @@ def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: 
         page.click("label[for=draw-type-round_robin]")  # a repaint keeps what was typed
         assert page.input_value("#then-advance") == "2" and page.input_value("#then-final") == "4"
         assert "best 2 of each group" in page.inner_text("#draw-summary")
+        assert page.inner_text("#draw-race-summary") == "Knockout: race to 3 · Final: race to 4"
         assert "A1 v B2" in page.inner_text("#then-help")
         no_sideways_scroll(page)
         shot(page, "desk-stages-groups-en")
@@ -75,8 +76,10 @@ def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: 
         assert {r["format"]["race_to"] for r in first["rounds"]} == {2}
         assert {m["key"] for m in draw["matches"] if m["stage"] == 2} == {"K1-1", "K1-2", "K2-1"}
         page.wait_for_selector("#run-rounds")
+        assert page.inner_text("#run-then") == "Then a knockout of the best 2 of each group"
         rounds_text = page.inner_text("#run-rounds")
         assert "Knockout, round 1" in rounds_text and "Knockout final" in rounds_text
+        assert rounds_text.index("Group B, round 1") < rounds_text.index("Knockout, round 1")  # stage by stage
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
     finally:
         ctx.close()
@@ -96,6 +99,7 @@ def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, 
         page.fill("#race-losers", "5")
         assert page.locator("#race-final").count() == 0
         assert "败者组" in page.inner_text("#draw-rounds-race")
+        assert page.inner_text("#draw-race-summary") == "败者组：局数5"  # golden_nine: racks
         assert "下一阶段" in page.inner_text("#draw-then") and "最后 4 人" in page.inner_text("#draw-summary")
         shot(page, "desk-stages-double-zh")
         page.click("label[for=draw-type-single_elimination]")

@@ -86,7 +86,7 @@ export function bracketSection(id, title, matches, ctx, view) {
   const rounds = byRound(matches);
   const last = Math.max(...rounds.filter(([, ms]) => ms[0].bracket !== "final").map(([r]) => roundNo(r)), 0);
   const folded = foldedRounds(id, rounds, view);
-  const titles = rounds.map(([round, ms]) => roundTitle(ctx.type, ms[0].bracket, round, last));
+  const titles = rounds.map(([round, ms]) => roundTitle(ctx.type, ms[0].bracket, round, last, ctx.stopped));
   const tabs = el("div", { class: "round-tabs", role: "tablist", "aria-label": title || t("br_rounds") },
     rounds.map(([round], i) => el("button", {
       type: "button", role: "tab", class: "round-tab", id: `tab-${id}-${round}`, "aria-controls": `col-${id}-${round}`,
@@ -117,7 +117,8 @@ export function bracketSection(id, title, matches, ctx, view) {
  * final (and its reset) closes the winners bracket's columns, so its lines join the winners final. */
 export function elimination(matches, ctx, view, prefix = "", type = ctx.type) {
   const double = type === "double_elimination";
-  const sub = { ...ctx, type };
+  // a double elimination with no grand final stops for a next stage: its rounds are named plainly
+  const sub = { ...ctx, type, stopped: double && !matches.some((m) => m.bracket === "final") };
   const winners = matches.filter((m) => m.bracket === "winners" || m.bracket === "final" || !m.bracket);
   return [
     bracketSection(`${prefix}winners`, double ? t("br_winners") : null, winners, sub, view),

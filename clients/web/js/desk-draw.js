@@ -8,7 +8,7 @@ import { hub } from "./desk-api.js";
 import { loadSetup, matchBody, setupText } from "./desk-setup.js";
 import { field, say, noticeLine, busy } from "./desk-ui.js";
 import { savedPaste, parsePlayers } from "./desk-players.js";
-import { roundFields, roundsBody, stageFields, stageText, thenBody } from "./desk-stage.js";
+import { raceText, roundFields, roundsBody, stageFields, stageText, thenBody } from "./desk-stage.js";
 
 const enc = encodeURIComponent;
 const TYPES = ["single_elimination", "double_elimination", "round_robin", "chase_groups"];
@@ -27,7 +27,7 @@ export function drawView(ctx) {
   const message = noticeLine("draw-message");
 
   const save = () => { try { localStorage.setItem(KEY(ctx.tid), JSON.stringify(choice)); } catch (_) { /* page memory is enough */ } };
-  const set = (k, v) => { choice = { ...choice, [k]: v }; save(); };
+  const set = (k, v) => { choice = { ...choice, [k]: v }; save(); return choice; };
 
   function allowed(type, discipline) {
     return discipline === "chase_nine" ? type === "chase_groups" : type !== "chase_groups";
@@ -123,6 +123,7 @@ export function drawView(ctx) {
           el("li", {}, el("span", { text: `${t("step_format")}: ${setupText(matchBody(setup))} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/format`, "data-nav": true, text: t("dk_change") })),
           stageText(choice) ? el("li", { id: "draw-then-summary", text: stageText(choice) }) : null,
+          el("li", { id: "draw-race-summary", text: raceText(choice, matchBody(setup)), hidden: !raceText(choice, matchBody(setup)) }),
           el("li", {}, el("span", { text: `${t("dk_active_players", { n: active })} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/players`, "data-nav": true, text: t("dk_change") })),
           el("li", {}, el("span", { text: `${t("dk_n_tables", { n: tables })} ` }),

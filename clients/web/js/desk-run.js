@@ -249,7 +249,8 @@ export function runView(ctx) {
       if (!byRound.has(k)) byRound.set(k, []);
       byRound.get(k).push(m);
     }
-    return [...byRound].sort((a, b) => (a[1][0].group || "").localeCompare(b[1][0].group || "")).map(([, ms]) => ms).map((ms) => [ms[0].round, ms]).map(([round, ms]) => el("div", { class: "round", dataset: { round } },
+    // stage by stage (a knockout after the groups), a round robin group by group
+    return [...byRound].sort((a, b) => (a[1][0].stage || 1) - (b[1][0].stage || 1) || (a[1][0].group || "").localeCompare(b[1][0].group || "")).map(([, ms]) => ms).map((ms) => [ms[0].round, ms]).map(([round, ms]) => el("div", { class: "round", dataset: { round } },
       el("h4", { text: roundName(round, ms[0]) }),
       el("ul", { class: "round-list" }, ms.map((m) => el("li", { class: `entry es-${m.status}`, dataset: { key: m.key, status: m.status } },
         el("span", { class: "e-key", text: m.key }),
@@ -320,7 +321,8 @@ export function runView(ctx) {
         el("a", { href: `/desk/${enc(ctx.tid)}/draw`, "data-nav": true, text: t("dk_stale_redraw") })) : null,
       el("div", { class: "run-title" },
         el("h2", { text: `${t("step_run")} · ${tc("dt", d.type)}` }),
-        el("span", { class: "muted", text: setupText(d.match) })),
+        el("span", { class: "muted", text: setupText(d.match) }),
+        (d.stages || [])[1] ? el("span", { class: "muted", id: "run-then", text: t(d.type === "round_robin" ? "dk_then_summary_groups" : "dk_then_summary_de", { n: d.stages[1].advance }) }) : null),
       el("p", { class: "run-progress", id: "run-progress", dataset: { decided, total: all.length } },
         d.status === "finished"
           ? el("strong", { id: "run-champion", text: d.champion ? t("dk_champion", { name: name(d.champion) }) : t("dk_finished") })

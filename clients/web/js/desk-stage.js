@@ -28,7 +28,8 @@ export function thenBody(choice, match) {
   return then;
 }
 
-/** The fieldset of the draw step; `set(k, v)` stores a choice, `repaint()` draws the step again. */
+/** The fieldset of the draw step; `set(k, v)` stores a choice (and returns the whole choice now),
+ * `repaint()` draws the step again. */
 export function stageFields(choice, set, repaint, match) {
   if (!STAGE_TYPES.includes(choice.type)) return null;
   const groups = choice.type === "round_robin";
@@ -42,10 +43,11 @@ export function stageFields(choice, set, repaint, match) {
   function num(key, id, min, max, placeholder = "") {
     const input = el("input", { type: "number", id, min, max, value: String(choice[key] ?? ""), inputmode: "numeric", placeholder });
     input.addEventListener("input", () => {
-      set(key, input.value);
+      const now = set(key, input.value);
       mine[key] = input.value;
       const line = document.getElementById("draw-then-summary");
       if (line) line.textContent = stageText(mine);
+      showRaces(now, match);
     });
     return input;
   }
@@ -81,7 +83,7 @@ export function roundFields(choice, set, match) {
   const stopped = choice.type === "double_elimination" && choice.then === "knockout";
   function num(key, id) {
     const input = el("input", { type: "number", id, min: 1, max: 999, value: String(choice[key] ?? ""), inputmode: "numeric", placeholder: t("dk_then_same") });
-    input.addEventListener("input", () => set(key, input.value));
+    input.addEventListener("input", () => showRaces(set(key, input.value), match));
     return input;
   }
   return el("div", { class: "row", id: "draw-rounds-race" },
@@ -94,4 +96,31 @@ export function stageText(choice) {
   if (choice.then !== "knockout" || !STAGE_TYPES.includes(choice.type)) return "";
   const n = Math.floor(Number(choice.then_advance)) || 0;
   return t(choice.type === "round_robin" ? "dk_then_summary_groups" : "dk_then_summary_de", { n });
+}
+
+/** "Losers bracket: race to 7 · Knockout: race to 9 · Final: race to 11" for the draw's summary:
+ * the lengths that differ from the format step's, or "". */
+export function raceText(choice, match) {
+  const unit = lengthKey(match && match.format);
+  const v = (k) => String(choice[k] ?? "").trim();
+  const elimination = ["single_elimination", "double_elimination"].includes(choice.type);
+  const knockout = choice.then === "knockout" && STAGE_TYPES.includes(choice.type);
+  const stopped = choice.type === "double_elimination" && knockout;
+  const parts = [];
+  if (choice.type === "double_elimination" && v("race_losers")) parts.push([`dk_race_losers_${unit}`, v("race_losers")]);
+  if (elimination && !stopped && v("race_final")) {
+    parts.push([choice.type === "double_elimination" ? `dk_race_gf_${unit}` : `dk_then_final_${unit}`, v("race_final")]);
+  }
+  if (knockout && v("then_length")) parts.push([`dk_then_length_${unit}`, v("then_length")]);
+  if (knockout && v("then_final")) parts.push([`dk_then_final_${unit}`, v("then_final")]);
+  // "race to 7", "抢7": no space after a Chinese label, as in the format's own text
+  return parts.map(([label, n]) => `${t(label)}${/[\u3000-\u9fff]$/.test(t(label)) ? "" : " "}${n}`).join(" · ");
+}
+
+/** The summary's line of race lengths (`#draw-race-summary`), kept up to date as the organiser types. */
+function showRaces(choice, match) {
+  const line = document.getElementById("draw-race-summary");
+  if (!line) return;
+  line.textContent = raceText(choice, match);
+  line.hidden = !line.textContent;
 }

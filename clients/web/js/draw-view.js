@@ -8,10 +8,12 @@ export const DECIDED = ["finished", "walkover", "bye"];
 
 export function roundNo(round) { const n = /(\d+)$/.exec(round || ""); return n ? Number(n[1]) : 0; }
 
-/** "Quarter-finals", "Losers round 3", "Grand final — reset"... `lastRound`: the bracket's last. */
-export function roundTitle(type, bracket, round, lastRound) {
+/** "Quarter-finals", "Losers round 3", "Grand final — reset"... `lastRound`: the bracket's last.
+ * `stopped`: a double elimination played down to a next stage (no finals: "Winners round 3"). */
+export function roundTitle(type, bracket, round, lastRound, stopped = false) {
   const n = roundNo(round);
   if (bracket === "final") return round === "GF2" ? t("br_gf_reset") : t("br_grand_final");
+  if (stopped) return t(bracket === "losers" ? "br_losers_round" : "br_winners_round", { n });
   if (bracket === "losers") return n === lastRound ? t("br_losers_final") : t("br_losers_round", { n });
   if (bracket === "winners") {
     if (type === "double_elimination" && n === lastRound) return t("br_winners_final");

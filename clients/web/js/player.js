@@ -120,7 +120,8 @@ function roundName(ctx, m) {
   const last = Math.max(0, ...same.map((x) => roundNo(x.round)));
   if (m.group) return t("br_group", { g: m.group });
   const stage = proj.draw.stages && proj.draw.stages.find((s) => s.stage === (m.stage || 1));
-  return roundTitle(stage ? stage.type : ctx.type, m.bracket, m.round, last);
+  const stopped = Boolean(stage && stage.type === "double_elimination" && proj.draw.stages.some((s) => s.stage === stage.stage + 1));
+  return roundTitle(stage ? stage.type : ctx.type, m.bracket, m.round, last, stopped);
 }
 
 // ---------------------------------------------------------------- every match of theirs
