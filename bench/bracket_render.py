@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.web.conftest import CHROMIUM, Hub, free_port  # noqa: E402
+from tests.web.conftest import CHROMIUM, Hub  # noqa: E402
 from tests.web.fans_helpers import PHONE, FakeWatch, draw_projection, play_out  # noqa: E402
 
 TARGET_MS = 3000
@@ -56,7 +56,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as d:
-        hub = Hub(Path(d) / "hub.db", free_port(), Path(d) / "hub.log")
+        hub = Hub(Path(d))
         hub.start()
         try:
             small = draw_projection(hub.url, 16, "double_elimination", name="Sixteen")
