@@ -297,8 +297,9 @@ def test_both_stages_are_drawn_with_their_lines(hub: Hub, browser: Any, guard: P
         assert page.locator("#stage-1 .bm[data-key='GF']").count() == 0
         # the first stage stops before its finals: its rounds are not called semi-finals or finals
         titles = page.locator("#stage-1 [role='tab']").all_text_contents()
-        assert titles == ([f"Round {n}" for n in (1, 2, 3)] + [f"Losers round {n}" for n in (1, 2, 3, 4)] if lang == "en"
-                          else [f"第{n}轮" for n in (1, 2, 3)] + [f"败者组第{n}轮" for n in (1, 2, 3, 4)]), titles
+        want = ([f"Round {n}" for n in (1, 2, 3)] + [f"Losers round {n}" for n in (1, 2, 3, 4)] if lang == "en"
+                else [f"第{n}轮" for n in (1, 2, 3)] + [f"败者组第{n}轮" for n in (1, 2, 3, 4)])
+        assert titles == want, titles
         assert page.locator("#stage-2 [role='tab']").all_text_contents() == (
             ["Semi-finals", "Final"] if lang == "en" else ["半决赛", "决赛"])
         shot(page, f"fans-stages-{size}-{lang}")
@@ -322,7 +323,8 @@ def test_a_right_to_left_name_keeps_its_marks_after_it(hub: Hub, browser: Any, g
             const m = mark.getBoundingClientRect(), row = n.getBoundingClientRect();
             return [mark.textContent, mark.closest('bdi') === null, m.left - name.right, row.right - m.right]; })""")
         assert len(rows) == 8, rows
-        assert all(text == "✓" and outside and -1 <= gap <= 12 and inside > 0 for text, outside, gap, inside in rows), rows
+        assert all(text == "✓" and outside and -1 <= gap <= 12 and inside > 0
+                   for text, outside, gap, inside in rows), rows
         page.context.close()
     assert not guard.errors
 
@@ -382,7 +384,8 @@ def test_a_finished_256_player_bracket_on_a_phone(hub: Hub, browser: Any, guard:
     """At most 3,000 px tall, with round tabs; its render time printed (bench/bracket_render.py
     holds the target). Half played, it opens each bracket at the round being played, its tab in view."""
     drawn = draw_projection(hub.url, 256, "double_elimination", name="Two five six")
-    half, _ = open_page(browser, guard, f"{hub.url}/bracket/{drawn['id']}", "phone", "zh", play_out(drawn, upto=470))  # the losers at round 6
+    midway = play_out(drawn, upto=470)  # the losers bracket at its round 6
+    half, _ = open_page(browser, guard, f"{hub.url}/bracket/{drawn['id']}", "phone", "zh", midway)
     bracket_ready(half)
     assert half.get_attribute("#br-losers [aria-selected='true']", "data-round") in ("L5", "L6")
     selected_tabs_whole(half)
