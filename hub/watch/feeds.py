@@ -24,11 +24,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.ops.metrics import Metrics
 from hub.rules.interface import MatchRules
 from hub.store import catalog
+from hub.store.db import now_ms
 from hub.watch.history import dumps, replay, short_form
 from hub.watch.watcher import SNAP, UPD, Conn, Item, message
 
 HISTORY = 256  # recent updates kept per match for `since`
 IDLE_FEEDS = 1024  # matches tracked without watchers before the oldest are forgotten
+SNAP_REUSE_MS = 100  # a snapshot text is shared this long after it is built (its server_time stays true)
 RESYNC_REPLAY = 2000  # versions a resync replays to watchers as updates; beyond, a fresh snapshot
 
 Spawn = Callable[[Awaitable[Any]], None]
@@ -54,15 +56,19 @@ class MatchFeed:
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     loading: bool = False
     pending: list[tuple[dict[str, Any], str, str]] = field(default_factory=list)
-    snap_cache: dict[str, tuple[int, str]] = field(default_factory=dict)
+    snap_cache: dict[str, tuple[int, int, str]] = field(default_factory=dict)
 
     def snapshot_text(self, channel: str) -> str:
-        # Built once per version and channel, shared by every watcher that needs it (server_time
-        # is then that of the first build, a few ms at most before the others).
+        # Shared by the watchers that join within SNAP_REUSE_MS of its build (a crowd opening the
+        # page at once), built again after: its server_time sets the screens' clock offset, and a
+        # text kept while a quiet match does not change would be minutes old (a shot clock drawn
+        # against it shows minutes instead of seconds).
         cached = self.snap_cache.get(channel)
-        if cached is None or cached[0] != self.version:
-            cached = self.snap_cache[channel] = (self.version, message("snapshot", channel, self.version, self.data))
-        return cached[1]
+        now = now_ms()
+        if cached is None or cached[0] != self.version or now - cached[1] > SNAP_REUSE_MS:
+            text = message("snapshot", channel, self.version, self.data)
+            cached = self.snap_cache[channel] = (self.version, now, text)
+        return cached[2]
 
 
 @dataclass(eq=False)

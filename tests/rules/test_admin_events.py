@@ -58,6 +58,8 @@ def test_admin_kinds_need_the_server():
     {"kind": "player_renamed", "player": "a", "name": ""},
     {"kind": "player_renamed", "player": "a", "name": "x" * 101},
     {"kind": "player_renamed", "player": "a"},
+    {"kind": "player_renamed", "player": "a", "name": "\u202enaF gnaY"},  # a bidi override (hub/rules/names.py)
+    {"kind": "player_renamed", "player": "a", "name": "\u200b"},  # nothing left once invisibles go
     {"kind": "table_moved", "table_id": ""},
     {"kind": "table_moved", "table_id": 7},
 ])

@@ -68,6 +68,32 @@ async def subscribed(url: str) -> Any:
     return ws
 
 
+async def test_a_snapshot_of_a_quiet_match_carries_the_time_it_is_sent(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screens draw a shot clock against server_time: a snapshot text kept while the match
+    did not change would carry the time of its first build (a watcher joining 40 minutes later saw
+    a 45 s shot clock as 40 minutes). Watchers joining together share one text."""
+    from hub.watch import feeds as feeds_mod
+    clock = {"now": 1_000_000}
+    for mod in (conn_mod, feeds_mod):
+        monkeypatch.setattr(mod, "now_ms", lambda: clock["now"], raising=False)
+    _, server, _ = served
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+
+    async def joined() -> int:
+        async with connect(url, compression=None, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "subscribe", "channel": "match:m1"}))
+            snap = json.loads(await ws.recv())
+            assert snap["type"] == "snapshot" and snap["version"] == 0
+            return int(snap["server_time"])
+
+    assert await joined() == 1_000_000
+    clock["now"] += 50  # the same crowd: the same text
+    assert await joined() == 1_000_000
+    clock["now"] += 40 * 60_000  # forty minutes on, nothing played
+    assert await joined() == clock["now"]
+
+
 class StalledPeer:
     """A raw TCP WebSocket client with a tiny receive buffer that subscribes, then stops reading."""
 

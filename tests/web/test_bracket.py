@@ -397,10 +397,13 @@ def test_home_lists_tournaments_live_next_and_finished(watch_gateway: Hub, brows
     assert live.get_attribute("href") == f"/watch/{on_table['match_id']}"
     names = {p["id"]: p["name"] for p in running.players}
     assert " – ".join(names[p] for p in on_table["players"]) in live.inner_text()
+    # each name isolated on its own: a right-to-left name never reorders the other
+    assert live.locator(".names bdi").all_inner_texts() == [names[p] for p in on_table["players"]]
     queue = running.get()["queue"]
     assert queue and item.locator(".t-next li").count() == min(len(queue), 4)
     champion = next(p for p in done.get()["players"] if p["status"] == "champion")
     assert champion["name"] in page.locator(f"li.tour[data-tournament='{done.tid}'] .t-champion").inner_text()
+    assert page.locator(f"li.tour[data-tournament='{done.tid}'] .t-champion bdi").inner_text() == champion["name"]
     assert page.locator(f"li.tour[data-tournament='{fresh.tid}'] a.tname").inner_text() == "Next week <i>open</i>"
     # In progress first, finished last.
     order = page.locator("li.tour").evaluate_all("els => els.map(e => e.dataset.status)")

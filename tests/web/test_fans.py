@@ -140,6 +140,7 @@ def test_player_page_follows_the_call_and_the_score_live(watch_gateway: Hub, bro
     assert page.inner_text("#pl-seed") == ("Seed 2" if lang == "en" else "2 号种子")
     assert page.inner_text("#next-state") == ("Up next #1" if lang == "en" else "下一场 #1")
     assert page.inner_text("#next-opponent") == opponent
+    assert page.inner_text(".pl-follow-hint bdi") == name  # the name isolated inside the sentence
     # the final: waiting for the winners of both semi-finals
     final = next(m for m in ev.get()["draw"]["matches"] if m["round"] == "W2")
     assert page.locator(f".pl-m[data-key='{final['key']}']").count() == 0  # not theirs yet
@@ -147,6 +148,7 @@ def test_player_page_follows_the_call_and_the_score_live(watch_gateway: Hub, bro
     ev.win(on_table, on_table["players"][0])  # the table frees: their match is called to it
     page.wait_for_selector("#pl-next[data-state='called']", timeout=5000)
     assert page.inner_text("#next-state") == ("Called to Table 1" if lang == "en" else "已叫号：Table 1")
+    assert page.inner_text("#next-state bdi") == "Table 1"  # a table's name is a name too
     called = next(m for m in ev.called() if m["key"] == waiting["key"])
     assert page.get_attribute("#watch-link", "href") == f"/watch/{called['match_id']}"
     # Played: the live score comes from the match channel, rack by rack.
@@ -296,7 +298,31 @@ def test_both_stages_are_drawn_with_their_lines(hub: Hub, browser: Any, guard: P
         # a double elimination stopped for a knockout has no finals: its last rounds are named plainly
         names = {"en": ("Winners round 3", "Losers round 4"), "zh": ("胜者组第3轮", "败者组第4轮")}[lang]
         assert (page.inner_text("#tab-winners-W3"), page.inner_text("#tab-losers-L4")) == names
+        assert page.locator("#stage-2 [role='tab']").all_text_contents() == (
+            ["Semi-finals", "Final"] if lang == "en" else ["半决赛", "决赛"])
         shot(page, f"fans-stages-{size}-{lang}")
+        page.context.close()
+    assert not guard.errors
+
+
+def test_a_right_to_left_name_keeps_its_marks_after_it(hub: Hub, browser: Any, guard: PageWatch,
+                                                       shapes: dict[str, Any]) -> None:
+    """The winner's ✓ sits after the name, outside its isolation (inside it, a right-to-left name
+    put it on the name's left), and stays in view when a long name is cut short."""
+    proj = play_out(shapes["de16"], upto=8)  # round 1 of the winners bracket played
+    for i, pl in enumerate(proj["players"]):
+        pl["name"] = f"محمد Ali {i + 1}" if i % 2 else f"Kelly Fisher-Longname-Longname {i + 1}"
+    for size in ("tv", "phone"):
+        page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", size, "en", proj)
+        bracket_ready(page)
+        rows = page.locator("#br-winners .round[data-round='W1'] .bm-p.winner").evaluate_all("""ns => ns.map(n => {
+            const name = n.querySelector('bdi.name').getBoundingClientRect();
+            const mark = n.querySelector('.nm-mark');
+            const m = mark.getBoundingClientRect(), row = n.getBoundingClientRect();
+            return [mark.textContent, mark.closest('bdi') === null, m.left - name.right, row.right - m.right]; })""")
+        assert len(rows) == 8, rows
+        assert all(text == "✓" and outside and -1 <= gap <= 12 and inside > 0
+                   for text, outside, gap, inside in rows), rows
         page.context.close()
     assert not guard.errors
 
@@ -344,10 +370,25 @@ def test_no_column_is_cut_off(hub: Hub, browser: Any, guard: PageWatch, shapes: 
     page.context.close()
 
 
+def selected_tabs_whole(page: Any) -> None:
+    """Each bracket's selected round tab is whole in its (scrolled) tab bar."""
+    for bar in page.locator("[role='tablist']").all():
+        sel = bar.locator("[aria-selected='true']").bounding_box()
+        box = bar.bounding_box()
+        assert box["x"] - 1 <= sel["x"] and sel["x"] + sel["width"] <= box["x"] + box["width"] + 1, (sel, box)
+
+
 def test_a_finished_256_player_bracket_on_a_phone(hub: Hub, browser: Any, guard: PageWatch) -> None:
     """At most 3,000 px tall, with round tabs; its render time printed (bench/bracket_render.py
-    holds the target)."""
-    proj = play_out(draw_projection(hub.url, 256, "double_elimination", name="Two five six"))
+    holds the target). Half played, it opens each bracket at the round being played, its tab in view."""
+    drawn = draw_projection(hub.url, 256, "double_elimination", name="Two five six")
+    midway = play_out(drawn, upto=470)  # the losers bracket at its round 6
+    half, _ = open_page(browser, guard, f"{hub.url}/bracket/{drawn['id']}", "phone", "zh", midway)
+    bracket_ready(half)
+    assert half.get_attribute("#br-losers [aria-selected='true']", "data-round") in ("L5", "L6")
+    selected_tabs_whole(half)
+    half.context.close()
+    proj = play_out(drawn)
     assert proj["draw"]["status"] == "finished"
     for lang in ("en", "zh"):
         t0 = time.monotonic()
@@ -361,6 +402,7 @@ def test_a_finished_256_player_bracket_on_a_phone(hub: Hub, browser: Any, guard:
         assert height <= 3000
         assert page.locator("#br-winners [role='tab']").count() == 8 + 2  # W1-W8, GF, GF2
         assert page.locator("#br-losers [role='tab']").count() == 14
+        selected_tabs_whole(page)
         champion = next(p["name"] for p in proj["players"] if p["id"] == proj["draw"]["champion"])
         assert page.inner_text("#champion-name") == champion
         shot(page, f"fans-256-phone-{lang}")

@@ -101,7 +101,8 @@ def test_a_finished_match_page_offers_to_follow_its_table(watch_gateway: Hub, co
     page.goto(f"{hub.url}/watch/{t['match_id']}")
     page.wait_for_selector("#follow-table")
     assert page.locator("#follow-table").get_attribute("href") == f"/watch/table/{t['table_id']}"
-    page.locator("#follow-table:text('Arena 4')").wait_for()  # the name, once the tournament is read
+    page.locator("#follow-table:has-text('Arena 4')").wait_for()  # the name, once the tournament is read
+    assert page.inner_text("#follow-table bdi") == "Arena 4"  # a table's name isolated in the sentence
 
 
 def test_the_light_goes_amber_when_no_data_comes(watch_gateway: Hub, browser: Any) -> None:

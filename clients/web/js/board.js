@@ -4,7 +4,7 @@
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
-import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard } from "./ui.js";
+import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard, isolated, playerName } from "./ui.js";
 import { CallAnnouncer } from "./board-call.js";
 
 const tid = pathId();
@@ -168,13 +168,15 @@ function renderCell(tableId) {
     const at = m.status === "live" && p.id === active;
     return el("div", { class: `pl-row ${at ? "at-table" : ""} ${m.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
       el("span", { class: "marker", text: at ? "▶" : "" }),
-      el("bdi", { class: "name", text: p.name }),
+      // the winner's star after the name, outside its isolation (a right-to-left name keeps it on its right)
+      el("span", { class: "nm" }, el("bdi", { class: "name", text: p.name }),
+        m.winner === p.id ? el("span", { class: "nm-star", text: "★" }) : null),
       showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) })
         : p.group ? el("span", { class: `grp ${p.group}`, text: t(p.group) }) : null,
       el("span", { class: "score", text: String(p.score ?? 0) }));
   }));
   const foot = el("div", { class: "cell-foot" });
-  if (m.status === "finished") foot.append(el("span", { class: "status done", text: resultText(m) }));
+  if (m.status === "finished") foot.append(el("span", { class: "status done" }, isolated(resultText(m), m.winner && playerName(m, m.winner))));
   else if (m.status === "scheduled") {
     // Called here and not started yet: the next match on this table.
     foot.append(el("span", { class: "status next-here", text: m.draw ? t("bd_called") : tc("s", "scheduled") }));

@@ -4,11 +4,17 @@
 // two-stage draw (docs/tournaments.md "What the tournament projection shows"). Every function
 // takes the whole projection's context (draw-view.js drawContext) and returns nodes.
 import { t, tc } from "./i18n.js";
-import { el } from "./ui.js";
-import { DECIDED, roundNo, roundTitle, matchState, slotLabels, scoreOf } from "./draw-view.js";
+import { el, isolated } from "./ui.js";
+import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf } from "./draw-view.js";
 
 /** A name, isolated so that a right-to-left or mixed name never reorders what is beside it. */
 export function nameNode(text, cls = "name") { return el("bdi", { class: cls, text }); }
+
+/** A name with its mark (the winner's ✓, the champion's ★) after it, outside the name's isolation:
+ * inside it, a right-to-left name would put the mark on its left. */
+function withMark(name, mark) {
+  return el("span", { class: "nm" }, name, mark ? el("span", { class: "nm-mark", text: mark }) : null);
+}
 
 export function card(m, ctx) {
   const st = matchState(m, ctx);
@@ -23,7 +29,7 @@ export function card(m, ctx) {
       dataset: pid ? { player: pid } : {}, title: gone ? t("br_withdrawn") : null },
       p && p.seed ? el("span", { class: "seed", text: String(p.seed) }) : el("span", { class: "seed" }),
       el("span", { class: "who" },
-        nameNode(p ? p.name : pid ? String(pid) : slot.text),
+        withMark(nameNode(p ? p.name : pid ? String(pid) : slot.text), won ? "✓" : ""),
         p && p.club ? el("bdi", { class: "club", text: p.club }) : null),
       m.status === "walkover" && lost ? el("span", { class: "sc wo", text: t("br_wo_short") })
         : el("span", { class: "sc", text: sc === null || sc === undefined ? "" : String(sc) }));
@@ -34,7 +40,7 @@ export function card(m, ctx) {
   };
   const head = el("div", { class: "bm-head" },
     el("span", { class: "bm-key", text: m.key }),
-    el("span", { class: "bm-state", text: st.text }));
+    el("span", { class: "bm-state" }, isolated(st.text, st.table)));
   if (m.match_id) {
     return el("a", { ...attrs, href: `/watch/${encodeURIComponent(m.match_id)}`, title: t("br_watch") }, head, rows);
   }
@@ -84,7 +90,7 @@ function foldedRounds(id, rounds, view) {
 export function bracketSection(id, title, matches, ctx, view) {
   if (!matches.length) return null;
   const rounds = byRound(matches);
-  const last = Math.max(...rounds.filter(([, ms]) => ms[0].bracket !== "final").map(([r]) => roundNo(r)), 0);
+  const last = lastRoundOf(matches);
   const folded = foldedRounds(id, rounds, view);
   const titles = rounds.map(([round, ms]) => roundTitle(ctx.type, ms[0].bracket, round, last, ctx.stopped));
   const tabs = el("div", { class: "round-tabs", role: "tablist", "aria-label": title || t("br_rounds") },
@@ -141,7 +147,7 @@ function standingsTable(rows, ctx, chase) {
       const diff = (s.score_for ?? 0) - (s.score_against ?? 0);
       return el("tr", { dataset: { player: s.player }, class: `${ctx.champion === s.player ? "champion" : ""} ${p && p.status === "withdrawn" ? "withdrawn" : ""}` },
         el("td", { class: "num rank", text: String(s.rank ?? "") }),
-        el("td", { class: "who" }, nameNode(p ? p.name : String(s.player)),
+        el("td", { class: "who" }, withMark(nameNode(p ? p.name : String(s.player)), ctx.champion === s.player ? "★" : ""),
           p && p.club ? el("bdi", { class: "club", text: p.club }) : null),
         el("td", { class: "num", text: String(s.played ?? 0) }),
         el("td", { class: "num", text: String(s.won ?? 0) }),

@@ -104,9 +104,11 @@ function readTabs(section, scroller) {
   const tab = cur && section.querySelector(`[role='tab'][data-round='${CSS.escape(cur.dataset.round)}']`);
   const bar = tab && tab.parentElement;
   let barLeft = null;
-  if (bar && bar.scrollWidth > bar.clientWidth
-      && (tab.offsetLeft < bar.scrollLeft || tab.offsetLeft + tab.offsetWidth > bar.scrollLeft + bar.clientWidth)) {
-    barLeft = tab.offsetLeft - 8;
+  if (bar && bar.scrollWidth > bar.clientWidth) {
+    // the tab's place in the bar's own scrolled content (offsetLeft counts from the bar's positioned
+    // ancestor, not from the bar)
+    const at = tab.getBoundingClientRect().left - bar.getBoundingClientRect().left + bar.scrollLeft;
+    if (at < bar.scrollLeft || at + tab.offsetWidth > bar.scrollLeft + bar.clientWidth) barLeft = Math.max(0, at - 8);
   }
   return { section, scroller, keep, round: cur ? cur.dataset.round : null, bar, barLeft,
     more: scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 4 ? "right" : "",

@@ -3,7 +3,7 @@
 // links to their page (/player/{tid}/{pid}). The choice is kept in the URL (?player=pid) so a
 // shared link opens highlighted, and it survives every live redraw.
 import { t } from "./i18n.js";
-import { el, fill } from "./ui.js";
+import { el, fill, isolated } from "./ui.js";
 import { nextMatch, playerMatches } from "./draw-view.js";
 import { sectionOf } from "./bracket-draw.js";
 
@@ -123,7 +123,7 @@ export class PlayerSearch {
       el("span", { class: "label", text: t("br_showing") }),
       el("bdi", { class: "name", id: "chosen-name", text: p.name }),
       el("span", { class: "muted", id: "chosen-count", text: t("br_n_matches", { n: mine.filter((m) => m.status !== "bye").length }) }),
-      nxt ? el("span", { class: "chosen-next", id: "chosen-next", text: `${t("pl_next")}: ${nxt.text}` }) : null,
+      nxt ? el("span", { class: "chosen-next", id: "chosen-next" }, `${t("pl_next")}: `, isolated(nxt.text, nxt.table)) : null,
       target ? el("button", { type: "button", class: "btn small", id: "goto-next", text: nxt ? t("br_goto_next") : t("br_goto_last"),
         onclick: () => { this.pendingScroll = true; this.apply(root); } }) : null,
       el("a", { class: "btn small primary", id: "player-link", href: `/player/${encodeURIComponent(this.tid)}/${encodeURIComponent(p.id)}`,

@@ -55,6 +55,8 @@ function schedule() {
 
 /** The whole projection, from whatever feed: redraw when what the bracket shows changed. */
 function showProjection(data) {
+  // when the first projection arrived, after navigation (bench/bracket_render.py reads it)
+  if (!proj) document.body.dataset.dataAtMs = String(Math.round(performance.now()));
   proj = data;
   document.body.dataset.version = String(data.version ?? "");
   const sig = signature(data);

@@ -8,6 +8,15 @@ export const DECIDED = ["finished", "walkover", "bye"];
 
 export function roundNo(round) { const n = /(\d+)$/.exec(round || ""); return n ? Number(n[1]) : 0; }
 
+/** The number of a bracket's last round (its grand final aside), the one `roundTitle` names a
+ * final; none (Infinity) when that round holds more than one match: a bracket that stops before its
+ * final (the first stage of a two-stage event) has plain "Round n" titles, no "Semi-finals". */
+export function lastRoundOf(matches) {
+  const plain = matches.filter((m) => m.bracket !== "final");
+  const last = Math.max(0, ...plain.map((m) => roundNo(m.round)));
+  return plain.filter((m) => roundNo(m.round) === last).length > 1 ? Infinity : last;
+}
+
 /** "Quarter-finals", "Losers round 3", "Grand final — reset"... `lastRound`: the bracket's last.
  * `stopped`: a double elimination played down to a next stage (no finals: "Winners round 3"). */
 export function roundTitle(type, bracket, round, lastRound, stopped = false) {
@@ -53,15 +62,15 @@ export function tableName(ctx, id) { const tb = ctx.tables.get(id); return tb ? 
 /** A real player in a slot: not null (not known yet) and not "bye" (never filled). */
 export function isPlayer(pid) { return pid !== null && pid !== undefined && pid !== "bye"; }
 
-/** The status line of a draw match: {cls, text} ("Called to Table 4", "Up next #2", "Live · Table 1"). */
+/** The status line of a draw match: {cls, text, table?} ("Called to Table 4", "Up next #2", "Live · Table 1"). */
 export function matchState(m, ctx) {
   switch (m.status) {
     case "called": {
       const lm = ctx.live.get(m.match_id);
       const where = tableName(ctx, m.table_id);
-      if (lm && lm.match.status === "live") return { cls: "live", text: [t("br_live"), where].filter(Boolean).join(" · ") };
+      if (lm && lm.match.status === "live") return { cls: "live", table: where, text: [t("br_live"), where].filter(Boolean).join(" · ") };
       if (lm && lm.match.status === "finished") return { cls: "done", text: t("br_finished") };
-      return { cls: "called", text: t("br_on_table", { table: where || t("table") }) };
+      return { cls: "called", table: where, text: t("br_on_table", { table: where || t("table") }) };
     }
     case "ready": {
       const pos = ctx.queue.indexOf(m.key) + 1;

@@ -2,7 +2,7 @@
 // brackets and scoreboards).
 import { t, tc, onLangChange } from "./i18n.js";
 import { getJSON } from "./live.js";
-import { el, fill, header, setConn } from "./ui.js";
+import { el, fill, header, isolated, setConn } from "./ui.js";
 
 // The organiser's way in (sign-in, tournaments, tables, table cards).
 header("index_title", [el("a", { class: "btn small desk-link", href: "/desk", id: "desk-link", "data-i18n": "desk_title" })]);
@@ -54,8 +54,10 @@ function orderTournaments(list) {
     .map(([tr]) => tr);
 }
 
-function vsText(names) {
-  return (names || []).map((n) => (n === null || n === undefined ? t("br_tbd") : n)).join(" – ");
+/** Both players, each name in a <bdi> (a right-to-left name never reorders the other). */
+function vsNames(names) {
+  return el("span", { class: "names" }, (names || []).map((n, i) => [i ? " – " : "",
+    n === null || n === undefined ? t("br_tbd") : el("bdi", { text: n })]));
 }
 
 /** One tournament: its state, what is live, what is next, its champion; links to its bracket and board. */
@@ -74,22 +76,22 @@ function tournamentItem(tr) {
       tr.total ? el("span", { text: t("ix_progress", { done: tr.played ?? 0, total: tr.total }) }) : null,
       el("a", { class: "t-bracket", href: `/bracket/${id}`, text: t("bracket") }),
       el("a", { class: "t-board", href: `/board/${id}`, text: t("scoreboard") })),
-    tr.champion ? el("div", { class: "t-champion", text: t("ix_champion", { name: tr.champion.name || "" }) }) : null,
-    !tr.champion && (tr.winners || []).length ? el("div", { class: "t-champion t-winners",
-      text: `${t("br_group_winners")}: ${tr.winners.map((w) => `${t("br_group", { g: w.group })} ${w.name || ""}`).join(" · ")}` }) : null,
+    tr.champion ? el("div", { class: "t-champion" }, isolated(t("ix_champion", { name: tr.champion.name || "" }), tr.champion.name)) : null,
+    !tr.champion && (tr.winners || []).length ? el("div", { class: "t-champion t-winners" }, `${t("br_group_winners")}: `,
+      tr.winners.map((w, i) => [i ? " · " : "", `${t("br_group", { g: w.group })} `, el("bdi", { text: w.name || "" })])) : null,
     live.length ? el("div", { class: "t-live" },
       el("span", { class: "t-label", text: t("ix_live") }),
       el("ul", {}, live.map((m) => el("li", { dataset: { match: m.match_id } },
         el("a", { href: `/watch/${encodeURIComponent(m.match_id)}` },
           el("span", { class: "t-table muted", text: m.table || "" }),
-          el("span", { class: "names", text: vsText(m.players) }),
+          vsNames(m.players),
           el("span", { class: "score", text: (m.scores || []).map((x) => x ?? 0).join(" : ") })))))) : null,
     next.length && status === "running" ? el("div", { class: "t-next" },
       el("span", { class: "t-label", text: t("ix_next") }),
       el("ul", {}, next.map((m) => el("li", { dataset: { key: m.key } },
         m.match_id ? el("a", { href: `/watch/${encodeURIComponent(m.match_id)}` },
-          el("span", { class: "t-table muted", text: m.table || "" }), el("span", { class: "names", text: vsText(m.players) }))
-          : el("span", {}, el("span", { class: "t-table muted", text: t("ix_queued") }), el("span", { class: "names", text: vsText(m.players) })))))) : null);
+          el("span", { class: "t-table muted", text: m.table || "" }), vsNames(m.players))
+          : el("span", {}, el("span", { class: "t-table muted", text: t("ix_queued") }), vsNames(m.players)))))) : null);
 }
 
 load();

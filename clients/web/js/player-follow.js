@@ -9,7 +9,7 @@
 // announced, once (the ids announced are kept in localStorage, so a reload does not ring again).
 // Whether the page follows is kept in localStorage too (per tournament and player).
 import { t } from "./i18n.js";
-import { el, fill } from "./ui.js";
+import { el, fill, isolated } from "./ui.js";
 
 const KEY = "cuehub.follow";
 
@@ -106,7 +106,7 @@ export class Follow {
       el("div", { class: "cb-main" },
         el("bdi", { class: "cb-name", text: playerName }),
         el("span", { class: "cb-sep", text: " · " }),
-        el("span", { class: "cb-table", id: "call-table", text: t("br_on_table", { table: next.table }) })),
+        el("span", { class: "cb-table", id: "call-table" }, isolated(t("br_on_table", { table: next.table }), next.table))),
       next.opponentName ? el("div", { class: "cb-vs" }, el("span", { text: `${t("pl_vs")} ` }), el("bdi", { text: next.opponentName })) : null,
       el("button", { type: "button", class: "btn primary", id: "call-dismiss", text: t("pl_dismiss"), onclick: () => this.dismiss() }));
     this.banner.classList.remove("hidden");

@@ -9,8 +9,8 @@
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
-import { el, fill, header, setConn, notFoundCard } from "./ui.js";
-import { DECIDED, drawContext, nextMatch, playerMatches, roundTitle, roundNo, slotLabels, scoreOf, matchState } from "./draw-view.js";
+import { el, fill, header, isolated, setConn, notFoundCard } from "./ui.js";
+import { DECIDED, drawContext, lastRoundOf, nextMatch, playerMatches, roundTitle, slotLabels, scoreOf, matchState } from "./draw-view.js";
 import { Follow } from "./player-follow.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -74,7 +74,7 @@ function headCard(p) {
     el("div", { class: "pl-follow" },
       el("button", { type: "button", class: `btn ${follow.on ? "on" : "primary"}`, id: "follow", "aria-pressed": follow.on ? "true" : "false",
         text: follow.on ? t("pl_following") : t("pl_follow"), onclick: () => { follow.toggle(); render(); } }),
-      el("span", { class: "muted pl-follow-hint", text: t("pl_follow_hint", { name: p.name }) })),
+      el("span", { class: "muted pl-follow-hint" }, isolated(t("pl_follow_hint", { name: p.name }), p.name))),
   ];
 }
 
@@ -102,7 +102,7 @@ function renderNext() {
   const round = roundName(ctx, nxt.m);
   fill(nextCard,
     el("h2", { class: "section-title", text: t("pl_next_match") }),
-    el("div", { class: `pl-state st-${nxt.state}`, id: "next-state", text: nxt.text }),
+    el("div", { class: `pl-state st-${nxt.state}`, id: "next-state" }, isolated(nxt.text, nxt.table)),
     el("div", { class: "pl-vs" },
       el("span", { class: "muted", text: `${t("pl_vs")} ` }),
       opponentName ? el("bdi", { class: "name", id: "next-opponent", text: opponentName })
@@ -117,7 +117,7 @@ function renderNext() {
 
 function roundName(ctx, m) {
   const same = [...ctx.byKey.values()].filter((x) => x.bracket === m.bracket && (x.stage || 1) === (m.stage || 1));
-  const last = Math.max(0, ...same.map((x) => roundNo(x.round)));
+  const last = lastRoundOf(same);
   if (m.group) return t("br_group", { g: m.group });
   const stage = proj.draw.stages && proj.draw.stages.find((s) => s.stage === (m.stage || 1));
   const stopped = Boolean(stage && stage.type === "double_elimination" && proj.draw.stages.some((s) => s.stage === stage.stage + 1));
@@ -131,14 +131,15 @@ function matchRow(m, ctx) {
   const mine = scoreOf(m, pid, ctx);
   const theirs = other.pid ? scoreOf(m, other.pid, ctx) : null;
   const decided = DECIDED.includes(m.status);
-  const result = m.status === "bye" ? t("br_bye") : decided && m.winner ? (m.winner === pid ? t("pl_won") : t("pl_lost")) : matchState(m, ctx).text;
+  const st = matchState(m, ctx);
+  const result = m.status === "bye" ? t("br_bye") : decided && m.winner ? (m.winner === pid ? t("pl_won") : t("pl_lost")) : isolated(st.text, st.table);
   const cls = decided && m.winner ? (m.winner === pid ? "won" : "lost") : m.status;
   return el("li", { class: `pl-m ${cls}`, dataset: { key: m.key, status: m.status } },
     el("span", { class: "pl-m-round", text: `${roundName(ctx, m)} · ${m.key}` }),
     el("span", { class: "pl-m-vs" }, el("span", { class: "muted", text: `${t("pl_vs")} ` }),
       other.pid ? el("bdi", { class: "name", text: nameOf(ctx, other.pid) }) : el("span", { class: "muted", text: other.text || "" })),
     el("span", { class: "pl-m-score", text: mine !== null && mine !== undefined ? `${mine}–${theirs ?? 0}` : m.status === "walkover" ? t("br_wo_short") : "" }),
-    el("span", { class: `pl-m-result ${cls}`, text: result }));
+    el("span", { class: `pl-m-result ${cls}` }, result));
 }
 
 // ---------------------------------------------------------------- render

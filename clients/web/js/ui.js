@@ -27,6 +27,19 @@ function append(parent, children) {
   }
 }
 
+/** `text` as nodes for el(), each of `names` found in it (a player's or a table's name put into a
+ * translated sentence) in a <bdi>: a right-to-left name never reorders the words around it. */
+export function isolated(text, ...names) {
+  let parts = [String(text ?? "")];
+  for (const name of names.filter(Boolean).map(String)) {
+    parts = parts.flatMap((p) => {
+      const i = typeof p === "string" ? p.indexOf(name) : -1;
+      return i < 0 ? [p] : [p.slice(0, i), el("bdi", { text: name }), p.slice(i + name.length)];
+    });
+  }
+  return parts.filter((p) => p !== "");
+}
+
 /** Replace a node's children. */
 export function fill(node, ...children) {
   node.replaceChildren();

@@ -4,7 +4,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import {
   el, fill, pathId, header, setConn, scoreline, ball, bihText, paintShotClock,
-  statusText, resultText, lastText, rackHistory, notFoundCard, matchNames, metaText,
+  statusText, resultText, lastText, rackHistory, notFoundCard, matchNames, metaText, isolated, playerName,
 } from "./ui.js";
 
 const id = pathId();
@@ -62,10 +62,10 @@ function render() {
     el("div", { class: "meta muted", id: "meta", text: metaText(match, names) }),
     scoreline(match, { compact: true }),
     badges,
-    res ? el("div", { class: "result", id: "result", text: res }) : null,
+    res ? el("div", { class: "result", id: "result" }, isolated(res, match.winner && playerName(match, match.winner))) : null,
     res && !followTable && match.table_id
-      ? el("a", { class: "follow", id: "follow-table", href: `/watch/table/${encodeURIComponent(match.table_id)}`,
-        text: t("follow_table", { name: (names && names.table) || t("table") }) }) : null,
+      ? el("a", { class: "follow", id: "follow-table", href: `/watch/table/${encodeURIComponent(match.table_id)}` },
+        isolated(t("follow_table", { name: (names && names.table) || t("table") }), names && names.table)) : null,
     r.on_table && live
       ? el("div", { class: "ontable" }, el("div", { class: "section-title", text: t("balls_on_table") }), el("span", { class: "balls" }, r.on_table.map((n) => ball(n))))
       : null,
