@@ -78,6 +78,11 @@ def start_on_its_table(hub: ServedHub, ev: dict[str, Any], entry: dict[str, Any]
     table_command(hub, token_of(ev, entry["table_id"]), entry["match_id"], start)
 
 
+def names_of(hub: ServedHub, tid: str, pids: list[str]) -> list[str]:
+    names = {p["id"]: p["name"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]}
+    return [names[p] for p in pids]
+
+
 def token_of(ev: dict[str, Any], table_id: str) -> str:
     return next(t["token"] for t in ev["tables"] if t["id"] == table_id)
 
@@ -166,7 +171,8 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         desk.select_option(f"{form} .res-winner", a)
         desk.click(f"{form} [data-action=result-go]")
         desk.wait_for_selector("#run-message.err")
-        assert "That did not work" in desk.inner_text("#run-message")
+        said = desk.inner_text("#run-message")
+        assert "the winner must have the best score" in said and "has 0 against 2" in said, said
         assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
         shot(desk, f"corrections-result-refused-{size}")
 
@@ -284,7 +290,9 @@ def test_reopen_and_reinstate_with_their_refusals(hub: ServedHub, browser: Any) 
         desk.click("#modal-confirm")
         desk.wait_for_selector("#run-message.err")
         text = desk.inner_text("#run-message")
-        assert "W2-1 has started since" in text and "result_used" in text, text
+        final_names = " – ".join(names_of(hub, tid, final["players"]))
+        assert f"W2-1 ({final_names}) has started since" in text and "(result_used)" in text, text
+        assert "The hub" not in text, text  # said once, in the page's words
         assert entries(hub, tid)["W1-2"]["status"] == "finished"
         shot(desk, "corrections-reopen-refused-tablet")
         assert guard.errors == [], guard.errors
@@ -315,7 +323,7 @@ def test_reinstate_refused_once_a_walkover_it_made_has_fed_a_started_match(hub: 
         desk.click("#modal-confirm")
         desk.wait_for_selector("#players-message.err")
         text = desk.inner_text("#players-message")
-        assert "W2-1" in text and "已经开始" in text, text
+        assert "W2-1" in text and "已经开始" in text and "has started" not in text, text
         assert desk.locator(f"{row}.status-withdrawn").count() == 1
         shot(desk, "corrections-reinstate-refused-laptop-zh")
         # The result form in Chinese, on the live final's table card.
@@ -326,6 +334,16 @@ def test_reinstate_refused_once_a_walkover_it_made_has_fed_a_started_match(hub: 
         assert "录入结果" in desk.inner_text(f"{card} [data-action=result]")
         assert "保存结果" in desk.inner_text(f"{card} form.result-form")
         shot(desk, "corrections-result-form-laptop-zh")
+        # A score short of the race is refused in Chinese before anything is sent.
+        a, b = final["players"]
+        desk.fill(f"{card} .res-score[data-player='{a}']", "1")
+        desk.fill(f"{card} .res-score[data-player='{b}']", "0")
+        desk.wait_for_selector(f"{card} form.result-form[data-race='2']")  # the form read its match's format
+        desk.click(f"{card} [data-action=result-go]")
+        desk.wait_for_selector("#run-message.err")
+        said = desk.inner_text("#run-message")
+        assert "抢2" in said and "未保存" in said, said
+        assert entries(hub, tid)["W2-1"]["status"] == "called"
         assert guard.errors == [], guard.errors
     finally:
         desk_ctx.close()
@@ -384,6 +402,23 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
               lambda: board.locator(f".cell[data-table='{table['id']}'].live .fmt").filter(has_text="W1-1").wait_for())
         assert tab.locator("#over.hidden").count() == 1
         assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
+        assert "reopened" not in tab.inner_text("#left-banner")  # this tablet's own Undo
+        # The last rack again; this time the desk reopens it: the tablet says so, and W1-2 (called
+        # here meanwhile, never shown) leaves the log once, by its key.
+        nine_on_the_break(hub, table["token"], w11["match_id"], a)
+        tab.wait_for_selector("#over:not(.hidden)")
+        tab.locator("#over-next").filter(has_text="W1-2").wait_for()
+        said_left = tab.locator("#log li").filter(has_text="W1-2 is no longer on this table").count()
+        t0 = time.monotonic()
+        hub.admin_post(f"/api/tournaments/{tid}/draw/W1-1/reopen")
+        timed("reopen (API) on Match over -> the tablet says the desk reopened it", t0,
+              lambda: tab.locator("#left-text").filter(has_text="W1-1 was reopened at the desk").wait_for())
+        tab.wait_for_selector("#stroke:not(.hidden)")
+        tab.locator("#log li").filter(has_text="W1-2 is no longer on this table").nth(said_left).wait_for()
+        time.sleep(0.5)
+        assert tab.locator("#log li").filter(has_text="W1-2 is no longer on this table").count() == said_left + 1
+        assert tab.locator("#log li").filter(has_text="That match").count() == 0
+        shot(tab, "corrections-tablet-reopened-at-the-desk")
         # The last rack again, then "Next match": W1-2's start.
         nine_on_the_break(hub, table["token"], w11["match_id"], a)
         tab.wait_for_selector("#over:not(.hidden)")

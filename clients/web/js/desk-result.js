@@ -12,8 +12,29 @@ import { el } from "./ui.js";
 
 const SCORED_IN_POINTS = new Set(["golden_nine", "chase_nine"]);
 
-/** players: [{id, name, score}]; onSubmit(body, button) -> promise; onCancel(). */
-export function resultForm({ key, players, discipline, onSubmit, onCancel }) {
+/** What the hub would refuse, said in the page's language before anything is sent (the hub
+ * checks again): the winner's score is the best, a race's winner reached the race and nobody
+ * passed it, chase points sum to zero. `format` is the match's (set when the desk has read it). */
+export function resultProblem(body, players, discipline, format) {
+  const s = body.score;
+  const name = (pid) => (players.find((p) => p.id === pid) || {}).name || pid;
+  if (discipline === "chase_nine") {
+    return Object.values(s).reduce((a, b) => a + b, 0) !== 0 ? t("dk_res_chase_sum") : null;
+  }
+  const best = Math.max(...Object.values(s));
+  const others = Object.entries(s).filter(([pid]) => pid !== body.winner).map(([, n]) => n);
+  const n = s[body.winner];
+  if (others.some((x) => x >= n)) return t("dk_res_not_best", { name: name(body.winner), n, best: Math.max(...others, best) });
+  const race = format && format.race_to;
+  if (race && Object.values(s).some((x) => x > race)) return t("dk_res_over_race", { race });
+  if (race && n !== race) return t("dk_res_race", { race, name: name(body.winner), n });
+  return null;
+}
+
+/** players: [{id, name, score}]; onSubmit(body, button) -> promise; onRefuse(text): a score the
+ * hub would refuse; onCancel(). The form's setFormat(f) gives it the match's format. */
+export function resultForm({ key, players, discipline, format = null, onSubmit, onRefuse, onCancel }) {
+  let fmt = format;
   let picked = null; // a winner chosen by hand; until then the best score wins
   const inputs = players.map((p) => el("input", {
     type: "number", class: "res-score", min: discipline === "chase_nine" ? -999 : 0, max: 999, step: 1,
@@ -49,7 +70,13 @@ export function resultForm({ key, players, discipline, onSubmit, onCancel }) {
     e.preventDefault();
     const body = { winner: winner.value, score: scores() };
     if (reason.value.trim()) body.reason = reason.value.trim();
-    onSubmit(body, submit);
+    const problem = resultProblem(body, players, discipline, fmt);
+    if (problem && onRefuse) onRefuse(problem);
+    else onSubmit(body, submit);
   });
+  form.setFormat = (f) => {
+    fmt = f || null;
+    if (fmt && fmt.race_to) form.dataset.race = String(fmt.race_to);
+  };
   return form;
 }

@@ -41,13 +41,14 @@ export function runView(ctx) {
   const freeTables = (except) => tables().filter((x) => x.status === "free" && x.id !== except);
   const name = (pid) => nameOf(tour(), pid);
   const vs = (m) => (m.players || []).map(name).join(" – ");
+  const keyAndNames = (key) => (entry(key) ? `${key} (${vs(entry(key))})` : key);
 
   function act(button, work, okText, { self = null, players = tour().players || [] } = {}) {
     return busy(button, null, async () => {
       try {
         await work();
       } catch (e) {
-        say(message, namesForIds(errorText(e, { self }), { players }), "err");
+        say(message, namesForIds(errorText(e, { self, label: keyAndNames }), { players }), "err");
         return;
       }
       open = null;
@@ -92,9 +93,12 @@ export function runView(ctx) {
     open.node = resultForm({
       key, players, discipline,
       onCancel: () => { open = null; paint(); },
+      onRefuse: (text) => say(message, text, "err"),
       onSubmit: (body, b) => act(b, () => hub.enterResult(mid, body),
         t("dk_res_done", { key, names: players.map((p) => `${p.name} ${body.score[p.id]}`).join(" : ") }), { self: key, players }),
     });
+    const node = open.node; // the match's own format (a race length per round or stage), for the form's checks
+    hub.match(mid).then((m) => node.setFormat(m && m.format), () => {});
     return open.node;
   }
 
