@@ -149,6 +149,9 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         tab1 = open_tablet(screens, guard, hub, {"id": t1["id"], "token": token_of(ev, t1["id"])})
         tab2 = open_tablet(screens, guard, hub, {"id": t2["id"], "token": token_of(ev, t2["id"])})
         board = open_board(screens, guard, hub, tid)
+        bracket = guard.attach(screens.new_page())
+        bracket.goto(f"{hub.url}/bracket/{tid}")
+        bracket.wait_for_selector("#m-W1-1")
         # The header names the table, never its raw id.
         assert tab1.inner_text("#table-name").startswith("Table 1") and t1["id"] not in tab1.inner_text("header")
         w11 = entries(hub, tid)["W1-1"]
@@ -196,6 +199,9 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         assert "2" in tab1.inner_text("#over-score") and "1" in tab1.inner_text("#over-score")
         assert tab1.is_enabled("#over-undo") and tab1.is_visible("#next-match")
         desk.wait_for_selector("#run-message.ok")
+        # The draw's own screens say it too: the desk's list of matches and the bracket.
+        desk.locator("#run-rounds .entry[data-key='W1-1'] .e-result").filter(has_text="entered by the desk").wait_for()
+        bracket.locator("#m-W1-1 .bm-state").filter(has_text="entered by the desk").wait_for()
         shot(tab1, f"corrections-tablet-over-entered-{size}")
 
         # Move W1-2 from Table 2 to Table 1, whose last match is finished: the chooser offers it.
