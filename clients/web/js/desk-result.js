@@ -24,7 +24,8 @@ export function resultProblem(body, players, discipline, format) {
   const best = Math.max(...Object.values(s));
   const others = Object.entries(s).filter(([pid]) => pid !== body.winner).map(([, n]) => n);
   const n = s[body.winner];
-  if (others.some((x) => x >= n)) return t("dk_res_not_best", { name: name(body.winner), n, best: Math.max(...others, best) });
+  if (others.some((x) => x > n)) return t("dk_res_not_best", { name: name(body.winner), n, best });
+  if (others.some((x) => x === n)) return t("dk_res_level", { n });
   const race = format && format.race_to;
   if (race && Object.values(s).some((x) => x > race)) return t("dk_res_over_race", { race });
   if (race && n !== race) return t("dk_res_race", { race, name: name(body.winner), n });
