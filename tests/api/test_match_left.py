@@ -128,3 +128,18 @@ def test_a_reopen_tells_the_table_once_that_the_next_match_left(c: TestClient) -
     assert [seen[i] for i in lefts] == [{"type": "match_left", "match_id": nxt, "to": None}], seen
     after = seen[lefts[0] + 1]
     assert after["type"] == "state" and after["match"]["id"] == first["match_id"], seen
+
+
+def test_a_requeue_on_a_paused_table_leaves_it_empty(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    (a,) = ev.table_ids
+    ev.draw()
+    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    with tablet(c, a, ev.tables[a]) as ws:
+        assert c.post(f"/api/tables/{a}/pause", headers=admin()).status_code == 200
+        r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/requeue", headers=admin())
+        assert r.status_code == 200, r.text
+        seen = until(ws, lambda msg: msg["type"] == "match_left")
+        assert seen[-1] == {"type": "match_left", "match_id": first["match_id"], "to": None}
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["match"] is None
