@@ -277,6 +277,20 @@ def test_reopen_and_reinstate_with_their_refusals(hub: ServedHub, browser: Any) 
         desk.click("[data-step=run]")
         desk.wait_for_selector("#run-rounds")
 
+        # A walkover given at the desk (on W1-1's table card, or in the queue), then reopened.
+        where = (".run-table:has(.rt-match[data-key='W1-1']) [data-action=walkover], "
+                 ".q-item[data-key='W1-1'] [data-action=walkover]")
+        desk.locator(where).first.click()
+        desk.locator("[data-chooser=walkover] [data-action=walkover-to]").first.click()
+        desk.click("#modal-confirm")
+        desk.wait_for_selector(f"{item}[data-status=walkover] [data-action=reopen]")
+        assert entries(hub, tid)["W1-1"]["status"] == "walkover"
+        desk.click(f"{item} [data-action=reopen]")
+        desk.click("#modal-confirm")
+        desk.locator("#run-message").filter(has_text="W1-1 is open again").wait_for()
+        desk.wait_for_selector(f"{item}:not([data-status=walkover])")
+        assert entries(hub, tid)["W1-1"]["status"] in ("ready", "called")
+
         # Now both first-round matches are decided and the final is started: the reopen of a
         # semi-final is refused, naming the final, and so is the reinstatement of its walkover.
         ents = entries(hub, tid)
