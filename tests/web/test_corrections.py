@@ -477,3 +477,40 @@ def test_requeue_is_said_on_the_tablet_in_plain_words(hub: ServedHub, browser: A
         assert guard.errors == [], guard.errors
     finally:
         ctx.close()
+
+
+def test_a_chase_result_by_hand_with_a_shared_top_has_no_winner(hub: ServedHub, browser: Any) -> None:
+    """Three players of chase nine-ball report net points; two share the top score, so the form
+    offers no winner (the hub takes winner null), and points that do not sum to zero are refused."""
+    tid = hub.admin_post("/api/tournaments", {"name": f"Chase {uuid.uuid4().hex[:4]}"})["id"]
+    hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "Table 1"})
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in ("Ann", "Bo", "Cy")]})
+    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "chase_groups", "seeding": "random", "seed": 1, "rounds": 1,
+                                                   "match": {"discipline": "chase_nine", "format": {"racks": 3}}})
+    m = next(e for e in entries(hub, tid).values() if e["status"] == "called")
+    x, y, z = m["players"]
+    guard = PageWatch()
+    desk_ctx, desk = open_desk(browser, hub, "tablet")
+    guard.attach(desk)
+    try:
+        desk.goto(f"{hub.url}/desk/{tid}/run")
+        card = f".run-table[data-table='{m['table_id']}']"
+        desk.click(f"{card} [data-action=result]")
+        form = f"{card} form.result-form"
+        desk.fill(f"{form} .res-score[data-player='{x}']", "3")
+        desk.fill(f"{form} .res-score[data-player='{y}']", "3")
+        desk.fill(f"{form} .res-score[data-player='{z}']", "-5")
+        desk.click(f"{form} [data-action=result-go]")
+        desk.locator("#run-message.err").filter(has_text="add up to 0").wait_for()
+        desk.fill(f"{form} .res-score[data-player='{z}']", "-6")
+        assert desk.eval_on_selector(f"{form} .res-winner", "s => s.value") == ""  # the top is shared
+        assert "No winner" in desk.inner_text(f"{form} .res-winner")
+        shot(desk, "corrections-result-form-chase-shared-top")
+        desk.click(f"{form} [data-action=result-go]")
+        desk.wait_for_selector("#run-message.ok")
+        got = hub.get(f"/api/matches/{m['match_id']}")
+        assert got["status"] == "finished" and got["winner"] is None and got["result"]["entered"] is True
+        assert {p["id"]: p["score"] for p in got["players"]} == {x: 3, y: 3, z: -6}
+        assert guard.errors == [], guard.errors
+    finally:
+        desk_ctx.close()
