@@ -412,6 +412,7 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
         assert tab.locator("#start:not(.hidden)").count() == 0
 
         # Undo on "Match over" reopens W1-1 (W1-2 comes back off the table); the board follows.
+        tab.bring_to_front()  # a background tab's animation frames are throttled: the click would wait
         tab.click("#over-undo")
         tab.wait_for_selector("#modal-confirm")
         t0 = time.monotonic()
