@@ -202,6 +202,20 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         # The draw's own screens say it too: the desk's list of matches and the bracket.
         desk.locator("#run-rounds .entry[data-key='W1-1'] .e-result").filter(has_text="entered by the desk").wait_for()
         bracket.locator("#m-W1-1 .bm-state").filter(has_text="entered by the desk").wait_for()
+        # Corrected from the list of matches ("Correct the result", the form filled with 2 : 1):
+        # the same winner, 2 : 0, reaches the tablet's "Match over" and the bracket.
+        item = "#run-rounds .entry[data-key='W1-1']"
+        assert desk.inner_text(f"{item} [data-action=result]") == "Correct the result"
+        desk.click(f"{item} [data-action=result]")
+        fixed = f"{item} form.result-form"
+        assert desk.input_value(f"{fixed} .res-score[data-player='{a}']") == "2"
+        assert desk.input_value(f"{fixed} .res-score[data-player='{b}']") == "1"
+        desk.fill(f"{fixed} .res-score[data-player='{b}']", "0")
+        desk.click(f"{fixed} [data-action=result-go]")
+        desk.locator(f"{item} .e-result").filter(has_text="(2 : 0)").wait_for()
+        tab1.locator(f"#over-score [data-player='{b}'] .score").filter(has_text="0").wait_for()
+        bracket.locator(f"#m-W1-1 [data-player='{b}'] .sc").filter(has_text="0").wait_for()
+        assert hub.get(f"/api/matches/{w11['match_id']}")["players"][1]["score"] == 0
         shot(tab1, f"corrections-tablet-over-entered-{size}")
 
         # Move W1-2 from Table 2 to Table 1, whose last match is finished: the chooser offers it.
