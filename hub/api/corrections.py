@@ -108,7 +108,7 @@ async def enter_result(mid: str, request: Request) -> dict[str, Any]:
     assert proj is not None
     if correction is not None:  # the draw already holds this match's result: it takes the new one now
         ranking = (proj.get("result") or {}).get("ranking")
-        take = {"kind": "take_result", **correction, "ranking": list(ranking) if ranking else None}
+        take = {"kind": "take_result", **correction, "ranking": list(ranking) if ranking else None, "entered": True}
         try:
             await tournaments(request).apply(row.tournament_id, take)
         except draws.DrawReject as r:

@@ -306,6 +306,11 @@ class TableSession:
                         self.outbox.put_nowait(gone)
                         left = True
                 if current is not None:
+                    if left:  # the table's state follows `match_left`, even a version sent before
+                        if self.sent.get(current["id"], -1) <= current["version"]:
+                            self.sent.pop(current["id"], None)
+                        else:  # a newer one is out already: it is what the tablet shows now
+                            self.shown = current["id"]
                     self.push_state(current["id"], current["version"], current, switched=True)
                 elif not self.last_null or left:
                     self.last_null = True

@@ -133,7 +133,7 @@ def order_queue(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
 
 
 def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking"))
+    fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking", "entered"))
     match = draw_match(state, cmd)
     correcting = match.status == "finished"  # a score corrected by hand replaces the result
     if not correcting:
@@ -158,9 +158,12 @@ def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
             raise bad("ranking must list the match's players once each, highest first")
         ranking = list(ranking)
     data = {"key": match.key, "match_id": match_id, "winner": winner, "scores": clean, "ranking": ranking}
+    entered = fields.flag(cmd.get("entered") or False, "entered")
+    if entered:  # a score entered by hand: the draw's screens say so
+        data["entered"] = True
     if correcting:
         result = state.results[match.key]
-        if result.winner == winner and dict(result.scores) == clean:
+        if result.winner == winner and dict(result.scores) == clean and result.entered == entered:
             raise conflict("already_decided", f"{match.key} has this result already")
         refuse_if_used(state, "result_taken", data, besides=match.key)
     return "result_taken", data

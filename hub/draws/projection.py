@@ -2,7 +2,8 @@
 
 The I/O layer adds ``id``, ``name``, ``version`` and ``tables`` around it. Beyond section 7:
 ``archived``; ``draw.stale`` (players joined after the draw: a redraw takes them in); ``draw.counts``
-(``counts``: the match count every page shows).  JSON-ready: every
+(``counts``: the match count every page shows); a finished draw match whose score was entered by
+hand carries ``entered: true``.  JSON-ready: every
 value is a str, int, bool, None, list or dict, and nothing in it is shared with the state.
 """
 
@@ -15,7 +16,7 @@ from hub.draws import formats
 from hub.draws.rounds import rounds_of
 from hub.draws.settle import DrawMatch
 from hub.draws.stages import StageView
-from hub.draws.state import TournamentState
+from hub.draws.state import Result, TournamentState
 
 
 def projection(state: TournamentState) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
             "seeding": spec.seeding, "seed": spec.seed, "groups": spec.groups, "rounds": spec.rounds,
             "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants), "stale": state.stale,
             "counts": counts(derived.matches), "stages": [stage_json(state, view) for view in derived.stages],
-            "matches": [match_json(m) for m in derived.matches]}
+            "matches": [match_json(m, state.results.get(m.key)) for m in derived.matches]}
 
 
 def stage_json(state: TournamentState, view: StageView) -> dict[str, Any]:
@@ -57,11 +58,13 @@ def stage_json(state: TournamentState, view: StageView) -> dict[str, Any]:
                        for name, side in rounds_of(state, view.stage)]}
 
 
-def match_json(m: DrawMatch) -> dict[str, Any]:
+def match_json(m: DrawMatch, result: Result | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"key": m.key, "round": m.round, "stage": m.stage}
     if m.group is not None:
         out["group"] = m.group
     out.update({"bracket": m.bracket, "players": list(m.players), "status": m.status, "match_id": m.match_id,
                 "table_id": m.table_id, "winner": m.winner, "winner_to": m.winner_to, "loser_to": m.loser_to,
                 "scores": dict(m.scores) if m.scores is not None else None})
+    if m.status == "finished" and result is not None and result.entered:
+        out["entered"] = True  # its score was entered by hand at the desk
     return out

@@ -65,6 +65,7 @@ class Result(NamedTuple):
     scores: Mapping[str, int]
     ranking: tuple[str, ...] | None
     version: int
+    entered: bool = False  # a score entered by hand at the desk
 
 
 class Walkover(NamedTuple):

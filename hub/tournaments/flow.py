@@ -288,6 +288,8 @@ class TournamentFlow:
         ranking = (proj.get("result") or {}).get("ranking")
         if ranking:
             command["ranking"] = list(ranking)
+        if (proj.get("result") or {}).get("entered"):
+            command["entered"] = True
         return await self._command(tid, command)
 
     def forget(self, tid: str) -> None:

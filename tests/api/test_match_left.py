@@ -103,3 +103,43 @@ def test_a_finished_match_followed_by_the_next_one_did_not_leave(c: TestClient) 
     assert not [msg for msg in seen if msg["type"] == "match_left"]
     finished = [msg for msg in seen if msg["match"] and msg["match"]["id"] == first["match_id"]]
     assert finished and finished[-1]["match"]["result"]["entered"] is True
+
+
+def test_a_reopen_tells_the_table_once_that_the_next_match_left(c: TestClient) -> None:
+    """The finished match comes back on its table and the next match called there meanwhile is taken
+    off: one `match_left` for it, then the table's state (the reopened match)."""
+    ev = Event(c, players=4, tables=1)
+    (a,) = ev.table_ids
+    ev.draw()
+    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    x, y = first["players"]
+    with tablet(c, a, ev.tables[a]) as ws:
+        r = c.post(f"/api/matches/{first['match_id']}/result", json={"winner": x, "score": {x: 2, y: 0}},
+                   headers=admin())
+        assert r.status_code == 200
+        seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"]
+                     and msg["match"]["id"] != first["match_id"])
+        nxt = seen[-1]["match"]["id"]
+        r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/reopen", headers=admin())
+        assert r.status_code == 200, r.text
+        seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"]
+                     and msg["match"]["id"] == first["match_id"] and msg["match"]["status"] == "scheduled")
+    lefts = [i for i, msg in enumerate(seen) if msg["type"] == "match_left"]
+    assert [seen[i] for i in lefts] == [{"type": "match_left", "match_id": nxt, "to": None}], seen
+    after = seen[lefts[0] + 1]
+    assert after["type"] == "state" and after["match"]["id"] == first["match_id"], seen
+
+
+def test_a_requeue_on_a_paused_table_leaves_it_empty(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    (a,) = ev.table_ids
+    ev.draw()
+    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    with tablet(c, a, ev.tables[a]) as ws:
+        assert c.post(f"/api/tables/{a}/pause", headers=admin()).status_code == 200
+        r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/requeue", headers=admin())
+        assert r.status_code == 200, r.text
+        seen = until(ws, lambda msg: msg["type"] == "match_left")
+        assert seen[-1] == {"type": "match_left", "match_id": first["match_id"], "to": None}
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["match"] is None

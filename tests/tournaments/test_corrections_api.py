@@ -48,6 +48,7 @@ def test_a_result_by_hand_finishes_a_scheduled_draw_match_and_the_draw_takes_it(
     assert c.get(f"/api/matches/{first['match_id']}").json()["result"]["entered"] is True
     entry = ev.settled(first["key"])
     assert entry["winner"] == a and entry["scores"] == {a: 2, b: 1}
+    assert entry["entered"] is True  # the bracket and the desk say it was entered by hand
     assert a in ev.entry(first["winner_to"])["players"]
     # the table is free again and takes the next match
     assert ev.until(lambda t: len([m for m in t["draw"]["matches"] if m["status"] == "called"]) == 1)
@@ -103,10 +104,11 @@ def test_correcting_a_finished_result_and_result_used(c: TestClient) -> None:
     w11, w12 = sorted(called(ev), key=lambda m: m["key"])
     a, b = w11["players"]
     mid = ev.win(w11["key"], a)
+    assert "entered" not in ev.entry(w11["key"])  # played on the table
     # corrected: b won; the draw takes the new result and b goes on
     proj = enter(c, mid, b, {a: 1, b: 2}, reason="scores swapped")
     assert proj["winner"] == b and proj["result"]["reason"] == "scores swapped"
-    assert ev.entry(w11["key"])["winner"] == b
+    assert ev.entry(w11["key"])["winner"] == b and ev.entry(w11["key"])["entered"] is True
     assert ev.entry(w11["winner_to"])["players"][0] == b
     # W1-2 played, the final called and started: the W1-1 result is used now
     ev.win(w12["key"], w12["players"][0])

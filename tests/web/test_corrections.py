@@ -78,6 +78,11 @@ def start_on_its_table(hub: ServedHub, ev: dict[str, Any], entry: dict[str, Any]
     table_command(hub, token_of(ev, entry["table_id"]), entry["match_id"], start)
 
 
+def names_of(hub: ServedHub, tid: str, pids: list[str]) -> list[str]:
+    names = {p["id"]: p["name"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]}
+    return [names[p] for p in pids]
+
+
 def token_of(ev: dict[str, Any], table_id: str) -> str:
     return next(t["token"] for t in ev["tables"] if t["id"] == table_id)
 
@@ -144,6 +149,9 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         tab1 = open_tablet(screens, guard, hub, {"id": t1["id"], "token": token_of(ev, t1["id"])})
         tab2 = open_tablet(screens, guard, hub, {"id": t2["id"], "token": token_of(ev, t2["id"])})
         board = open_board(screens, guard, hub, tid)
+        bracket = guard.attach(screens.new_page())
+        bracket.goto(f"{hub.url}/bracket/{tid}")
+        bracket.wait_for_selector("#m-W1-1")
         # The header names the table, never its raw id.
         assert tab1.inner_text("#table-name").startswith("Table 1") and t1["id"] not in tab1.inner_text("header")
         w11 = entries(hub, tid)["W1-1"]
@@ -166,7 +174,8 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         desk.select_option(f"{form} .res-winner", a)
         desk.click(f"{form} [data-action=result-go]")
         desk.wait_for_selector("#run-message.err")
-        assert "That did not work" in desk.inner_text("#run-message")
+        said = desk.inner_text("#run-message")
+        assert "the winner must have the best score" in said and "has 0 against 2" in said, said
         assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
         shot(desk, f"corrections-result-refused-{size}")
 
@@ -190,6 +199,23 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         assert "2" in tab1.inner_text("#over-score") and "1" in tab1.inner_text("#over-score")
         assert tab1.is_enabled("#over-undo") and tab1.is_visible("#next-match")
         desk.wait_for_selector("#run-message.ok")
+        # The draw's own screens say it too: the desk's list of matches and the bracket.
+        desk.locator("#run-rounds .entry[data-key='W1-1'] .e-result").filter(has_text="entered by the desk").wait_for()
+        bracket.locator("#m-W1-1 .bm-state").filter(has_text="entered by the desk").wait_for()
+        # Corrected from the list of matches ("Correct the result", the form filled with 2 : 1):
+        # the same winner, 2 : 0, reaches the tablet's "Match over" and the bracket.
+        item = "#run-rounds .entry[data-key='W1-1']"
+        assert desk.inner_text(f"{item} [data-action=result]") == "Correct the result"
+        desk.click(f"{item} [data-action=result]")
+        fixed = f"{item} form.result-form"
+        assert desk.input_value(f"{fixed} .res-score[data-player='{a}']") == "2"
+        assert desk.input_value(f"{fixed} .res-score[data-player='{b}']") == "1"
+        desk.fill(f"{fixed} .res-score[data-player='{b}']", "0")
+        desk.click(f"{fixed} [data-action=result-go]")
+        desk.locator(f"{item} .e-result").filter(has_text="(2 : 0)").wait_for()
+        tab1.locator(f"#over-score [data-player='{b}'] .score").filter(has_text="0").wait_for()
+        bracket.locator(f"#m-W1-1 [data-player='{b}'] .sc").filter(has_text="0").wait_for()
+        assert hub.get(f"/api/matches/{w11['match_id']}")["players"][1]["score"] == 0
         shot(tab1, f"corrections-tablet-over-entered-{size}")
 
         # Move W1-2 from Table 2 to Table 1, whose last match is finished: the chooser offers it.
@@ -265,6 +291,20 @@ def test_reopen_and_reinstate_with_their_refusals(hub: ServedHub, browser: Any) 
         desk.click("[data-step=run]")
         desk.wait_for_selector("#run-rounds")
 
+        # A walkover given at the desk (on W1-1's table card, or in the queue), then reopened.
+        where = (".run-table:has(.rt-match[data-key='W1-1']) [data-action=walkover], "
+                 ".q-item[data-key='W1-1'] [data-action=walkover]")
+        desk.locator(where).first.click()
+        desk.locator("[data-chooser=walkover] [data-action=walkover-to]").first.click()
+        desk.click("#modal-confirm")
+        desk.wait_for_selector(f"{item}[data-status=walkover] [data-action=reopen]")
+        assert entries(hub, tid)["W1-1"]["status"] == "walkover"
+        desk.click(f"{item} [data-action=reopen]")
+        desk.click("#modal-confirm")
+        desk.locator("#run-message").filter(has_text="W1-1 is open again").wait_for()
+        desk.wait_for_selector(f"{item}:not([data-status=walkover])")
+        assert entries(hub, tid)["W1-1"]["status"] in ("ready", "called")
+
         # Now both first-round matches are decided and the final is started: the reopen of a
         # semi-final is refused, naming the final, and so is the reinstatement of its walkover.
         ents = entries(hub, tid)
@@ -284,7 +324,9 @@ def test_reopen_and_reinstate_with_their_refusals(hub: ServedHub, browser: Any) 
         desk.click("#modal-confirm")
         desk.wait_for_selector("#run-message.err")
         text = desk.inner_text("#run-message")
-        assert "W2-1 has started since" in text and "result_used" in text, text
+        final_names = " – ".join(names_of(hub, tid, final["players"]))
+        assert f"W2-1 ({final_names}) has started since" in text and "(result_used)" in text, text
+        assert "The hub" not in text, text  # said once, in the page's words
         assert entries(hub, tid)["W1-2"]["status"] == "finished"
         shot(desk, "corrections-reopen-refused-tablet")
         assert guard.errors == [], guard.errors
@@ -315,7 +357,7 @@ def test_reinstate_refused_once_a_walkover_it_made_has_fed_a_started_match(hub: 
         desk.click("#modal-confirm")
         desk.wait_for_selector("#players-message.err")
         text = desk.inner_text("#players-message")
-        assert "W2-1" in text and "已经开始" in text, text
+        assert "W2-1" in text and "已经开始" in text and "has started" not in text, text
         assert desk.locator(f"{row}.status-withdrawn").count() == 1
         shot(desk, "corrections-reinstate-refused-laptop-zh")
         # The result form in Chinese, on the live final's table card.
@@ -326,6 +368,16 @@ def test_reinstate_refused_once_a_walkover_it_made_has_fed_a_started_match(hub: 
         assert "录入结果" in desk.inner_text(f"{card} [data-action=result]")
         assert "保存结果" in desk.inner_text(f"{card} form.result-form")
         shot(desk, "corrections-result-form-laptop-zh")
+        # A score short of the race is refused in Chinese before anything is sent.
+        a, b = final["players"]
+        desk.fill(f"{card} .res-score[data-player='{a}']", "1")
+        desk.fill(f"{card} .res-score[data-player='{b}']", "0")
+        desk.wait_for_selector(f"{card} form.result-form[data-race='2']")  # the form read its match's format
+        desk.click(f"{card} [data-action=result-go]")
+        desk.wait_for_selector("#run-message.err")
+        said = desk.inner_text("#run-message")
+        assert "抢2" in said and "未保存" in said, said
+        assert entries(hub, tid)["W2-1"]["status"] == "called"
         assert guard.errors == [], guard.errors
     finally:
         desk_ctx.close()
@@ -374,6 +426,7 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
         assert tab.locator("#start:not(.hidden)").count() == 0
 
         # Undo on "Match over" reopens W1-1 (W1-2 comes back off the table); the board follows.
+        tab.bring_to_front()  # a background tab's animation frames are throttled: the click would wait
         tab.click("#over-undo")
         tab.wait_for_selector("#modal-confirm")
         t0 = time.monotonic()
@@ -384,6 +437,23 @@ def test_the_tablet_keeps_the_finished_match_until_next_match(hub: ServedHub, br
               lambda: board.locator(f".cell[data-table='{table['id']}'].live .fmt").filter(has_text="W1-1").wait_for())
         assert tab.locator("#over.hidden").count() == 1
         assert hub.get(f"/api/matches/{w11['match_id']}")["status"] == "live"
+        assert "reopened" not in tab.inner_text("#left-banner")  # this tablet's own Undo
+        # The last rack again; this time the desk reopens it: the tablet says so, and W1-2 (called
+        # here meanwhile, never shown) leaves the log once, by its key.
+        nine_on_the_break(hub, table["token"], w11["match_id"], a)
+        tab.wait_for_selector("#over:not(.hidden)")
+        tab.locator("#over-next").filter(has_text="W1-2").wait_for()
+        said_left = tab.locator("#log li").filter(has_text="W1-2 is no longer on this table").count()
+        t0 = time.monotonic()
+        hub.admin_post(f"/api/tournaments/{tid}/draw/W1-1/reopen")
+        timed("reopen (API) on Match over -> the tablet says the desk reopened it", t0,
+              lambda: tab.locator("#left-text").filter(has_text="W1-1 was reopened at the desk").wait_for())
+        tab.wait_for_selector("#stroke:not(.hidden)")
+        tab.locator("#log li").filter(has_text="W1-2 is no longer on this table").nth(said_left).wait_for()
+        time.sleep(0.5)
+        assert tab.locator("#log li").filter(has_text="W1-2 is no longer on this table").count() == said_left + 1
+        assert tab.locator("#log li").filter(has_text="That match").count() == 0
+        shot(tab, "corrections-tablet-reopened-at-the-desk")
         # The last rack again, then "Next match": W1-2's start.
         nine_on_the_break(hub, table["token"], w11["match_id"], a)
         tab.wait_for_selector("#over:not(.hidden)")
@@ -422,3 +492,40 @@ def test_requeue_is_said_on_the_tablet_in_plain_words(hub: ServedHub, browser: A
         assert guard.errors == [], guard.errors
     finally:
         ctx.close()
+
+
+def test_a_chase_result_by_hand_with_a_shared_top_has_no_winner(hub: ServedHub, browser: Any) -> None:
+    """Three players of chase nine-ball report net points; two share the top score, so the form
+    offers no winner (the hub takes winner null), and points that do not sum to zero are refused."""
+    tid = hub.admin_post("/api/tournaments", {"name": f"Chase {uuid.uuid4().hex[:4]}"})["id"]
+    hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "Table 1"})
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in ("Ann", "Bo", "Cy")]})
+    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "chase_groups", "seeding": "random", "seed": 1, "rounds": 1,
+                                                   "match": {"discipline": "chase_nine", "format": {"racks": 3}}})
+    m = next(e for e in entries(hub, tid).values() if e["status"] == "called")
+    x, y, z = m["players"]
+    guard = PageWatch()
+    desk_ctx, desk = open_desk(browser, hub, "tablet")
+    guard.attach(desk)
+    try:
+        desk.goto(f"{hub.url}/desk/{tid}/run")
+        card = f".run-table[data-table='{m['table_id']}']"
+        desk.click(f"{card} [data-action=result]")
+        form = f"{card} form.result-form"
+        desk.fill(f"{form} .res-score[data-player='{x}']", "3")
+        desk.fill(f"{form} .res-score[data-player='{y}']", "3")
+        desk.fill(f"{form} .res-score[data-player='{z}']", "-5")
+        desk.click(f"{form} [data-action=result-go]")
+        desk.locator("#run-message.err").filter(has_text="add up to 0").wait_for()
+        desk.fill(f"{form} .res-score[data-player='{z}']", "-6")
+        assert desk.eval_on_selector(f"{form} .res-winner", "s => s.value") == ""  # the top is shared
+        assert "No winner" in desk.inner_text(f"{form} .res-winner")
+        shot(desk, "corrections-result-form-chase-shared-top")
+        desk.click(f"{form} [data-action=result-go]")
+        desk.wait_for_selector("#run-message.ok")
+        got = hub.get(f"/api/matches/{m['match_id']}")
+        assert got["status"] == "finished" and got["winner"] is None and got["result"]["entered"] is True
+        assert {p["id"]: p["score"] for p in got["players"]} == {x: 3, y: 3, z: -6}
+        assert guard.errors == [], guard.errors
+    finally:
+        desk_ctx.close()

@@ -50,7 +50,7 @@ def load(page: Any, name: str, data: bytes) -> None:
 
 
 def preview_names(page: Any) -> list[str]:
-    return [r.split("\t")[1].replace("same name twice", "").strip()
+    return [r.split("\t")[1].replace("same name as another", "").strip()
             for r in page.locator("#players-preview tbody tr").all_inner_texts()]
 
 

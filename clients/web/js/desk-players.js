@@ -196,7 +196,11 @@ export function playersView(ctx) {
       try {
         await hub.reinstatePlayer(ctx.tid, p.id);
       } catch (e) {
-        say(message, namesForIds(`${t("dk_p_reinstate_refused", { name: p.name })} ${errorText(e)}`, { players: players() }), "err");
+        const label = (key) => { // the match in the way, with its players
+          const m = (((tour() || {}).draw || {}).matches || []).find((x) => x.key === key);
+          return m ? `${key} (${(m.players || []).filter(Boolean).map((pid) => (players().find((x) => x.id === pid) || {}).name || pid).join(" – ")})` : key;
+        };
+        say(message, namesForIds(`${t("dk_p_reinstate_refused", { name: p.name })} ${errorText(e, { label })}`, { players: players() }), "err");
         return;
       }
       say(message, t("dk_p_reinstated", { name: p.name }), "ok");

@@ -41,13 +41,14 @@ export function runView(ctx) {
   const freeTables = (except) => tables().filter((x) => x.status === "free" && x.id !== except);
   const name = (pid) => nameOf(tour(), pid);
   const vs = (m) => (m.players || []).map(name).join(" – ");
+  const keyAndNames = (key) => (entry(key) ? `${key} (${vs(entry(key))})` : key);
 
   function act(button, work, okText, { self = null, players = tour().players || [] } = {}) {
     return busy(button, null, async () => {
       try {
         await work();
       } catch (e) {
-        say(message, namesForIds(errorText(e, { self }), { players }), "err");
+        say(message, namesForIds(errorText(e, { self, label: keyAndNames }), { players }), "err");
         return;
       }
       open = null;
@@ -92,9 +93,12 @@ export function runView(ctx) {
     open.node = resultForm({
       key, players, discipline,
       onCancel: () => { open = null; paint(); },
+      onRefuse: (text) => say(message, text, "err"),
       onSubmit: (body, b) => act(b, () => hub.enterResult(mid, body),
         t("dk_res_done", { key, names: players.map((p) => `${p.name} ${body.score[p.id]}`).join(" : ") }), { self: key, players }),
     });
+    const node = open.node; // the match's own format (a race length per round or stage), for the form's checks
+    hub.match(mid).then((m) => node.setFormat(m && m.format), () => {});
     return open.node;
   }
 
@@ -233,7 +237,7 @@ export function runView(ctx) {
     if (m.status === "walkover") return m.winner ? t("dk_wo_result", { name: name(m.winner) }) : t("dk_es_walkover");
     if (m.status === "finished") {
       const sc = m.scores ? (m.players || []).map((p) => (p in m.scores ? m.scores[p] : "")).join(" : ") : "";
-      return `${m.winner ? t("dk_won_by", { name: name(m.winner) }) : t("draw")}${sc ? ` (${sc})` : ""}`;
+      return `${m.winner ? t(m.entered ? "dk_won_entered" : "dk_won_by", { name: name(m.winner) }) : t("draw")}${sc ? ` (${sc})` : ""}`;
     }
     if (m.status === "called") {
       const tb = tables().find((x) => x.id === m.table_id);

@@ -16,16 +16,17 @@ export function refusedKey(e, self = null) {
 }
 
 /** A failed call in plain words: the hub's refusals that an organiser meets mid-event as a
- * sentence of their own (naming the match in the way), then the hub's message and code. */
-export function errorText(e, { self = null } = {}) {
+ * sentence of their own in the page's language (naming the match in the way, `label(key)` its
+ * players too) with the code; otherwise the hub's message and code. */
+export function errorText(e, { self = null, label = null } = {}) {
   if (!e || e.status === 0) return t("desk_network");
   if (e.status === 429) return t("desk_too_many", { s: e.retryAfter || 1 });
   if (e.status === 401) return t("desk_session_ended");
   const msg = e.message && e.code && e.message !== e.code ? `${e.message} (${e.code})` : e.message || e.code || String(e.status);
   if (e.code && ["result_used", "draw_used", "has_results"].includes(e.code)) {
     const key = refusedKey(e, self);
-    const plain = key ? t(`desk_err_${e.code}_key`, { key }) : t(`desk_err_${e.code}`);
-    return `${plain} ${t("desk_hub_said", { msg })}`;
+    if (key) return `${t(`desk_err_${e.code}_key`, { key: label ? label(key) : key })} (${e.code})`;
+    return `${t(`desk_err_${e.code}`)} ${t("desk_hub_said", { msg })}`;
   }
   return t("desk_error", { msg });
 }

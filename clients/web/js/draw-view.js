@@ -76,7 +76,7 @@ export function matchState(m, ctx) {
       const pos = ctx.queue.indexOf(m.key) + 1;
       return { cls: "ready", text: pos > 0 ? t("br_next_n", { n: pos }) : t("br_ready") };
     }
-    case "finished": return { cls: "done", text: t("br_finished") };
+    case "finished": return { cls: "done", text: t(m.entered ? "br_finished_entered" : "br_finished") };
     case "walkover": return { cls: "wo", text: t("br_walkover") };
     case "bye": return { cls: "bye", text: t("br_bye") };
     default: return { cls: "waiting", text: "" };

@@ -49,6 +49,8 @@ let lastLinkLost = null;
 let lastSeenVersion = null;
 let over = null; // the finished match kept on screen until "Next match" is tapped
 let dismissed = null; // the id of the finished match the referee has moved on from
+let undoneHere = null; // the match this tablet's own Undo reopens (not said as reopened at the desk)
+const leftIds = new Set(); // matches a `match_left` was said for
 const shownIds = new Set(); // matches this tablet has shown as the one to play (a match_left of another is only logged)
 let left = null; // {what, to} of the match that last left this table, said until the next one starts
 try { over = JSON.parse(localStorage.getItem(OVER_KEY) || "null"); } catch (_) { over = null; }
@@ -324,9 +326,12 @@ function setMatch(m, { ready = false } = {}) {
       if (m.id !== dismissed) keepOver(m); // the match on screen has just ended (or the table's last one, at ready)
     } else { render(); return; } // an older match of this table: what is on screen stays
   } else if (m) {
-    if (over && over.id === m.id) keepOver(null); // reopened (an undo here or at the desk): play on
-    else if (over && m.status === "live") keepOver(null); // the next match began (another tablet): move on
-    if (m.status === "live") left = null;
+    if (over && over.id === m.id) { // reopened (an undo here or at the desk): play on
+      if (undoneHere !== m.id) reopenedAt(m);
+      undoneHere = null;
+      keepOver(null);
+    } else if (over && m.status === "live") keepOver(null); // the next match began (another tablet): move on
+    if (m.status === "live" && !(left && left.reopened && left.id === m.id && m.version <= left.version)) left = null;
   } // m null: nothing on the table now; a finished match on screen stays there until "Next match"
   if (ready && prev && m && prev.id !== m.id && prev.status === "live" && !over) checkEnded(prev.id);
   // A match not started that gives way to another (or to none) left the table; `match_left` says
@@ -381,6 +386,8 @@ async function wentAway(prev) {
 
 function onLeft(msg, dropped) {
   const gone = [match, over, session && session.match].find((x) => x && x.id === msg.match_id) || null;
+  if (!gone && !(dropped && dropped.length) && leftIds.has(msg.match_id)) return; // said already
+  leftIds.add(msg.match_id);
   const before = left && left.id === msg.match_id ? left : null; // said already, from the state that came first
   const said = {
     id: msg.match_id,
@@ -400,9 +407,18 @@ function onLeft(msg, dropped) {
   render();
 }
 
+/** The finished match on screen came back (the desk reopened it, or corrected it on another
+ * tablet): said like a match that left, until the next entry. */
+function reopenedAt(m) {
+  left = { id: m.id, what: matchLabel(m), names: "", to: null, reopened: true, version: m.version };
+  logEntry({ text: leftText(left), kind: "info" });
+  left.logged = true;
+}
+
 function leftText(l = left) {
   if (!l) return "";
   const what = l.what || t("tl_that_match");
+  if (l.reopened) return t("tl_reopened", { what });
   if (l.to) return t("tl_moved_to", { what, table: l.to.name || l.to.table_id });
   return t("tl_left", { what });
 }
@@ -413,7 +429,7 @@ function renderLeft() {
   fill(leftBanner,
     el("strong", { id: "left-text", text: leftText() }),
     left.names ? el("span", { class: "left-names", text: ` (${left.names})` }) : null,
-    el("div", { class: "muted small", text: match ? t("tl_now_here", { what: matchLabel(match) }) : t("tl_nothing_here") }),
+    left.reopened ? null : el("div", { class: "muted small", text: match ? t("tl_now_here", { what: matchLabel(match) }) : t("tl_nothing_here") }),
     el("button", { type: "button", class: "btn small", id: "left-ok", text: t("tl_ok"), onclick: () => { left = null; render(); } }));
 }
 
@@ -770,7 +786,9 @@ async function undoClicked() {
   if (target) text = t("confirm_undo_entry", { n: target.version, entry: entryText({ kind: target.kind, ...target.data }, subject) });
   else if (session.ready) text = t("confirm_undo_nothing");
   else text = t("confirm_undo_offline", { entry: lastText(subject) || "—" });
+  undoneHere = subject ? subject.id : null;
   const env = await send({ kind: "undo" }, { confirmText: text, expectedVersion: version, matchId: subject ? subject.id : null });
+  if (!env) undoneHere = null;
   if (env && target) undoTargets.set(env.id, target);
 }
 
