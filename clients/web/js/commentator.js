@@ -5,7 +5,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch, getJSON } from "./live.js";
 import {
   el, fill, pathId, header, setConn, scoreline, ball, bihText, paintShotClock,
-  statusText, resultText, rackHistory, playerName, noteText, notFoundCard, matchNames, metaText,
+  statusText, resultText, rackHistory, playerName, noteText, notFoundCard, matchNames, metaText, isolated, playerNames,
 } from "./ui.js";
 import { shotFacts } from "./entries.js";
 
@@ -140,6 +140,11 @@ function strokeSummary(e) {
   return "";
 }
 
+/** `text` as nodes, the match's players and its table and tournament names each in a <bdi>. */
+function named(text) {
+  return isolated(text, playerNames(match), names && names.table, names && names.tournament);
+}
+
 function verdict(e) {
   const l = e.last;
   if (!l) return null;
@@ -150,7 +155,7 @@ function verdict(e) {
   } else if (e.kind === "shot") {
     box.append(el("span", { class: "badge ok", text: t("legal") }));
   }
-  for (const n of l.notes || []) box.append(el("div", { class: "note", text: noteText(match, n) }));
+  for (const n of l.notes || []) box.append(el("div", { class: "note" }, named(noteText(match, n))));
   return box;
 }
 
@@ -167,15 +172,15 @@ function render() {
   clockNode = el("span", { class: "shotclock", id: "shot-clock" });
   const res = resultText(match);
   fill(top,
-    el("div", { class: "meta muted", id: "meta", text: metaText(match, names) }),
+    el("div", { class: "meta muted", id: "meta" }, named(metaText(match, names))),
     scoreline(match),
     el("div", { class: "badges" },
       el("span", { class: `badge status-${match.status}`, id: "phase", text: statusText(match) }),
       r.ball_in_hand && live ? el("span", { class: "badge bih", id: "bih", text: bihText(r) }) : null,
-      r.pending ? el("span", { class: "badge", text: `${t("decision_for", { name: playerName(match, r.pending.player) })}: ${(r.pending.options || []).map((o) => tc("o", o)).join(" / ")}` }) : null,
+      r.pending ? el("span", { class: "badge", id: "pending" }, named(`${t("decision_for", { name: playerName(match, r.pending.player) })}: ${(r.pending.options || []).map((o) => tc("o", o)).join(" / ")}`)) : null,
       live && match.link && match.link.lost ? el("span", { class: "badge", id: "link-lost", text: t("link_lost_badge") }) : null,
       el("span", { class: "spacer" }), clockNode),
-    res ? el("div", { class: "result", text: res }) : null,
+    res ? el("div", { class: "result", id: "result" }, named(res)) : null,
     r.on_table ? el("div", { class: "ontable", id: "on-table" }, el("div", { class: "section-title", text: t("balls_on_table") }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null);
   paintShotClock(clockNode, (match.clock || {}).shot);
@@ -184,7 +189,7 @@ function render() {
   if (match.discipline === "golden_nine") statKeys.push("loss_of_chance");
   fill(statsBox, el("h3", { class: "section-title", text: t("stats") }),
     el("table", { class: "grid" },
-      el("thead", {}, el("tr", {}, el("th", { text: "" }), (match.players || []).map((p) => el("th", { class: "num", text: p.name })))),
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), (match.players || []).map((p) => el("th", { class: "num" }, el("bdi", { text: p.name }))))),
       el("tbody", {},
         statKeys.map((k) => el("tr", {}, el("th", { text: t(`st_${k}`) }),
           (match.players || []).map((p) => el("td", { class: "num", text: String(((p.stats || {})[k]) ?? 0) })))),
@@ -200,11 +205,11 @@ function render() {
           el("span", { class: "v muted", text: `#${e.version}` }),
           e.rack ? el("span", { class: "muted rackno", text: t("rack_n", { n: e.rack }) }) : null,
           el("span", { class: "kind", text: tc("k", e.kind) }),
-          e.player ? el("span", { class: "who", text: playerName(match, e.player) }) : null,
+          e.player ? el("bdi", { class: "who", text: playerName(match, e.player) }) : null,
           e.voided ? el("span", { class: "badge", text: t("voided") }) : null,
           el("span", { class: "spacer" }),
           e.scores ? el("span", { class: "sc", text: e.scores.join(" : ") }) : null),
-        el("div", { class: "line2", text: strokeSummary(e) }),
+        el("div", { class: "line2" }, named(strokeSummary(e))),
         verdict(e))))
       : el("p", { class: "muted", text: t("nothing_yet") }));
 }

@@ -109,7 +109,7 @@ export function cardsView(ctx) {
         el("p", { class: "muted", text: t("cards_help") }),
         loop ? el("p", { class: "notice err", id: "loopback-warning", text: t("desk_localhost_warn", { host: location.host }) }) : null,
         id ? el("p", {},
-          el("strong", { text: selected ? selected.name : id }), " · ",
+          el("bdi", {}, el("strong", { text: selected ? selected.name : id })), " · ",
           el("a", { href: `/desk/${enc(ctx.tid)}/cards`, "data-nav": true, text: t("cards_all") })) : null,
         el("div", { class: "row wrap" }, makeButton,
           el("fieldset", { class: "paper" }, el("legend", { text: t("cards_paper") }),

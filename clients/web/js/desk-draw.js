@@ -3,10 +3,10 @@
 // what will be made, and Start: POST /api/tournaments/{tid}/draw; the hub calls the first
 // matches to the free tables at once and the desk moves on to running the event.
 import { t, tc } from "./i18n.js";
-import { el, fill, confirmDialog } from "./ui.js";
+import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { loadSetup, matchBody, setupText } from "./desk-setup.js";
-import { field, say, noticeLine, busy } from "./desk-ui.js";
+import { field, say, noticeLine, busy, ask } from "./desk-ui.js";
 import { savedPaste, parsePlayers } from "./desk-players.js";
 import { raceText, roundFields, roundsBody, stageFields, stageText, thenBody } from "./desk-stage.js";
 
@@ -52,7 +52,7 @@ export function drawView(ctx) {
   async function start(button, redraw) {
     const tour = ctx.tournament();
     const setup = loadSetup(ctx.tid);
-    if (redraw && !(await confirmDialog(t("dk_redraw_confirm")))) return;
+    if (redraw && !(await ask(t("dk_redraw_confirm")))) return;
     await busy(button, message, async () => {
       await hub.makeDraw(ctx.tid, { ...body(setup), ...(redraw ? { redraw: true } : {}) });
       await ctx.reload();

@@ -7,11 +7,11 @@
 // After the draw, late entries are taken while no draw match has a result; the draw is then stale
 // until it is made again (the draw step).
 import { t } from "./i18n.js";
-import { el, fill, confirmDialog } from "./ui.js";
+import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { readTextFile } from "./desk-file.js";
 import { namesForIds } from "./entries.js";
-import { field, say, noticeLine, nextStep, busy, errorText } from "./desk-ui.js";
+import { field, say, noticeLine, nextStep, busy, errorText, ask, named } from "./desk-ui.js";
 
 const MAX_NAME = 100;
 const HEADER = /^(name|player|names|姓名|选手|名字)$/i;
@@ -81,7 +81,7 @@ export function parsePlayers(text, existing = []) {
     if (seedText) {
       const n = Number(seedText);
       if (!Number.isInteger(n) || n < 1 || n > 9999) problems.push({ line, text: t("dk_p_bad_seed", { seed: seedText }), kind: "warn" });
-      else if (seeds.has(n)) problems.push({ line, text: t("dk_p_seed_taken", { seed: n, name: seeds.get(n) }), kind: "warn" });
+      else if (seeds.has(n)) problems.push({ line, text: t("dk_p_seed_taken", { seed: n, name: seeds.get(n) }), names: [seeds.get(n)], kind: "warn" });
       else { seed = n; seeds.set(n, name); }
     }
     rows.push({ line, name, club: club.slice(0, 100), seed, dup: false });
@@ -155,12 +155,12 @@ export function playersView(ctx) {
       rows.length || problems.length ? el("p", { class: "muted", id: "players-parsed" }, el("span", { text: t("dk_p_parsed", { n: rows.length }) }),
         rows.length ? el("span", { class: "small", id: "players-kept", text: ` ${t("dk_p_kept")}` }) : null) : null,
       problems.length ? el("ul", { class: "problems", id: "players-problems" },
-        problems.map((p) => el("li", { class: `notice ${p.kind || "err"}`, text: t("dk_p_line", { line: p.line, text: p.text }) }))) : null,
+        problems.map((p) => el("li", { class: `notice ${p.kind || "err"}` }, named(t("dk_p_line", { line: p.line, text: p.text }), p.names || [])))) : null,
       rows.length ? el("table", { class: "grid preview-table" },
         el("thead", {}, el("tr", {}, el("th", { text: "#" }), el("th", { text: t("dk_p_name") }), el("th", { text: t("dk_p_club") }), el("th", { text: t("dk_p_seed") }))),
         el("tbody", {}, rows.map((r, i) => el("tr", { class: r.dup ? "dup" : "" },
           el("td", { class: "num", text: String(i + 1) }),
-          el("td", {}, el("span", { text: r.name }), r.dup ? el("span", { class: "badge warn", text: t("dk_p_dup") }) : null),
+          el("td", {}, el("bdi", { text: r.name }), r.dup ? el("span", { class: "badge warn", text: t("dk_p_dup") }) : null),
           el("td", { text: r.club }),
           el("td", { class: "num", text: r.seed ? String(r.seed) : "" }))))) : null);
   }
@@ -191,7 +191,7 @@ export function playersView(ctx) {
   }
 
   async function reinstate(p, button) {
-    if (!(await confirmDialog(t("dk_p_reinstate_confirm", { name: p.name })))) return;
+    if (!(await ask(t("dk_p_reinstate_confirm", { name: p.name })))) return;
     busy(button, null, async () => {
       try {
         await hub.reinstatePlayer(ctx.tid, p.id);
@@ -209,7 +209,7 @@ export function playersView(ctx) {
   }
 
   async function withdraw(p, button) {
-    if (!(await confirmDialog(t(drawMade() ? "dk_p_withdraw_confirm" : "dk_p_remove_confirm", { name: p.name })))) return;
+    if (!(await ask(t(drawMade() ? "dk_p_withdraw_confirm" : "dk_p_remove_confirm", { name: p.name })))) return;
     busy(button, message, async () => {
       await hub.withdrawPlayer(ctx.tid, p.id);
       say(message, t("dk_p_withdrawn", { name: p.name }), "ok");

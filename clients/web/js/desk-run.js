@@ -7,13 +7,13 @@
 // (its result voided), which the hub allows while nothing fed by that result has started; a
 // refusal names the match that has started since.
 import { t, tc } from "./i18n.js";
-import { el, fill, confirmDialog } from "./ui.js";
+import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { forgetCodes } from "./desk-codes.js";
 import { setupText } from "./desk-setup.js";
 import { resultForm } from "./desk-result.js";
 import { namesForIds } from "./entries.js";
-import { say, noticeLine, nameOf, busy, errorText } from "./desk-ui.js";
+import { say, noticeLine, nameOf, busy, errorText, ask, named } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
 
@@ -58,7 +58,7 @@ export function runView(ctx) {
   }
 
   function button(label, onClick, { cls = "", action, id } = {}) {
-    const b = el("button", { class: `btn small ${cls}`.trim(), type: "button", id, dataset: action ? { action } : undefined, text: label });
+    const b = el("button", { class: `btn small ${cls}`.trim(), type: "button", id, dataset: action ? { action } : undefined }, label);
     b.addEventListener("click", () => onClick(b));
     return b;
   }
@@ -67,8 +67,8 @@ export function runView(ctx) {
   function walkoverChooser(m) {
     return el("div", { class: "chooser", dataset: { chooser: "walkover" } },
       el("span", { class: "muted small", text: t("dk_wo_pick") }),
-      (m.players || []).filter((p) => p !== null).map((pid) => button(t("dk_wo_to", { name: name(pid) }), async (b) => {
-        if (!(await confirmDialog(t("dk_wo_confirm", { key: m.key, name: name(pid) })))) return;
+      (m.players || []).filter((p) => p !== null).map((pid) => button(named(t("dk_wo_to", { name: name(pid) })), async (b) => {
+        if (!(await ask(t("dk_wo_confirm", { key: m.key, name: name(pid) })))) return;
         act(b, () => hub.walkover(ctx.tid, m.key, pid), t("dk_wo_done", { key: m.key, name: name(pid) }));
       }, { cls: "danger", action: "walkover-to" })),
       button(t("cancel"), () => { open = null; paint(); }));
@@ -121,7 +121,7 @@ export function runView(ctx) {
         acts.push(button(t("dk_walkover"), () => toggle("walkover", key), { action: "walkover", cls: "danger" }));
       } else {
         acts.push(button(t("dk_cancel_match"), async (b) => {
-          if (!(await confirmDialog(t("dk_cancel_confirm", { names: vs({ players: m.players.map((p) => p.id) }) })))) return;
+          if (!(await ask(t("dk_cancel_confirm", { names: vs({ players: m.players.map((p) => p.id) }) })))) return;
           act(b, () => hub.cancelMatch(m.id), t("dk_cancelled"));
         }, { action: "cancel", cls: "danger" }));
       }
@@ -133,7 +133,7 @@ export function runView(ctx) {
     tableActs.push(button(t(paused ? "dk_resume" : "dk_pause"), (b) => act(b, () => (paused ? hub.resumeTable(tb.id) : hub.pauseTable(tb.id)),
       t(paused ? "dk_resumed" : "dk_paused", { name: tb.name })), { action: paused ? "resume" : "pause" }));
     tableActs.push(button(t("desk_rotate"), async (b) => {
-      if (!(await confirmDialog(t("desk_rotate_confirm", { name: tb.name })))) return;
+      if (!(await ask(t("desk_rotate_confirm", { name: tb.name })))) return;
       busy(b, message, async () => {
         const out = await hub.rotateToken(tb.id);
         forgetCodes(tb.id);
@@ -158,7 +158,7 @@ export function runView(ctx) {
         m.status !== "scheduled" ? el("a", { class: "small", href: `/watch/${enc(m.id)}`, target: "_blank", rel: "noopener", text: t("dk_watch") }) : null)
         : el("p", { class: "muted rt-empty", text: paused ? t("dk_table_paused_help") : t("dk_table_waiting") }),
       next ? el("p", { class: "rt-next small" }, el("span", { class: "muted", text: t("dk_next_here") }), " ",
-        el("strong", { text: next.key }), " ", el("span", { text: vs(next) })) : null,
+        el("strong", { text: next.key }), " ", el("span", {}, named(vs(next)))) : null,
       isOpen("walkover", key) && e ? walkoverChooser(e) : null,
       isOpen("move", key) ? tableChooser("move", (tableId, b) => act(b, () => hub.moveMatch(m.id, tableId),
         t("dk_moved_to", { key: label, name: (tables().find((x) => x.id === tableId) || {}).name || tableId })), tb.id) : null,
@@ -198,7 +198,7 @@ export function runView(ctx) {
     if (!m) return null;
     return el("li", { class: "q-item", dataset: { key } },
       el("div", { class: "q-main" }, el("span", { class: "q-pos", text: String(i + 1) }), el("strong", { class: "q-key", text: key }),
-        el("span", { class: "q-names", text: vs(m) }), el("span", { class: "muted small", text: m.round })),
+        el("span", { class: "q-names" }, named(vs(m))), el("span", { class: "muted small", text: m.round })),
       el("div", { class: "q-actions" },
         i > 0 ? button(t("dk_first"), (b) => act(b, () => hub.orderQueue(ctx.tid, [key, ...queue.filter((k) => k !== key)]), t("dk_made_first", { key })), { action: "first" }) : null,
         button(t("dk_call"), () => toggle("call", key), { action: "call" }),
@@ -211,7 +211,7 @@ export function runView(ctx) {
   /** Reopen a finished or walkover match: its result is voided and it is back on its table or in
    * the queue; the hub refuses once a match fed by it has started, naming that match. */
   async function reopen(m, b) {
-    if (!(await confirmDialog(t("dk_reopen_confirm", { key: m.key, names: vs(m) })))) return;
+    if (!(await ask(t("dk_reopen_confirm", { key: m.key, names: vs(m) })))) return;
     await act(b, () => hub.reopen(ctx.tid, m.key), t("dk_reopened", { key: m.key }), { self: m.key });
   }
 
@@ -259,8 +259,8 @@ export function runView(ctx) {
       el("ul", { class: "round-list" }, ms.map((m) => el("li", { class: `entry es-${m.status}`, dataset: { key: m.key, status: m.status } },
         el("span", { class: "e-key", text: m.key }),
         el("span", { class: "e-names" }, (m.players || []).filter((p) => p !== null || m.status !== "bye").map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
-          el("span", { class: m.winner && p === m.winner ? "won" : p === "bye" ? "muted" : "", text: p === "bye" ? t("dk_es_bye") : name(p) })])),
-        el("span", { class: "e-result muted small", text: resultOf(m) }),
+          p === "bye" ? el("span", { class: "muted", text: t("dk_es_bye") }) : el("bdi", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
+        el("span", { class: "e-result muted small" }, named(resultOf(m))),
         el("span", { class: "e-acts" },
           reopenable(m) ? button(t("dk_reopen"), (b) => reopen(m, b), { action: "reopen" }) : null,
           (m.status === "called" || m.status === "finished") && m.match_id
@@ -291,7 +291,7 @@ export function runView(ctx) {
     return el("table", { class: "grid standings", id: "run-standings" },
       el("thead", {}, el("tr", {}, ["#", t("dk_p_name"), t("dk_played"), t("dk_won"), t("dk_lost"), t("points")].map((h, i) => el("th", { class: i > 1 ? "num" : "", text: h })))),
       el("tbody", {}, st.map((s) => el("tr", {},
-        el("td", { text: `${s.group ? `${s.group} ` : ""}${s.rank}` }), el("td", { text: name(s.player) }),
+        el("td", { text: `${s.group ? `${s.group} ` : ""}${s.rank}` }), el("td", {}, el("bdi", { text: name(s.player) })),
         el("td", { class: "num", text: String(s.played) }), el("td", { class: "num", text: String(s.won) }),
         el("td", { class: "num", text: String(s.lost) }), el("td", { class: "num", text: String(s.points) })))));
   }
@@ -329,7 +329,7 @@ export function runView(ctx) {
         (d.stages || [])[1] ? el("span", { class: "muted", id: "run-then", text: t(d.type === "round_robin" ? "dk_then_summary_groups" : "dk_then_summary_de", { n: d.stages[1].advance }) }) : null),
       el("p", { class: "run-progress", id: "run-progress", dataset: { decided, total: all.length } },
         d.status === "finished"
-          ? el("strong", { id: "run-champion", text: d.champion ? t("dk_champion", { name: name(d.champion) }) : t("dk_finished") })
+          ? el("strong", { id: "run-champion" }, named(d.champion ? t("dk_champion", { name: name(d.champion) }) : t("dk_finished")))
           : el("span", { text: t("dk_progress", { n: decided, total: all.length }) }),
         " · ", el("a", { href: `/board/${enc(ctx.tid)}`, target: "_blank", rel: "noopener", text: t("scoreboard") }),
         " · ", el("a", { href: `/bracket/${enc(ctx.tid)}`, target: "_blank", rel: "noopener", text: t("dk_bracket") }),

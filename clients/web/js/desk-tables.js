@@ -1,10 +1,10 @@
 // Step "tables": the venue's tables: add (one, or several at once), rename, give a tablet its
 // table (a pairing code, shown big with its countdown), print its card, rotate its token.
 import { t } from "./i18n.js";
-import { el, fill, confirmDialog } from "./ui.js";
+import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { makeCode, lastCode, forgetCodes } from "./desk-codes.js";
-import { errorText, field, minSec, spacedCode, say, noticeLine, isLoopback, nextStep } from "./desk-ui.js";
+import { errorText, field, minSec, spacedCode, say, noticeLine, isLoopback, nextStep, ask, named } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
 const MAX_AT_ONCE = 64;
@@ -81,7 +81,7 @@ export function tablesView(ctx) {
   }
 
   async function rotate(table, button) {
-    if (!(await confirmDialog(t("desk_rotate_confirm", { name: table.name })))) return;
+    if (!(await ask(t("desk_rotate_confirm", { name: table.name })))) return;
     run(button, async () => {
       const out = await hub.rotateToken(table.id);
       forgetCodes(table.id);
@@ -121,7 +121,7 @@ export function tablesView(ctx) {
     const main = editing === table.id ? renameForm(table)
       : el("div", { class: "t-main" },
         el("span", { class: "t-name", text: table.name }),
-        el("span", { class: "t-status muted", text: matchText(table.match) }),
+        el("span", { class: "t-status muted" }, named(matchText(table.match))),
         n === undefined ? null : el("span", { class: "t-tablets muted", text: t("desk_tablets_n", { n }) }));
     const token = rotated.get(table.id);
     const codeButton = el("button", {

@@ -6,7 +6,7 @@ import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { hub } from "./desk-api.js";
 import { STEPS, startStep } from "./desk-steps.js";
-import { errorText, say, noticeLine } from "./desk-ui.js";
+import { errorText, say, noticeLine, knowNames } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
 
@@ -50,6 +50,7 @@ export function tournamentView({ navigate, tid }) {
   }
 
   function arrived() {
+    knowNames(tour);
     paintFrame();
     if (pendingStart && tour) {
       pendingStart = false;

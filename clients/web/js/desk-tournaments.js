@@ -3,10 +3,10 @@
 // public list, its pages still answer, and it can be brought back. Archived ones are listed apart.
 // "Sign out everywhere" ends every desk session (a lost laptop).
 import { t } from "./i18n.js";
-import { el, fill, confirmDialog } from "./ui.js";
+import { el, fill } from "./ui.js";
 import { hub, session } from "./desk-api.js";
 import { FIRST_STEP } from "./desk-steps.js";
-import { errorText, field, say, noticeLine, busy } from "./desk-ui.js";
+import { errorText, field, say, noticeLine, busy, ask, knowNames } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
 
@@ -28,6 +28,7 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
       list = open.tournaments || [];
       const shown = new Set(list.map((x) => x.id));
       archived = (all.tournaments || []).filter((x) => !shown.has(x.id));
+      knowNames(null, [...list, ...archived]);
       failure = null;
     } catch (e) {
       failure = e;
@@ -61,7 +62,7 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
   }
 
   async function remove(tr, b) {
-    if (!(await confirmDialog(t("desk_delete_confirm", { name: tr.name })))) return;
+    if (!(await ask(t("desk_delete_confirm", { name: tr.name })))) return;
     await busy(b, null, async () => {
       try {
         await hub.deleteTournament(tr.id);
@@ -75,7 +76,7 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
   }
 
   async function archive(tr, b, back = false) {
-    if (!back && !(await confirmDialog(t("desk_archive_confirm", { name: tr.name })))) return;
+    if (!back && !(await ask(t("desk_archive_confirm", { name: tr.name })))) return;
     await busy(b, message, async () => {
       await (back ? hub.unarchiveTournament(tr.id) : hub.archiveTournament(tr.id));
       say(message, t(back ? "desk_unarchived" : "desk_archived", { name: tr.name }), "ok");
@@ -95,7 +96,7 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
   }
 
   async function everywhere(b) {
-    if (!(await confirmDialog(t("desk_signout_all_confirm")))) return;
+    if (!(await ask(t("desk_signout_all_confirm")))) return;
     await busy(b, message, async () => {
       await session.signOutEverywhere();
       onSignedOutEverywhere();

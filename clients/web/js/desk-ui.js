@@ -1,6 +1,6 @@
 // Small helpers shared by the desk's views (text only through textContent, as everywhere).
 import { t, lang } from "./i18n.js";
-import { el } from "./ui.js";
+import { el, fill, isolated, confirmDialog } from "./ui.js";
 
 const KEY_RE = /\b(?:[WLC]\d+-\d+|GF2?|[A-Z]-\d+|R\d+-\d+)\b/g;
 
@@ -46,9 +46,30 @@ export function minSec(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// The names the desk may put into a sentence: the players, tables and name of the tournament in
+// view, or the tournaments listed. Each one found in a status line or a question is isolated.
+let knownNames = [];
+
+/** The names of the tournament in view (its projection), or of the tournaments listed. */
+export function knowNames(tour, list = []) {
+  knownNames = [tour && tour.name, ...((tour && tour.players) || []).map((p) => p.name),
+    ...((tour && tour.tables) || []).map((x) => x.name), ...list.map((x) => x.name)].filter(Boolean);
+}
+
+/** `text` as nodes, every name the desk knows in it in a <bdi> (a right-to-left or mixed name never
+ * reorders the words around it). */
+export function named(text, ...more) {
+  return isolated(text, knownNames, ...more);
+}
+
+/** The in-page question, names isolated. */
+export function ask(text) {
+  return confirmDialog(named(text));
+}
+
 /** A status line: `kind` ok | err | info. */
 export function say(node, text, kind = "info") {
-  node.textContent = text || "";
+  fill(node, named(text || ""));
   node.className = `notice ${kind}${text ? "" : " hidden"}`;
 }
 

@@ -1236,6 +1236,7 @@ const CORRECTION_STRINGS = {
     tl_now_here: "Now on this table: {what}",
     tl_nothing_here: "No match on this table now.",
     tl_ok: "OK",
+    tl_names: " ({names})",
   },
   "zh-CN": {
     result_entered: "由记分台录入",
@@ -1316,6 +1317,7 @@ const CORRECTION_STRINGS = {
     tl_now_here: "本台现在：{what}",
     tl_nothing_here: "本台现在没有比赛。",
     tl_ok: "知道了",
+    tl_names: "（{names}）",
   },
 };
 for (const [code, strings] of Object.entries(CORRECTION_STRINGS)) Object.assign(STRINGS[code], strings);

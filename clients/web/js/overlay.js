@@ -47,9 +47,13 @@ function notFound() {
   fill(bug, el("div", { class: "rows" }, el("div", { class: "row msg", id: "not-found", text: `${t("not_found")}: ${tableId}` })));
 }
 
-function titleText() {
-  if (titleParam === "auto") return [names && names.tournament, names && names.table, drawText(match)].filter(Boolean).join(" · ");
-  return titleParam;
+/** The line above the score: with "auto", the tournament's and the table's names (each in a <bdi>)
+ * and the draw round; else the title given, isolated whole (it may be a name). */
+function titleNodes() {
+  if (titleParam !== "auto") return titleParam ? [el("bdi", { text: titleParam })] : [];
+  const parts = [names && names.tournament, names && names.table].filter(Boolean).map((n) => el("bdi", { text: n }));
+  const round = drawText(match);
+  return [...parts, round].filter(Boolean).flatMap((p, i) => (i ? [" · ", p] : [p]));
 }
 
 function render() {
@@ -63,14 +67,17 @@ function render() {
   const three = (match.players || []).length === 3;
   bug.className = `bug pos-${position} d-${match.discipline} ${showRacks ? "with-racks" : ""} ${three ? "three" : ""}`;
   clockNode = el("div", { class: "shotclock", id: "shot-clock" });
-  const title = titleText();
+  const title = titleNodes();
   fill(bug,
-    title ? el("div", { class: "title", id: "bug-title", text: title }) : null,
+    title.length ? el("div", { class: "title", id: "bug-title" }, title) : null,
     el("div", { class: "body" },
       el("div", { class: "rows" }, (match.players || []).map((p) => el("div", {
         class: `row ${match.status === "live" && p.id === active ? "at-table" : ""} ${match.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
         el("span", { class: "marker" }),
-        el("span", { class: "name", text: p.name }),
+        // The winner's star after the name, outside its isolation (inside, a right-to-left name
+        // would put it on the name's left).
+        el("span", { class: "nm" }, el("bdi", { class: "name", text: p.name }),
+          match.winner === p.id ? el("span", { class: "nm-mark", "aria-hidden": "true", text: "★" }) : null),
         // Every discipline has the same columns, so the score never lands in a narrow one.
         el("span", { class: "racks", text: showRacks ? String(p.racks_won ?? 0) : p.group ? t(p.group) : "" }),
         el("span", { class: "score", text: String(p.score ?? 0) })))),

@@ -122,7 +122,7 @@ function ballBtn(n, on, onclick, extra = "") {
 }
 
 /**
- * The form's nodes. `view`: {form, ctx, title, note, locked, lockLabel, onChange(), onEnter(), onClear()}.
+ * The form's nodes. `view`: {form, ctx, title, note (text or nodes: names isolated), locked, lockLabel, onChange(), onEnter(), onClear()}.
  * ctx: {discipline, phase, phaseKnown, onTable, pushOutAllowed, group}.
  */
 export function strokeFormNodes(view) {
@@ -196,8 +196,8 @@ export function strokeFormNodes(view) {
 
   const hint = asked ? t(`ask_${asked}`) : view.note || "";
   return [
-    el("h3", { class: "section-title plain", id: "stroke-title", text: view.title }),
-    hint ? el("p", { class: `stroke-hint ${asked ? "ask" : "muted"}`, id: "stroke-ask", role: asked ? "alert" : null, text: hint }) : null,
+    el("h3", { class: "section-title plain", id: "stroke-title" }, view.title),
+    hint ? el("p", { class: `stroke-hint ${asked ? "ask" : "muted"}`, id: "stroke-ask", role: asked ? "alert" : null }, hint) : null,
     el("div", { class: "field" }, el("span", { class: "label", text: t("first_contact") }), fcRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("pocketed") }), pkRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("off_table") }), offRow),

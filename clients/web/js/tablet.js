@@ -16,7 +16,7 @@ import { t, tc, onLangChange, applyI18n } from "./i18n.js";
 import { TableSession, remainingMs, serverNow, getJSON, HttpError } from "./live.js";
 import {
   el, fill, pathId, header, setConn, playerName, scoreline, ball, bihText, paintShotClock,
-  confirmDialog, lastText, statusText, resultText, clockText,
+  confirmDialog, lastText, statusText, resultText, clockText, isolated, playerNames,
 } from "./ui.js";
 import { newForm, formFromShot, openQuestion, toCommand, strokeFormNodes, calledFouls } from "./stroke_form.js";
 import { entryText, verdictOf, verdictLine, rejectText } from "./entries.js";
@@ -64,6 +64,20 @@ function keepOver(m) {
   } catch (_) { /* the screen still has it */ }
 }
 
+/** `text` as nodes with every name it may carry (the players of `matches`, this table's and its
+ * tournament's) in a <bdi>: a right-to-left or mixed name never reorders the words around it. */
+function named(text, ...matches) {
+  const ms = matches.length ? matches : [match, over];
+  return isolated(text, ms.map(playerNames), tableInfo && tableInfo.name, tableInfo && tableInfo.tournament_name,
+    leftNames(left));
+}
+
+/** The names a "left the table" text may carry: the match's players, the table it went to. */
+function leftNames(l) {
+  if (!l) return [];
+  return [...(l.what || "").split(" – "), ...(l.names || "").split(" – "), l.to && l.to.name].filter(Boolean);
+}
+
 // ------------------------------------------------------------------ the log (kept on the tablet)
 let log = [];
 try { log = JSON.parse(localStorage.getItem(LOG_KEY) || "[]"); } catch (_) { log = []; }
@@ -74,7 +88,7 @@ function saveLog() {
 }
 
 function logEntry(entry) {
-  log.unshift({ at: Date.now(), ...entry });
+  log.unshift({ at: Date.now(), names: [...playerNames(match), ...playerNames(over)], ...entry });
   saveLog();
   paintLog();
 }
@@ -89,9 +103,14 @@ function paintLog() {
   const ul = document.getElementById("log");
   fill(ul, log.map((e) => el("li", { class: `${e.kind || "info"} ${e.foul ? "foul" : ""}`, dataset: { id: e.id || "" } },
     el("span", { class: "time muted", text: new Date(e.at).toLocaleTimeString() }), " ",
-    el("span", { class: "what", text: e.text }),
-    e.status ? el("span", { class: "status", text: ` — ${statusLabel(e)}` }) : null,
-    e.verdict ? el("div", { class: "verdict-line", text: e.verdict }) : null)));
+    el("span", { class: "what" }, logNamed(e.text, e)),
+    e.status ? el("span", { class: "status" }, logNamed(` — ${statusLabel(e)}`, e)) : null,
+    e.verdict ? el("div", { class: "verdict-line" }, logNamed(e.verdict, e)) : null)));
+}
+
+/** A log line's text, the names it was written with (kept with it) isolated. */
+function logNamed(text, e) {
+  return isolated(text, e.names || [], tableInfo && tableInfo.name);
 }
 
 function statusLabel(e) {
@@ -180,8 +199,8 @@ let tableInfo = null;
 try { tableInfo = JSON.parse(localStorage.getItem(TABLE_KEY) || "null"); } catch (_) { tableInfo = null; }
 
 function paintTableName() {
-  const name = tableInfo ? [tableInfo.name, tableInfo.tournament_name].filter(Boolean).join(" · ") : "";
-  document.getElementById("table-name").textContent = name;
+  const names = tableInfo ? [tableInfo.name, tableInfo.tournament_name].filter(Boolean) : [];
+  fill(document.getElementById("table-name"), names.map((n, i) => [i ? " · " : "", el("bdi", { text: n })]));
   document.title = `${tableInfo && tableInfo.name ? `${tableInfo.name} · ` : ""}${t("tablet_title")} · cuehub`;
 }
 
@@ -282,7 +301,7 @@ function paintQueue() {
 }
 
 function showReject(text) {
-  rejectBanner.textContent = text;
+  fill(rejectBanner, named(text));
   rejectBanner.classList.remove("hidden");
 }
 function clearReject() { rejectBanner.classList.add("hidden"); }
@@ -299,7 +318,7 @@ function queueCommand(command, { front = false, expectedVersion = null, matchId 
 
 /** The same after an in-page confirmation, when there is a question; the envelope or null. */
 async function send(command, { confirmText = null, ...opts } = {}) {
-  if (confirmText && !(await confirmDialog(confirmText))) return null;
+  if (confirmText && !(await confirmDialog(named(confirmText)))) return null;
   return queueCommand(command, opts);
 }
 
@@ -379,7 +398,7 @@ async function wentAway(prev) {
   } catch (_) { /* cancelled (gone) or no link: "no longer on this table" says it */ }
   if (left && left.id === said.id && !left.logged) {
     left.logged = true;
-    logEntry({ text: leftText(left), kind: "info" });
+    logEntry({ text: leftText(left), names: leftNames(left), kind: "info" });
   }
   render();
 }
@@ -401,7 +420,7 @@ function onLeft(msg, dropped) {
   if (match && match.id === msg.match_id) match = null;
   if (lock) lock = null;
   for (const env of dropped || []) logUpdate(env.id, { status: "removed", kind: "info" });
-  if (!(before && before.logged && leftText(before) === leftText(said))) logEntry({ text: leftText(said), kind: "info" });
+  if (!(before && before.logged && leftText(before) === leftText(said))) logEntry({ text: leftText(said), names: leftNames(said), kind: "info" });
   said.logged = true;
   paintQueue();
   render();
@@ -411,7 +430,7 @@ function onLeft(msg, dropped) {
  * tablet): said like a match that left, until the next entry. */
 function reopenedAt(m) {
   left = { id: m.id, what: matchLabel(m), names: "", to: null, reopened: true, version: m.version };
-  logEntry({ text: leftText(left), kind: "info" });
+  logEntry({ text: leftText(left), names: leftNames(left), kind: "info" });
   left.logged = true;
 }
 
@@ -427,9 +446,9 @@ function renderLeft() {
   leftBanner.classList.toggle("hidden", !left);
   if (!left) return;
   fill(leftBanner,
-    el("strong", { id: "left-text", text: leftText() }),
-    left.names ? el("span", { class: "left-names", text: ` (${left.names})` }) : null,
-    left.reopened ? null : el("div", { class: "muted small", text: match ? t("tl_now_here", { what: matchLabel(match) }) : t("tl_nothing_here") }),
+    el("strong", { id: "left-text" }, named(leftText())),
+    left.names ? el("span", { class: "left-names" }, named(t("tl_names", { names: left.names }))) : null,
+    left.reopened ? null : el("div", { class: "muted small", id: "left-now" }, named(match ? t("tl_now_here", { what: matchLabel(match) }) : t("tl_nothing_here"))),
     el("button", { type: "button", class: "btn small", id: "left-ok", text: t("tl_ok"), onclick: () => { left = null; render(); } }));
 }
 
@@ -446,13 +465,16 @@ function renderOver() {
     el("div", { class: "over-score", id: "over-score" },
       (over.players || []).map((p, i) => [i ? el("span", { class: "over-sep", text: ":" }) : null,
         el("div", { class: `over-player${over.winner === p.id ? " won" : ""}`, dataset: { player: p.id } },
-          el("bdi", { class: "name", text: p.name }), el("span", { class: "score", text: String(p.score ?? 0) }))])),
-    el("p", { class: "over-result", id: "over-result", text: resultText(over) || final }),
+          // the winner's star beside the name, outside its isolation
+          el("span", { class: "over-name" }, over.winner === p.id ? el("span", { class: "nm-mark", "aria-hidden": "true", text: "★" }) : null,
+            el("bdi", { class: "name", text: p.name })),
+          el("span", { class: "score", text: String(p.score ?? 0) }))])),
+    el("p", { class: "over-result", id: "over-result" }, named(resultText(over) || final, over)),
     entered ? el("p", { class: "muted small", id: "over-entered", text: t("tl_entered") }) : null,
     el("div", { class: "btnrow" },
       el("button", { type: "button", class: "btn danger", id: "over-undo", text: t("undo"), onclick: undoClicked }),
       el("button", { type: "button", class: "btn primary big", id: "next-match", text: t("tl_next_match"), onclick: nextMatch })),
-    el("p", { class: "muted small", id: "over-next", text: next ? t("tl_next_is", { what: matchLabel(next), names: next.players.map((p) => p.name).join(" – ") }) : t("tl_no_next") }));
+    el("p", { class: "muted small", id: "over-next" }, named(next ? t("tl_next_is", { what: matchLabel(next), names: next.players.map((p) => p.name).join(" – ") }) : t("tl_no_next"), next)));
 }
 
 function nextMatch() {
@@ -575,10 +597,10 @@ function renderVerdict() {
   const canUndo = m.version > 0 && session && session.ready && !over;
   fill(verdictBanner,
     el("div", { class: "v-head" },
-      el("span", { class: "v-title", id: "verdict-title", text: v.headline }),
-      v.by ? el("span", { class: "v-by", text: `${tc("k", m.last.kind)} · ${v.by}` }) : null),
-    v.next ? el("div", { class: "v-next", text: v.next }) : null,
-    v.notes.length ? el("div", { class: "v-notes", text: v.notes.join(" · ") }) : null,
+      el("span", { class: "v-title", id: "verdict-title" }, named(v.headline, m)),
+      v.by ? el("span", { class: "v-by" }, `${tc("k", m.last.kind)} · `, el("bdi", { text: v.by })) : null),
+    v.next ? el("div", { class: "v-next", id: "verdict-next" }, named(v.next, m)) : null,
+    v.notes.length ? el("div", { class: "v-notes" }, named(v.notes.join(" · "), m)) : null,
     v.foul && canUndo ? el("button", { type: "button", class: "btn danger", id: "verdict-undo", text: t("undo_this"), onclick: undoClicked }) : null);
 }
 
@@ -586,7 +608,7 @@ function renderState() {
   const m = over || (matchShown() ? match : null);
   if (!m) {
     fill(statePanel,
-      tableInfo && tableInfo.name ? el("div", { class: "tablecard", text: tableInfo.name }) : null,
+      tableInfo && tableInfo.name ? el("bdi", { class: "tablecard", text: tableInfo.name }) : null,
       el("p", { class: "muted", id: "no-match", text: conn === "live" ? t(dismissed ? "tl_waiting_next" : "no_match") : t("loading") }));
     return;
   }
@@ -600,14 +622,14 @@ function renderState() {
   const res = resultText(m);
   fill(statePanel,
     el("div", { class: "disc muted" },
-      tableInfo && tableInfo.name ? el("strong", { class: "tablecard", text: `${tableInfo.name} · ` }) : null,
+      tableInfo && tableInfo.name ? [el("bdi", { class: "tablecard" }, el("strong", { text: tableInfo.name })), " · "] : null,
       `${tc("d", m.discipline)}`),
     scoreline(m),
     el("div", { class: "info" }, info),
     r.on_table && m.status !== "finished" ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null,
-    res ? el("div", { class: "result", text: res }) : null,
-    el("div", { class: "last muted", id: "last", text: lastText(m) }));
+    res ? el("div", { class: "result" }, named(res, m)) : null,
+    el("div", { class: "last muted", id: "last" }, named(lastText(m), m)));
 }
 
 /** The current match is shown unless it is the finished one the referee moved on from. */
@@ -635,19 +657,18 @@ function renderStart() {
       kids.push(el("div", { class: "btnrow" }, perms.map((pm) => {
         const order = pm.map((i) => ps[i].id);
         return el("button", { class: "btn", type: "button", dataset: { order: order.join(",") },
-          text: t("order_label", { order: pm.map((i) => ps[i].name).join(" → ") }),
-          onclick: () => send({ kind: "start", order }) });
+          onclick: () => send({ kind: "start", order }) }, named(t("order_label", { order: pm.map((i) => ps[i].name).join(" → ") })));
       })));
     } else {
       kids.push(el("div", { class: "btnrow" }, ps.map((p) => el("button", {
         class: "btn primary", type: "button", dataset: { breaker: p.id },
-        text: t("breaks_first", { name: p.name }), onclick: () => send({ kind: "start", breaker: p.id }) }))));
+        onclick: () => send({ kind: "start", breaker: p.id }) }, named(t("breaks_first", { name: p.name }))))));
     }
   }
   if (ps.length === 2) {
     kids.push(el("div", { class: "btnrow" }, ps.map((p) => el("button", {
       class: "btn", type: "button", dataset: { lag: p.id },
-      text: t("lag_won", { name: p.name }), onclick: () => send({ kind: "lag", winner: p.id }) }))));
+      onclick: () => send({ kind: "lag", winner: p.id }) }, named(t("lag_won", { name: p.name }))))));
   }
   fill(startPanel, kids);
 }
@@ -660,11 +681,12 @@ function renderPending() {
   pendingPanel.classList.toggle("hidden", !show);
   if (!show) return;
   fill(pendingPanel,
-    el("h3", { class: "section-title plain", id: "pending-title", text: t("decision_for", { name: playerName(match, pend.player) }) }),
+    el("h3", { class: "section-title plain", id: "pending-title" }, named(t("decision_for", { name: playerName(match, pend.player) }))),
     flow.waiting === "decision" ? el("p", { class: "waiting", id: "pending-waiting", text: t("strokes_wait_for_choice", { n: session.queue().length }) }) : null,
     el("div", { class: "btnrow" }, (pend.options || []).map((o) => el("button", {
-      class: "btn primary big", type: "button", dataset: { choice: o }, text: choiceText(o, pend),
-      onclick: () => send({ kind: "decision", player: pend.player, choice: o }, { front: flow.waiting === "decision" }) }))));
+      class: "btn primary big", type: "button", dataset: { choice: o },
+      onclick: () => send({ kind: "decision", player: pend.player, choice: o }, { front: flow.waiting === "decision" }) },
+    named(choiceText(o, pend))))));
 }
 
 function renderHeld() {
@@ -714,7 +736,7 @@ function renderStroke() {
   const note = known ? "" : t("stroke_unknown_note", { name: playerName(match, r.shooter) || "—" });
   strokePanel.classList.toggle("locked", !!lock);
   fill(strokePanel, strokeFormNodes({
-    form, ctx, title, note, locked: !!lock, lockLabel: t("sending"),
+    form, ctx, title: named(title), note: note ? named(note) : "", locked: !!lock, lockLabel: t("sending"),
     onChange: () => renderStroke(),
     onEnter: enterStroke,
     onClear: () => { form = newForm(ctx); renderStroke(); },
@@ -756,7 +778,7 @@ async function undoClicked() {
   const unsent = session.lastUnsent();
   if (unsent) {
     // Not sent yet: it is taken off the tablet, and never reaches the hub.
-    if (!(await confirmDialog(t("confirm_remove_unsent", { entry: entryText(unsent.command, match) })))) return;
+    if (!(await confirmDialog(named(t("confirm_remove_unsent", { entry: entryText(unsent.command, match) }))))) return;
     if (session.discard(unsent.id)) {
       logUpdate(unsent.id, { status: "removed", kind: "info" });
       paintQueue();

@@ -27,17 +27,35 @@ function append(parent, children) {
   }
 }
 
-/** `text` as nodes for el(), each of `names` found in it (a player's or a table's name put into a
- * translated sentence) in a <bdi>: a right-to-left name never reorders the words around it. */
+/** `text` as nodes for el(), every place one of `names` is found in it (a player's, a table's or a
+ * tournament's name put into a translated sentence) in a <bdi>: a right-to-left name never reorders
+ * the words around it. Longer names are found first (a name inside another stays in the longer
+ * one's isolation), and a Latin name is found only as whole words ("Al" is not isolated in "Also"). */
 export function isolated(text, ...names) {
   let parts = [String(text ?? "")];
-  for (const name of names.filter(Boolean).map(String)) {
-    parts = parts.flatMap((p) => {
-      const i = typeof p === "string" ? p.indexOf(name) : -1;
-      return i < 0 ? [p] : [p.slice(0, i), el("bdi", { text: name }), p.slice(i + name.length)];
-    });
+  const wanted = [...new Set(names.flat(Infinity).filter((n) => n !== null && n !== undefined).map(String))]
+    .filter((n) => n.trim()).sort((a, b) => b.length - a.length);
+  for (const name of wanted) {
+    parts = parts.flatMap((p) => (typeof p === "string" ? splitOn(p, name) : [p]));
   }
   return parts.filter((p) => p !== "");
+}
+
+const LATIN_WORD = /[A-Za-z0-9\u00c0-\u024f]/;
+
+function splitOn(text, name) {
+  const out = [];
+  let from = 0;
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    const before = text[i - 1] || "", after = text[i + name.length] || "";
+    const cut = (LATIN_WORD.test(name[0]) && LATIN_WORD.test(before))
+      || (LATIN_WORD.test(name[name.length - 1]) && LATIN_WORD.test(after));
+    if (cut || i < from) continue;
+    out.push(text.slice(from, i), el("bdi", { text: name }));
+    from = i + name.length;
+  }
+  out.push(text.slice(from));
+  return out;
 }
 
 /** Replace a node's children. */
@@ -74,6 +92,11 @@ export function setConn(state) {
     "not-found": "conn_not_found" }[state] || "conn_connecting";
   c.dataset.i18n = key;
   c.textContent = t(key);
+}
+
+/** The names of a match's players (for isolated()). */
+export function playerNames(match) {
+  return ((match && match.players) || []).map((p) => p.name);
 }
 
 export function playerName(match, id) {
@@ -184,14 +207,15 @@ export function lastText(match) {
   return parts.join(" — ");
 }
 
-/** In-page confirmation (never window.confirm: it would block the socket's page). */
+/** In-page confirmation (never window.confirm: it would block the socket's page). `text`: a string,
+ * or nodes (names isolated by isolated()). */
 export function confirmDialog(text) {
   return new Promise((resolve) => {
     const done = (v) => { back.remove(); document.removeEventListener("keydown", onKey); resolve(v); };
     const onKey = (e) => { if (e.key === "Escape") done(false); };
     const back = el("div", { class: "modal-back", id: "modal" },
       el("div", { class: "modal", role: "dialog", "aria-modal": "true" },
-        el("p", { id: "modal-text", text }),
+        el("p", { id: "modal-text" }, text),
         el("div", { class: "row" },
           el("button", { class: "btn", id: "modal-cancel", type: "button", text: t("cancel"), onclick: () => done(false) }),
           el("button", { class: "btn primary", id: "modal-confirm", type: "button", text: t("confirm"), onclick: () => done(true) }))));
@@ -245,10 +269,10 @@ export function rackHistory(match) {
       el("th", { text: "#" }),
       el("th", { text: t("winner") }),
       el("th", { text: "" }),
-      players.map((p) => el("th", { class: "num", text: p.name })))),
+      players.map((p) => el("th", { class: "num" }, el("bdi", { text: p.name }))))),
     el("tbody", {}, racks.slice().reverse().map((r) => el("tr", { class: r.win_type === "big_gold" || r.win_type === "small_gold" ? "gold" : "" },
       el("td", { text: String(r.number) }),
-      el("td", { text: playerName(match, r.winner) }),
+      el("td", {}, el("bdi", { text: playerName(match, r.winner) })),
       el("td", {}, el("span", { class: `badge ${r.win_type && r.win_type !== "normal" ? "gold" : ""}`, text: winTypeText(r) }),
         r.reason && r.reason !== "win_ball" ? el("span", { class: "muted", text: ` ${tc("r", r.reason)}` }) : null),
       players.map((p) => {
