@@ -10,7 +10,7 @@ after, without a place, then the withdrawn ones. A walkover is no match played: 
 and `lost` count the matches played.
 
 Rounds have readable names (`round_name`: "Winners round 2", "Losers round 1", "Grand final",
-"Final", "Group A, round 3"; `lang=zh-CN` gives them in Chinese). The CSV files start with a UTF-8
+"Final", "Group A, round 3"; `lang=zh-CN` gives them, and the word for a bye, in Chinese). The CSV files start with a UTF-8
 byte order mark (so a spreadsheet reads Chinese names right) and use CRLF line ends.
 """
 
@@ -21,7 +21,7 @@ import io
 import re
 from typing import Any
 
-from hub.tournaments.round_names import namer
+from hub.tournaments.round_names import bye_word, namer
 
 MATCH_COLUMNS = ("key", "round", "round_name", "group", "status", "player_1", "player_2", "player_3",
                  "score_1", "score_2", "score_3", "winner", "match_id", "table", "stage")
@@ -164,11 +164,12 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
 
 def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
     rows = []
+    bye = bye_word(lang)
     for m in matches(proj, lang):
         row = {k: m.get(k) for k in ("key", "stage", "round", "round_name", "group", "status", "match_id", "table")}
         row["winner"] = m.get("winner_name")
         for i, p in enumerate(m["players"][:3]):
-            row[f"player_{i + 1}"] = p["name"] if p else ("(bye)" if m["status"] == "bye" else "")
+            row[f"player_{i + 1}"] = p["name"] if p else (bye if m["status"] == "bye" else "")
             row[f"score_{i + 1}"] = p["score"] if p else None
         rows.append(row)
     return _csv(MATCH_COLUMNS, rows)

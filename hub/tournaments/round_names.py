@@ -9,6 +9,8 @@ default, Chinese with `lang="zh-CN"` (the pages' own names are in clients/web/js
 - round robin: "Group A, round r"; chase groups: "Round r";
 - a knockout stage (`K{r}`): "Knockout final", "Knockout semi-finals", "Knockout quarter-finals",
   else "Knockout, round r".
+
+`bye_word(lang)`: what an export writes in the place of a bye's missing player ("(bye)", 轮空).
 """
 
 from __future__ import annotations
@@ -20,16 +22,20 @@ NAMES = {
     "en": {"GF": "Grand final", "GF2": "Grand final reset", "W": "Winners round {r}", "L": "Losers round {r}",
            "final": "Final", "semi": "Semi-finals", "quarter": "Quarter-finals", "round": "Round {r}",
            "group": "Group {g}, round {r}", "K": "Knockout, round {r}", "Kfinal": "Knockout final",
-           "Ksemi": "Knockout semi-finals", "Kquarter": "Knockout quarter-finals"},
+           "Ksemi": "Knockout semi-finals", "Kquarter": "Knockout quarter-finals", "bye": "(bye)"},
     "zh-CN": {"GF": "总决赛", "GF2": "总决赛加赛", "W": "胜者组第{r}轮", "L": "败者组第{r}轮",
               "final": "决赛", "semi": "半决赛", "quarter": "四分之一决赛", "round": "第{r}轮",
               "group": "{g}组第{r}轮", "K": "淘汰赛第{r}轮", "Kfinal": "淘汰赛决赛", "Ksemi": "淘汰赛半决赛",
-              "Kquarter": "淘汰赛四分之一决赛"},
+              "Kquarter": "淘汰赛四分之一决赛", "bye": "轮空"},
 }
 
 
 def language(lang: str | None) -> str:
     return "zh-CN" if lang and lang.lower().startswith("zh") else "en"
+
+
+def bye_word(lang: str | None = None) -> str:
+    return NAMES[language(lang)]["bye"]
 
 
 def namer(draw: dict[str, Any], lang: str | None = None) -> Any:

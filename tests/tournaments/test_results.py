@@ -81,3 +81,19 @@ def test_round_names_and_bom() -> None:
     text = results.matches_csv(proj_of(single))
     assert text.startswith("\ufeffkey,round,round_name,")
     assert results.placings_csv(proj_of(single)).startswith("\ufeffplace,")
+
+
+def test_a_bye_is_written_in_the_export_language() -> None:
+    """The matches CSV names a bye's missing player in the file's language: "(bye)", or 轮空 with
+    lang=zh-CN (with the round names in Chinese too)."""
+    s = Stream()
+    s.add(3, seeded=True)  # a bracket of four: the top seed has a bye
+    s.draw("single_elimination")
+    proj = proj_of(s)
+    assert any(m["status"] == "bye" for m in proj["draw"]["matches"])
+    english = results.matches_csv(proj)
+    chinese = results.matches_csv(proj, "zh-CN")
+    assert "(bye)" in english and "轮空" not in english
+    assert "轮空" in chinese and "bye)" not in chinese and "决赛" in chinese
+    bye_rows = [r for r in chinese.splitlines() if ",bye," in r]
+    assert bye_rows and all("轮空" in r for r in bye_rows), bye_rows

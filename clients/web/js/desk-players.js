@@ -6,7 +6,7 @@
 // withdraw (a withdrawn player's unplayed matches go to the opponent as walkovers) and reinstate.
 // After the draw, late entries are taken while no draw match has a result; the draw is then stale
 // until it is made again (the draw step).
-import { t } from "./i18n.js";
+import { t, inParens } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { readTextFile } from "./desk-file.js";
@@ -198,7 +198,7 @@ export function playersView(ctx) {
       } catch (e) {
         const label = (key) => { // the match in the way, with its players
           const m = (((tour() || {}).draw || {}).matches || []).find((x) => x.key === key);
-          return m ? `${key} (${(m.players || []).filter(Boolean).map((pid) => (players().find((x) => x.id === pid) || {}).name || pid).join(" – ")})` : key;
+          return m ? `${key}${inParens((m.players || []).filter(Boolean).map((pid) => (players().find((x) => x.id === pid) || {}).name || pid).join(" – "))}` : key;
         };
         say(message, namesForIds(`${t("dk_p_reinstate_refused", { name: p.name })} ${errorText(e, { label })}`, { players: players() }), "err");
         return;

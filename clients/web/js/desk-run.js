@@ -6,7 +6,7 @@
 // a result by hand on a called, live or finished match, and reopen a finished or walkover match
 // (its result voided), which the hub allows while nothing fed by that result has started; a
 // refusal names the match that has started since.
-import { t, tc } from "./i18n.js";
+import { t, tc, inParens, lang } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { forgetCodes } from "./desk-codes.js";
@@ -41,7 +41,7 @@ export function runView(ctx) {
   const freeTables = (except) => tables().filter((x) => x.status === "free" && x.id !== except);
   const name = (pid) => nameOf(tour(), pid);
   const vs = (m) => (m.players || []).map(name).join(" – ");
-  const keyAndNames = (key) => (entry(key) ? `${key} (${vs(entry(key))})` : key);
+  const keyAndNames = (key) => (entry(key) ? `${key}${inParens(vs(entry(key)))}` : key);
 
   function act(button, work, okText, { self = null, players = tour().players || [] } = {}) {
     return busy(button, null, async () => {
@@ -237,7 +237,7 @@ export function runView(ctx) {
     if (m.status === "walkover") return m.winner ? t("dk_wo_result", { name: name(m.winner) }) : t("dk_es_walkover");
     if (m.status === "finished") {
       const sc = m.scores ? (m.players || []).map((p) => (p in m.scores ? m.scores[p] : "")).join(" : ") : "";
-      return `${m.winner ? t(m.entered ? "dk_won_entered" : "dk_won_by", { name: name(m.winner) }) : t("draw")}${sc ? ` (${sc})` : ""}`;
+      return `${m.winner ? t(m.entered ? "dk_won_entered" : "dk_won_by", { name: name(m.winner) }) : t("draw")}${sc ? inParens(sc) : ""}`;
     }
     if (m.status === "called") {
       const tb = tables().find((x) => x.id === m.table_id);
@@ -331,10 +331,10 @@ export function runView(ctx) {
         d.status === "finished"
           ? el("strong", { id: "run-champion" }, named(d.champion ? t("dk_champion", { name: name(d.champion) }) : t("dk_finished")))
           : el("span", { text: t("dk_progress", { n: decided, total: all.length }) }),
-        " · ", el("a", { href: `/board/${enc(ctx.tid)}`, target: "_blank", rel: "noopener", text: t("scoreboard") }),
         " · ", el("a", { href: `/bracket/${enc(ctx.tid)}`, target: "_blank", rel: "noopener", text: t("dk_bracket") }),
-        " · ", el("a", { href: `/api/tournaments/${enc(ctx.tid)}/results.csv`, text: "CSV" }),
-        " · ", el("a", { href: `/api/tournaments/${enc(ctx.tid)}/results.json`, text: "JSON" })));
+        // the exports in the page's language (round names, a bye's word)
+        " · ", el("a", { id: "run-csv", href: `/api/tournaments/${enc(ctx.tid)}/results.csv?lang=${enc(lang())}`, text: "CSV" }),
+        " · ", el("a", { id: "run-json", href: `/api/tournaments/${enc(ctx.tid)}/results.json?lang=${enc(lang())}`, text: "JSON" })));
     dealNext(queue);
     fill(tablesBox, tables().map((tb) => tableCard(tb)));
     fill(queueBox, el("h3", { text: t("dk_queue", { n: queue.length }) }),

@@ -123,7 +123,8 @@ export function tournamentView({ navigate, tid }) {
         stepBadge(s.key) ? el("span", { class: "step-badge", dataset: { badge: s.key }, text: stepBadge(s.key) }) : null)))));
     fill(head, failure ? el("p", { class: "notice err", text: errorText(failure) }) : null,
       tour ? el("h1", { class: "tour-title", id: "tour-title", text: tour.name }) : el("p", { class: "muted", text: t("loading") }),
-      tour ? el("a", { class: "muted small", href: `/board/${enc(tid)}`, text: t("scoreboard") }) : null);
+      // The big screen's link, once for every step (the run step's own line links the bracket and results).
+      tour ? el("a", { class: "muted small", id: "board-link", href: `/board/${enc(tid)}`, target: "_blank", rel: "noopener", text: t("scoreboard") }) : null);
   }
 
   return {

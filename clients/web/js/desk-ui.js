@@ -1,5 +1,5 @@
 // Small helpers shared by the desk's views (text only through textContent, as everywhere).
-import { t, lang } from "./i18n.js";
+import { t, lang, hasText, inParens } from "./i18n.js";
 import { el, fill, isolated, confirmDialog } from "./ui.js";
 
 const KEY_RE = /\b(?:[WLC]\d+-\d+|GF2?|[A-Z]-\d+|R\d+-\d+)\b/g;
@@ -17,7 +17,9 @@ export function refusedKey(e, self = null) {
 
 /** A failed call in plain words: the hub's refusals that an organiser meets mid-event as a
  * sentence of their own in the page's language (naming the match in the way, `label(key)` its
- * players too) with the code; otherwise the hub's message and code. */
+ * players too) with the code; a refusal whose code the desk knows as its sentence in the page's
+ * language, then the hub's own words in English (they are English) or the code in Chinese;
+ * otherwise the hub's message and code. */
 export function errorText(e, { self = null, label = null } = {}) {
   if (!e || e.status === 0) return t("desk_network");
   if (e.status === 429) return t("desk_too_many", { s: e.retryAfter || 1 });
@@ -25,8 +27,11 @@ export function errorText(e, { self = null, label = null } = {}) {
   const msg = e.message && e.code && e.message !== e.code ? `${e.message} (${e.code})` : e.message || e.code || String(e.status);
   if (e.code && ["result_used", "draw_used", "has_results"].includes(e.code)) {
     const key = refusedKey(e, self);
-    if (key) return `${t(`desk_err_${e.code}_key`, { key: label ? label(key) : key })} (${e.code})`;
+    if (key) return `${t(`desk_err_${e.code}_key`, { key: label ? label(key) : key })}${inParens(e.code)}`;
     return `${t(`desk_err_${e.code}`)} ${t("desk_hub_said", { msg })}`;
+  }
+  if (e.code && hasText(`desk_err_${e.code}`)) {
+    return lang() === "en" ? `${t(`desk_err_${e.code}`)} ${t("desk_hub_said", { msg })}` : `${t(`desk_err_${e.code}`)}${inParens(e.code)}`;
   }
   return t("desk_error", { msg });
 }

@@ -1,7 +1,7 @@
 // Entries and verdicts in plain words, names not ids: the tablet's log, its Undo question, its
 // verdict banner, and the commentator's stroke lines. Nothing here judges anything: a verdict is
 // read from the hub's projection (`last`), never worked out in the page.
-import { t, tc } from "./i18n.js";
+import { t, tc, inParens } from "./i18n.js";
 import { playerName, noteText } from "./ui.js";
 
 /** A player's name; "the player at the table" for an entry that names none (entered offline). */
@@ -103,5 +103,5 @@ export function rejectText(error, match) {
   // "No match 'mf…' on this table": a raw id says nothing to a referee; the sentence says it all.
   if (err.code === "unknown_match") return plain;
   const why = err.message ? namesForIds(err.message, match) : "";
-  return why ? `${plain} (${why})` : plain;
+  return why ? `${plain}${inParens(why)}` : plain;
 }

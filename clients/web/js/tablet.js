@@ -12,7 +12,7 @@
 // A match that leaves the table (moved, back to the queue, cancelled, a withdrawal: the socket's
 // `match_left`) is said in plain words ("W1-7 moved to Table 3") and the table's current state
 // follows; nothing is offered for a match that is not on this table.
-import { t, tc, onLangChange, applyI18n } from "./i18n.js";
+import { t, tc, onLangChange, applyI18n, inParens } from "./i18n.js";
 import { TableSession, remainingMs, serverNow, getJSON, HttpError } from "./live.js";
 import {
   el, fill, pathId, header, setConn, playerName, scoreline, ball, bihText, paintShotClock,
@@ -114,7 +114,7 @@ function logNamed(text, e) {
 }
 
 function statusLabel(e) {
-  if (e.status === "stored") return `${t("accepted")} (#${e.version})`;
+  if (e.status === "stored") return `${t("accepted")}${inParens(`#${e.version}`)}`;
   if (e.status === "refused") return `${t("rejected")}: ${e.detail || ""}`;
   if (e.status === "removed") return t("removed_unsent");
   if (e.status === "sending") return t("sending");
@@ -447,7 +447,7 @@ function renderLeft() {
   if (!left) return;
   fill(leftBanner,
     el("strong", { id: "left-text" }, named(leftText())),
-    left.names ? el("span", { class: "left-names" }, named(t("tl_names", { names: left.names }))) : null,
+    left.names ? el("span", { class: "left-names" }, named(inParens(left.names))) : null,
     left.reopened ? null : el("div", { class: "muted small", id: "left-now" }, named(match ? t("tl_now_here", { what: matchLabel(match) }) : t("tl_nothing_here"))),
     el("button", { type: "button", class: "btn small", id: "left-ok", text: t("tl_ok"), onclick: () => { left = null; render(); } }));
 }
@@ -838,7 +838,7 @@ function renderActions() {
   fill(actionsPanel,
     el("h3", { class: "section-title", text: t("actions") }),
     el("div", { class: "btnrow" },
-      btn("act-extension", `${t("extension")}${shooterP && shooterP.extensions_left !== undefined ? ` (${shooterP.extensions_left})` : ""}`,
+      btn("act-extension", `${t("extension")}${shooterP && shooterP.extensions_left !== undefined ? inParens(shooterP.extensions_left) : ""}`,
         () => send({ kind: "extension", player: turnPlayer(), entered_at: Math.round(serverNow()) }),
         { disabled: !live || (known && (!r.shooter || r.phase !== "play" || (shooterP && shooterP.extensions_left === 0))) || !(match.clock && match.clock.shot) }),
       paused
