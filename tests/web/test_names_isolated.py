@@ -81,6 +81,9 @@ def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, gu
         start(tab, "a")
         isolated_in(tab, "#stroke-title", RTL)  # "Stroke by سامي"
         isolated_in(tab, "#log .what", RTL, around=True)  # "Start: سامي breaks"
+        tab.reload()  # the log is kept on the tablet, with the names each line was written with
+        tab.wait_for_selector("body[data-conn='live'] #stroke:not(.hidden)")
+        isolated_in(tab, "#log .what", RTL, around=True)
         command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [3], "break_crossings": 3})
         command(hub, t, {"kind": "shot", "player": "a", "first_contact": None, "pocketed": []})  # no hit: a foul
         tab.wait_for_selector("body[data-version='3']")

@@ -144,7 +144,7 @@ def test_xss_name_renders_as_text(watch_gateway: Hub, context: Any, guard: PageW
         page = target if not isinstance(target, str) else guard.attach(context.new_page())
         if isinstance(target, str):
             page.goto(hub.url + target)
-        page.get_by_text(XSS_NAME, exact=True).first.wait_for(timeout=5000)
+        page.get_by_text(XSS_NAME, exact=True).filter(visible=True).first.wait_for(timeout=5000)
         assert page.locator("img").count() == 0, name  # the name never became an element
         assert XSS_NAME in page.locator("body").inner_text(), name
     time.sleep(0.3)

@@ -53,6 +53,8 @@ let undoneHere = null; // the match this tablet's own Undo reopens (not said as 
 const leftIds = new Set(); // matches a `match_left` was said for
 const shownIds = new Set(); // matches this tablet has shown as the one to play (a match_left of another is only logged)
 let left = null; // {what, to} of the match that last left this table, said until the next one starts
+let tableInfo = null; // {name, tournament_name} of this table, kept from the last visit
+try { tableInfo = JSON.parse(localStorage.getItem(TABLE_KEY) || "null"); } catch (_) { tableInfo = null; }
 try { over = JSON.parse(localStorage.getItem(OVER_KEY) || "null"); } catch (_) { over = null; }
 try { dismissed = localStorage.getItem(DISMISSED_KEY); } catch (_) { dismissed = null; }
 
@@ -195,8 +197,6 @@ function askToken(bad) {
 }
 
 // ------------------------------------------------------------------ the table (name, not found)
-let tableInfo = null;
-try { tableInfo = JSON.parse(localStorage.getItem(TABLE_KEY) || "null"); } catch (_) { tableInfo = null; }
 
 function paintTableName() {
   const names = tableInfo ? [tableInfo.name, tableInfo.tournament_name].filter(Boolean) : [];
