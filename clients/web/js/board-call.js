@@ -6,6 +6,15 @@
 // projection repeats it (a reconnect's snapshot included).
 import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
+import { matchRoundName } from "./draw-view.js";
+
+/** A draw match said by its round's name ("Final", "Semi-finals": as the bracket heads it), its key
+ * small beside it; the key alone when the draw does not know it. */
+export function roundLabel(draw, entry, key) {
+  const name = entry ? matchRoundName(draw, entry) : "";
+  return [name ? el("span", { class: "rnd", text: name }) : null, name ? " " : null,
+    el("span", { class: "key", text: key || (entry && entry.key) || "" })];
+}
 
 export const SHOW_MS = 8000;
 
@@ -32,6 +41,8 @@ export class CallAnnouncer {
       if (first) continue;
       this.queue.push({
         key: m.key,
+        draw, // the round's name is said in the language of the moment it is shown
+        entry: m,
         players: (m.players || []).filter((x) => x && x !== "bye").map((x) => names.get(x) || String(x)),
         table: tables.get(m.table_id) || t("table"),
       });
@@ -53,7 +64,7 @@ export class CallAnnouncer {
       el("div", { class: "ca-players" }, call.players.map((name, i) => [
         i ? el("span", { class: "ca-vs", text: ` ${t("bd_vs")} ` }) : null, el("bdi", { class: "ca-name", text: name })])),
       el("div", { class: "ca-table" }, el("span", { text: "→ " }), el("bdi", { text: call.table })),
-      el("div", { class: "ca-key", text: call.key })));
+      el("div", { class: "ca-key" }, roundLabel(call.draw, call.entry, call.key))));
     this.node.classList.add("on");
     document.body.dataset.announcing = call.key;
     this.timer = setTimeout(() => this.next(), this.showMs);

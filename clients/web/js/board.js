@@ -5,7 +5,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard, isolated, playerName } from "./ui.js";
-import { CallAnnouncer } from "./board-call.js";
+import { CallAnnouncer, roundLabel } from "./board-call.js";
 
 const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
@@ -83,7 +83,7 @@ function renderUpNext() {
       return el("span", { class: "un-item", dataset: { key } },
         el("span", { class: "un-n", text: `${i + 1}.` }),
         el("span", { class: "un-names" }, ((m && m.players) || []).map((pid, j) => [j ? " – " : "", el("bdi", { text: nameOf(pid) })])),
-        el("span", { class: "un-key", text: key }));
+        el("span", { class: "un-key" }, roundLabel(draw, m, key)));
     }),
     keys.length > shown.length ? el("span", { class: "un-more", text: `+${keys.length - shown.length}` }) : null);
 }
@@ -143,6 +143,17 @@ function matchFor(tb) {
   return short;
 }
 
+/** The cell's line under the table's name: the draw round by name ("Final", its key small beside
+ * it), the discipline, the format, the rack. */
+function fmtLine(m) {
+  const key = m.draw && m.draw.key;
+  const draw = tournament && tournament.draw;
+  const entry = key && draw ? (draw.matches || []).find((x) => x.key === key) : null;
+  const rest = [tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number && m.status === "live" ? t("rack_n", { n: m.rack.number }) : ""]
+    .filter(Boolean).join(" · ");
+  return el("span", { class: "fmt" }, key ? roundLabel(draw, entry, key) : null, key && rest ? " · " : "", rest);
+}
+
 function renderCell(tableId) {
   const c = cells.get(tableId);
   if (!c || !tournament) return;
@@ -152,7 +163,7 @@ function renderCell(tableId) {
   const node = c.node;
   const head = el("div", { class: "cell-head" },
     el("bdi", { class: "tbl", text: tb.name }),
-    m ? el("span", { class: "fmt", text: [m.draw && m.draw.key, tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number && m.status === "live" ? t("rack_n", { n: m.rack.number }) : ""].filter(Boolean).join(" · ") }) : null);
+    m ? fmtLine(m) : null);
   const paused = tb.status === "paused";
   if (!m || (paused && m.status !== "live")) {
     c.clock = null;

@@ -34,6 +34,26 @@ export function roundTitle(type, bracket, round, lastRound, stopped = false) {
   return t("br_round_n", { n });
 }
 
+/** The name of a draw match's round as the bracket heads its column ("Final", "Semi-finals",
+ * "Losers round 2", "Grand final"; "Group A · Round 3" in a round robin of several groups), in
+ * the page's language. `draw`: the projection's draw; `m`: one of its matches. */
+export function matchRoundName(draw, m) {
+  if (!draw || !m) return "";
+  const stages = Array.isArray(draw.stages) && draw.stages.length > 1 ? draw.stages : null;
+  const stage = m.stage || 1;
+  const type = (stages && (stages.find((s) => s.stage === stage) || {}).type) || draw.type;
+  const ms = (draw.matches || []).filter((x) => !stages || (x.stage || 1) === stage);
+  if (type === "single_elimination" || type === "double_elimination") {
+    // the bracket's sections: the losers, and the winners with the grand final
+    const section = ms.filter((x) => (x.bracket === "losers") === (m.bracket === "losers"));
+    const stopped = type === "double_elimination" && !ms.some((x) => x.bracket === "final");
+    return roundTitle(type, m.bracket, m.round, lastRoundOf(section), stopped);
+  }
+  const round = t("br_round_n", { n: roundNo(m.round) });
+  const groups = new Set(ms.map((x) => x.group).filter(Boolean));
+  return m.group && groups.size > 1 ? `${t("br_group", { g: m.group })} · ${round}` : round;
+}
+
 /** Everything a page needs to look things up in one projection, made once per render. */
 export function drawContext(proj) {
   const draw = (proj && proj.draw) || null;
