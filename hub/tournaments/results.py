@@ -10,8 +10,9 @@ after, without a place, then the withdrawn ones. A walkover is no match played: 
 and `lost` count the matches played.
 
 Rounds have readable names (`round_name`: "Winners round 2", "Losers round 1", "Grand final",
-"Final", "Group A, round 3"; `lang=zh-CN` gives them, and the word for a bye, in Chinese). The CSV files start with a UTF-8
-byte order mark (so a spreadsheet reads Chinese names right) and use CRLF line ends.
+"Final", "Group A, round 3"; `lang=zh-CN` gives them, and the word for a bye, in Chinese). The CSV
+files start with a UTF-8 byte order mark (so a spreadsheet reads Chinese names right) and use CRLF
+line ends.
 """
 
 from __future__ import annotations

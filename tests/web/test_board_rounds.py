@@ -37,8 +37,8 @@ def label(page: Any, sel: str) -> tuple[str, str]:
 def test_the_board_names_the_round_of_each_match(watch_gateway: Hub, browser: Any, guard: PageWatch, lang: str) -> None:
     hub = watch_gateway
     words = WORDS[lang]
-    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing", "Ko Pin-yi"])],
-               tables=1, name="Rounds")
+    names = ["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing", "Ko Pin-yi"]
+    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(names)], tables=1, name="Rounds")
     ev.draw("single_elimination", seeding="seeded")
     (first,) = ev.called()
     page = board(browser, guard, f"{hub.url}/board/{ev.tid}", lang, TV)
@@ -50,7 +50,8 @@ def test_the_board_names_the_round_of_each_match(watch_gateway: Hub, browser: An
         assert label(page, f"#up-next .un-item[data-key='{waiting}'] .un-key") == (words["semi"], waiting)
         # the key is beside the name, smaller
         sizes = page.locator(f"{cell} .fmt").evaluate(
-            "n => [n.querySelector('.rnd'), n.querySelector('.key')].map(x => parseFloat(getComputedStyle(x).fontSize))")
+            "n => [n.querySelector('.rnd'), n.querySelector('.key')]"
+            ".map(x => parseFloat(getComputedStyle(x).fontSize))")
         assert sizes[1] < sizes[0], sizes
         ev.win(first, first["players"][0])  # the other semi-final is called to the table: announced
         page.wait_for_selector("#call-announce.on .ca-key .rnd")

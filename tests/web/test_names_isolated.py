@@ -21,8 +21,10 @@ TABLE = "طاولة 7"
 # its left and its right?
 PLACES = """([sel, name]) => {
   const out = [];
-  const isolating = (e) => e.tagName === "BDI" || ["isolate", "isolate-override", "plaintext"].includes(getComputedStyle(e).unicodeBidi);
-  const rectOf = (node, i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
+  const isolating = (e) => e.tagName === "BDI"
+    || ["isolate", "isolate-override", "plaintext"].includes(getComputedStyle(e).unicodeBidi);
+  const rectOf = (node, i) => {
+    const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
   for (const box of document.querySelectorAll(sel)) {
     const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     const texts = [];
@@ -30,7 +32,8 @@ PLACES = """([sel, name]) => {
     for (const tn of texts.filter((x) => x.textContent.includes(name))) {
       let iso = null;
       for (let e = tn.parentElement; e && !iso; e = e === box ? null : e.parentElement) if (isolating(e)) iso = e;
-      const res = { text: box.textContent, isolated: !!iso && iso.textContent.trim() === name, before: null, after: null };
+      const res = { text: box.textContent, isolated: !!iso && iso.textContent.trim() === name,
+                    before: null, after: null };
       if (res.isolated) {
         const r = iso.getBoundingClientRect();
         const line = (c) => c.height > 0 && Math.abs((c.top + c.bottom) / 2 - (r.top + r.bottom) / 2) < r.height / 2;
@@ -110,7 +113,8 @@ def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, gu
         ov = guard.attach(ctx.new_page())
         ov.set_viewport_size({"width": 1280, "height": 720})
         ov.goto(f"{hub.url}/overlay/{t['table_id']}?title=auto")
-        ov.wait_for_function("t => ((document.querySelector('#bug-title') || {}).textContent || '').includes(t)", arg=TABLE)
+        ov.wait_for_function("t => ((document.querySelector('#bug-title') || {}).textContent || '').includes(t)",
+                             arg=TABLE)
         isolated_in(ov, "#bug .row[data-player='a']", RTL)
         isolated_in(ov, "#bug-title", TABLE)
         isolated_in(ov, "#bug-title", tour, around=False)
@@ -151,7 +155,8 @@ def test_the_desk_isolates_names_in_what_it_says(hub: Hub, browser: Any, guard: 
     its player's right (unisolated, the 2 would jump to the left of the Arabic name)."""
     tid = hub.admin_post("/api/tournaments", {"name": f"Desk {uuid.uuid4().hex[:4]}"})["id"]
     tb = hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": TABLE})
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": RTL, "seed": 1}, {"name": MIXED, "seed": 2}]})
+    hub.admin_post(f"/api/tournaments/{tid}/players",
+                   {"players": [{"name": RTL, "seed": 1}, {"name": MIXED, "seed": 2}]})
     hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seeding": "seeded",
                                                    "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
     ids = {p["name"]: p["id"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]}
