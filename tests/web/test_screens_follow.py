@@ -157,7 +157,7 @@ def test_the_overlay_lays_out_every_discipline(
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{hub.url}/overlay/{t['table_id']}?title=auto")
     page.wait_for_selector("#bug .row .score")
-    page.locator("#bug-title:text('TV Table')").wait_for()
+    page.locator("#bug-title", has_text="TV Table").wait_for()  # the names are each in a <bdi> inside it
     assert "World Open" in page.locator("#bug-title").inner_text()
     # Every score has room for two digits and a sign: never squeezed below its text.
     sizes = page.locator("#bug .row .score").evaluate_all(
