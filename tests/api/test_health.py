@@ -135,8 +135,8 @@ def test_liveness_stays_up_and_readiness_goes_down_with_the_database(relayed_hub
 
 def test_readiness_needs_a_write_not_only_a_read(sqlite_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     # SQLite's lock wait shorter than in production (10 s), still longer than the probe's limit:
-    # the probe gives up first, then its write waits out the lock (the answer comes after the wait).
-    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 1_500)
+    # the probe answers at its own deadline while its write still waits out the lock.
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 3_000)
     with TestClient(create_app(sqlite_settings)) as hub:
         assert hub.get("/readyz").status_code == 200
         path = sqlite_settings.database_url.split("///", 1)[1]
@@ -146,8 +146,11 @@ def test_readiness_needs_a_write_not_only_a_read(sqlite_settings: Settings, monk
             with monkeypatch.context() as locked:
                 locked.setattr(health, "READY_TIMEOUT_S", 0.5)
                 assert health.READY_TIMEOUT_S * 1000 < db.BUSY_TIMEOUT_MS
+                t0 = time.monotonic()
                 r = hub.get("/readyz")
+                took = time.monotonic() - t0
             assert r.status_code == 503, r.text
+            assert took < db.BUSY_TIMEOUT_MS / 1000 - 1, took  # at the probe's deadline, not after the lock wait
             assert r.json()["checks"]["store"].startswith("unreachable")
             assert hub.get("/healthz").status_code == 200
             assert hub.get("/api/tournaments").status_code == 200  # reads go on
