@@ -7,9 +7,10 @@ framed once per change (`Item.frame`, not once per socket as `websockets.broadca
 handed to the `Outbox`, which writes each socket's waiting frames in one `transport.write`,
 ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
 than one write per update per watcher allows, several share a write (a round that would start
-right after the last one is held back a little, at most MAX_HOLD_S): one syscall carries them all,
-which is what lets a process deliver more than `broadcast()`, one write per message per socket.
-At ordinary rates each update is written on its own, on the next turn of the loop.
+right after the last one is held back a little, at most MAX_HOLD_S; after a round longer than
+that, as long as that round took, at most BUSY_HOLD_S): one syscall carries them all, which is
+what lets a process deliver more than `broadcast()`, one write per message per socket. At
+ordinary rates each update is written on its own, on the next turn of the loop.
 
 A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
@@ -72,10 +73,12 @@ CLOSE_TIMEOUT = 1  # s for the closing handshake, then the TCP connection is dro
 
 # The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
 # long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at most
-# MAX_HOLD_S: an update never waits longer than that before its round starts).
+# MAX_HOLD_S; when the last round itself took longer than MAX_HOLD_S, at most as long as it took,
+# never more than BUSY_HOLD_S: an update never waits longer than that before its round starts).
 ROUND_CHUNK = 64
 HOLD_FACTOR = 2.0
 MAX_HOLD_S = 0.025
+BUSY_HOLD_S = 0.1
 
 
 def text_frame(text: str) -> bytes:
@@ -102,7 +105,12 @@ class Outbox:
     sender's CPU also pays for the receiver's TCP work), so when the fan-out is busy a round is
     held back a little to gather more: a round that starts within HOLD_FACTOR x (the last round's
     duration) of its end waits until then, never more than MAX_HOLD_S. A lone update (the last round
-    long over, as at a few updates per second) is written on the next turn of the loop."""
+    long over, as at a few updates per second) is written on the next turn of the loop.
+
+    A round longer than MAX_HOLD_S (thousands of watchers, updates coming faster than they can be
+    written one by one) is followed by a wait as long as it took (at most BUSY_HOLD_S): the loop is
+    then free for the command path that makes the updates as long as it was busy writing, and
+    the next round's writes carry every update of both (bench/README.md has the figures)."""
 
     __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics")
 
@@ -122,7 +130,7 @@ class Outbox:
             if not self.scheduled:
                 self.scheduled = True
                 loop = asyncio.get_running_loop()
-                hold = min(MAX_HOLD_S, HOLD_FACTOR * self.last_took) - (loop.time() - self.last_end)
+                hold = self.hold(loop.time())
                 if hold > 0:
                     loop.call_later(hold, self.flush)
                 else:
@@ -132,6 +140,12 @@ class Outbox:
         else:
             conn.out = [out, frame]
         conn.out_bytes += len(frame)
+
+    def hold(self, now: float) -> float:
+        """How long a round starting at `now` waits for more updates (<= 0: none)."""
+        took = self.last_took
+        cap = MAX_HOLD_S if took <= MAX_HOLD_S else min(took, BUSY_HOLD_S)
+        return min(cap, HOLD_FACTOR * took) - (now - self.last_end)
 
     def flush(self) -> None:
         loop = asyncio.get_running_loop()

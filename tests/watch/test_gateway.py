@@ -277,6 +277,49 @@ async def test_when_busy_a_round_waits_for_more_updates_but_never_past_the_cap(
         await ws.close()
 
 
+def test_the_outbox_holds_only_a_round_that_follows_a_busy_one() -> None:
+    box = gateway_mod.Outbox(Metrics())
+    box.last_end, box.last_took = 10.0, 0.005  # a 5 ms round (1,000 watchers) ended at t=10
+    assert box.hold(10.5) <= 0  # an update 0.5 s later (a few a second): written at once
+    assert box.hold(10.02) <= 0  # 20 a second: the next update comes after 2 x the round, no hold
+    assert box.hold(10.004) == pytest.approx(0.006)  # right after it: until 2 x the round after its end
+    box.last_took = 0.02  # a slower round: still at most MAX_HOLD_S
+    assert box.hold(10.0) == pytest.approx(gateway_mod.MAX_HOLD_S)
+    box.last_took = 0.06  # a round longer than MAX_HOLD_S (thousands of watchers): wait as long as it took
+    assert box.hold(10.0) == pytest.approx(0.06)
+    assert box.hold(10.05) == pytest.approx(0.01)
+    assert box.hold(10.2) <= 0  # the updates stopped coming: the next one is written at once
+    box.last_took = 2.0  # however long the last round, the wait is at most BUSY_HOLD_S
+    assert box.hold(10.0) == pytest.approx(gateway_mod.BUSY_HOLD_S)
+
+
+async def test_after_a_long_round_updates_wait_as_long_as_it_took_and_arrive_in_order(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, metrics = served
+    monkeypatch.setattr(gateway_mod, "MAX_HOLD_S", 0.01)
+    monkeypatch.setattr(gateway_mod, "BUSY_HOLD_S", 0.3)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(3)]
+    await asyncio.sleep(0.05)
+    loop = asyncio.get_running_loop()
+    outbox = server.outbox
+    outbox.last_end, outbox.last_took = loop.time(), 0.25  # a round of 0.25 s just ended
+    writes0 = metrics.watch_writes.value()
+    t0 = loop.time()
+    for v in (1, 2, 3):
+        publish(gw, v)
+        await asyncio.sleep(0.02)
+    for ws in socks:
+        got: list[dict[str, Any]] = []
+        await collect(ws, 3, got)
+        assert [m["version"] for m in got] == [1, 2, 3]
+    waited = loop.time() - t0
+    assert 0.2 <= waited < 1.0, waited  # held about as long as the last round took (not MAX_HOLD_S)
+    assert metrics.watch_writes.value() - writes0 == 3  # one write per socket carried all three
+    for ws in socks:
+        await ws.close()
+
+
 def test_text_frame_lengths() -> None:
     for n in (0, 125, 126, 65535, 65536):
         f = text_frame("a" * n)
