@@ -13,6 +13,7 @@ import json
 import os
 import socket
 import struct
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -279,13 +280,13 @@ async def test_when_busy_a_round_waits_for_more_updates_but_never_past_the_cap(
 
 def test_the_outbox_holds_only_a_round_that_follows_a_busy_one() -> None:
     box = gateway_mod.Outbox(Metrics())
-    box.last_end, box.last_took = 10.0, 0.005  # a 5 ms round (1,000 watchers) ended at t=10
+    box.last_end, box.last_took = 10.0, 0.005  # a round of 5 ms of CPU (1,000 watchers) ended at t=10
     assert box.hold(10.5) <= 0  # an update 0.5 s later (a few a second): written at once
     assert box.hold(10.02) <= 0  # 20 a second: the next update comes after 2 x the round, no hold
     assert box.hold(10.004) == pytest.approx(0.006)  # right after it: until 2 x the round after its end
     box.last_took = 0.02  # a slower round: still at most MAX_HOLD_S
     assert box.hold(10.0) == pytest.approx(gateway_mod.MAX_HOLD_S)
-    box.last_took = 0.06  # a round longer than MAX_HOLD_S (thousands of watchers): wait as long as it took
+    box.last_took = 0.06  # a round that cost more than MAX_HOLD_S (thousands of watchers): wait as long
     assert box.hold(10.0) == pytest.approx(0.06)
     assert box.hold(10.05) == pytest.approx(0.01)
     assert box.hold(10.2) <= 0  # the updates stopped coming: the next one is written at once
@@ -303,7 +304,7 @@ async def test_after_a_long_round_updates_wait_as_long_as_it_took_and_arrive_in_
     await asyncio.sleep(0.05)
     loop = asyncio.get_running_loop()
     outbox = server.outbox
-    outbox.last_end, outbox.last_took = loop.time(), 0.25  # a round of 0.25 s just ended
+    outbox.last_end, outbox.last_took = loop.time(), 0.25  # a round that cost 0.25 s just ended
     writes0 = metrics.watch_writes.value()
     t0 = loop.time()
     for v in (1, 2, 3):
@@ -316,6 +317,34 @@ async def test_after_a_long_round_updates_wait_as_long_as_it_took_and_arrive_in_
     waited = loop.time() - t0
     assert 0.2 <= waited < 1.0, waited  # held about as long as the last round took (not MAX_HOLD_S)
     assert metrics.watch_writes.value() - writes0 == 3  # one write per socket carried all three
+    for ws in socks:
+        await ws.close()
+
+
+async def test_a_round_costs_its_cpu_time_not_the_wall_time_it_was_preempted(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, _ = served
+    monkeypatch.setattr(gateway_mod, "ROUND_CHUNK", 2)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(6)]
+    await asyncio.sleep(0.05)
+    real_flush = SocketConn.flush
+
+    def flush(self: SocketConn) -> int:
+        time.sleep(0.02)  # the process off the CPU mid-round (a busy box): wall time, no CPU time
+        return real_flush(self)
+
+    monkeypatch.setattr(SocketConn, "flush", flush)
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    publish(gw, 1)
+    for ws in socks:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5))["version"] == 1
+    wall = loop.time() - t0
+    assert wall >= 0.1
+    # 20 updates a second after it would not be held (a round would have to cost 1/3 of their gap).
+    assert server.outbox.last_took < 0.02, (server.outbox.last_took, wall)
+    assert server.outbox.hold(server.outbox.last_end + 0.05) <= 0
     for ws in socks:
         await ws.close()
 
