@@ -542,7 +542,7 @@ def targets(runs: list[list[dict[str, Any]]], args: argparse.Namespace) -> None:
     for name, f in rows:
         sat = f"{f['sat_many']:.2f}x" if "sat_many" in f else "-"
         cpu = f"{f['cpu_many']:.2f}x" if "cpu_many" in f else "-"
-        print(f"  {name:7} p50 {f['p50']:.2f}x, p99 {f['p99']:.2f}x (target <= 1.0 at {args.watchers} watchers); "
+        print(f"  {name:7} p50 {f['p50']:.3f}x, p99 {f['p99']:.3f}x (target <= 1.0 at {args.watchers} watchers); "
               f"saturation at {many or '-'} watchers {sat} (target >= 1.4); {f['kb']:.1f} KB per idle watcher "
               f"(target <= 10); server CPU per delivery {f['cpu']:.2f}x at {args.watchers}, {cpu} at {many or '-'}")
     last = rows[-1][1]
