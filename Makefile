@@ -5,11 +5,16 @@
 test:
 	python -m pip install -e '.[test]' && python -m pytest -q
 
-# Everything that starts no hub process and no browser (see the markers in pyproject.toml), with
-# the fuzzers at a fifth of their examples (they are half of this set's time; `make test` runs all).
+# Everything that starts no process and no browser (the markers: tests/conftest.py), on every core
+# (pytest-xdist; PYTEST_XDIST_AUTO_NUM_WORKERS=N sets how many), with the fuzzers at a fifth of
+# their examples (`make test` runs all), the temporary files on /dev/shm where there is one
+# (SQLite's fsync per commit costs nothing there, and no test here is about a power cut), and the
+# assertion-rewritten test modules cached in __pycache__ even where PYTHONDONTWRITEBYTECODE is set
+# (each worker rewrites them all otherwise: 5 s of CPU). docs/testing.md says more.
 test-fast:
 	CUEHUB_FUZZ_EXAMPLES=$${CUEHUB_FUZZ_EXAMPLES:-5} CUEHUB_FUZZ_EXAMPLES_WS=$${CUEHUB_FUZZ_EXAMPLES_WS:-40} \
-	python -m pytest -q -m "not browser and not process"
+	TMPDIR=$${TMPDIR:-$$(test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo /tmp)} PYTHONDONTWRITEBYTECODE= \
+	python -m pytest -q -n auto --dist worksteal -m "not browser and not process"
 
 # The gate .ci/run runs before the tests: lint, types, dead code, sizes.
 check: lint types dead shape

@@ -504,6 +504,52 @@ async def bench(args: argparse.Namespace) -> None:
     if args.repeat > 1:
         print(f"\n=== median of {args.repeat} runs")
     report(median_rows(runs) if args.repeat > 1 else runs[0], args)
+    targets(runs, args)
+
+
+def target_figures(run: list[dict[str, Any]]) -> dict[str, float] | None:
+    """The default row's figures against the fan-out targets, in one run (None: no default row)."""
+    floor = run[0]
+    row = next((r for r in run if r["name"] == "default"), None)
+    if row is None:
+        return None
+    out = {
+        "p50": (row["steady"]["p50"] or 0) / (floor["steady"]["p50"] or 1),
+        "p99": (row["steady"]["p99"] or 0) / (floor["steady"]["p99"] or 1),
+        "kb": row["rss_per_watcher_kb"],
+        "cpu": row["sat"].get("cpu_us", 0) / (floor["sat"].get("cpu_us") or 1),
+    }
+    if "sat_many" in row and "sat_many" in floor:
+        out["sat_many"] = row["sat_many"]["per_s"] / floor["sat_many"]["per_s"]
+        out["cpu_many"] = row["sat_many"].get("cpu_us", 0) / (floor["sat_many"].get("cpu_us") or 1)
+    return out
+
+
+def targets(runs: list[list[dict[str, Any]]], args: argparse.Namespace) -> None:
+    """The three fan-out targets of a plain `cuehub serve`, run by run and their median: p50 and
+    p99 at --watchers at most 1.0x the floor's, deliveries/s at --sat-watchers at least 1.4x the
+    floor's, at most 10 KB per idle watcher (and server CPU per delivery, a figure less sensitive
+    to the box's load than the others)."""
+    figures = [f for f in (target_figures(run) for run in runs) if f is not None]
+    if not figures:
+        return
+    many = args.sat_watchers if args.sat_watchers > args.watchers else None
+    print(f"\n=== default (`cuehub serve`) against the targets, ratios to the floor of the same run"
+          f" (load average now {os.getloadavg()[0]:.1f})")
+    rows = [(f"run {i + 1}", f) for i, f in enumerate(figures)]
+    if len(figures) > 1:
+        rows.append(("median", {k: statistics.median(f[k] for f in figures) for k in figures[0]}))
+    for name, f in rows:
+        sat = f"{f['sat_many']:.2f}x" if "sat_many" in f else "-"
+        cpu = f"{f['cpu_many']:.2f}x" if "cpu_many" in f else "-"
+        print(f"  {name:7} p50 {f['p50']:.3f}x, p99 {f['p99']:.3f}x (target <= 1.0 at {args.watchers} watchers); "
+              f"saturation at {many or '-'} watchers {sat} (target >= 1.4); {f['kb']:.1f} KB per idle watcher "
+              f"(target <= 10); server CPU per delivery {f['cpu']:.2f}x at {args.watchers}, {cpu} at {many or '-'}")
+    last = rows[-1][1]
+    met = {"p50": last["p50"] <= 1.0, "p99": last["p99"] <= 1.0, "memory": last["kb"] <= 10.0}
+    if "sat_many" in last:
+        met["saturation"] = last["sat_many"] >= 1.4
+    print("  " + rows[-1][0] + ": " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in met.items()))
 
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:

@@ -4,11 +4,14 @@ every test gets from where it lives and what it uses (`make test-fast` leaves `b
 
 from __future__ import annotations
 
+import functools
+import shutil
+import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from types import CodeType, ModuleType
+from types import CodeType
 
 import pytest
 
@@ -20,12 +23,10 @@ from spine_helpers import ADMIN, PG_URL, require_pg  # noqa: E402
 
 from hub.app import create_app  # noqa: E402
 from hub.settings import Settings  # noqa: E402
+from hub.store.db import make_engine, migrate  # noqa: E402
 from tests import hubproc  # noqa: E402
 
 TESTS = Path(__file__).parent
-# Modules that start hub processes without tests/hubproc.py: the demo is its own program (its
-# output is what the test reads).
-OWN_PROCESSES = {TESTS / "tools" / "test_demo.py"}
 
 
 def _names(code: CodeType) -> set[str]:
@@ -42,12 +43,43 @@ def _code(obj: object) -> CodeType | None:
     return getattr(func, "__code__", None)
 
 
-def _launchers(module: ModuleType) -> frozenset[str]:
-    """The module's names that start hub processes: HubProcess (and subclasses of it), the hubproc
-    module, and every function of the module that uses one of them, to a fixed point."""
-    found = {name for name, value in vars(module).items()
-             if value is hubproc or (isinstance(value, type) and issubclass(value, hubproc.HubProcess))}
-    functions = {name: code for name, value in vars(module).items() if (code := _code(value)) is not None}
+def _starts_by_itself(value: object) -> bool:
+    """hubproc, HubProcess and its subclasses, the subprocess module and what it defines."""
+    if value is hubproc or value is subprocess:
+        return True
+    if isinstance(value, type) and issubclass(value, hubproc.HubProcess):
+        return True
+    return callable(value) and getattr(value, "__module__", None) == "subprocess"
+
+
+def _is_test_module(name: object) -> bool:
+    module = sys.modules.get(name) if isinstance(name, str) else None
+    return module is not None and TESTS.resolve() in Path(getattr(module, "__file__", None) or "/").resolve().parents
+
+
+_VISITING: set[str] = set()  # modules whose launchers are being found (imports may go both ways)
+
+
+@functools.cache
+def _launchers(module_name: str) -> frozenset[str]:
+    """The names of a module that start processes: the starters above, the functions imported from
+    another module of tests/ that are launchers there, and every function of the module that uses
+    one of them, to a fixed point. A function that imports subprocess itself counts too."""
+    module = sys.modules.get(module_name)
+    if module is None or module_name in _VISITING:
+        return frozenset()
+    _VISITING.add(module_name)
+    found = {"subprocess", "create_subprocess_exec", "create_subprocess_shell"}
+    functions: dict[str, CodeType] = {}
+    for name, value in vars(module).items():
+        home = getattr(value, "__module__", None)
+        if _starts_by_itself(value):
+            found.add(name)
+        elif (code := _code(value)) is not None:
+            if home == module_name:
+                functions[name] = code
+            elif _is_test_module(home) and getattr(value, "__name__", name) in _launchers(str(home)):
+                found.add(name)
     grew = True
     while grew:
         grew = False
@@ -55,6 +87,7 @@ def _launchers(module: ModuleType) -> frozenset[str]:
             if name not in found and _names(code) & found:
                 found.add(name)
                 grew = True
+    _VISITING.discard(module_name)
     return frozenset(found)
 
 
@@ -67,28 +100,52 @@ def _starts_processes(item: pytest.Item) -> bool:
         funcs += [d.func for defs in fixtures.name2fixturedefs.values() for d in defs]
     for func in funcs:
         code = _code(func)
-        module = sys.modules.get(getattr(func, "__module__", "") or "")
-        if code is not None and module is not None and _names(code) & _launchers(module):
+        module = getattr(func, "__module__", None)
+        if code is not None and isinstance(module, str) and _names(code) & _launchers(module):
             return True
     return False
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """`browser`: everything in tests/web (Chromium, and a hub process behind it). `process`: a
-    test that starts hub processes through tests/hubproc.py, itself or in a fixture; plus
-    OWN_PROCESSES."""
+    test that starts processes, itself or in a fixture: a hub through tests/hubproc.py, the demo,
+    the CLI run to its end, any program through subprocess (directly or through a helper function
+    of any module)."""
     for item in items:
         path = Path(str(item.path))
         if TESTS / "web" in path.parents:
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.process)
             continue
-        if path in OWN_PROCESSES or _starts_processes(item):
+        if _starts_processes(item):
             item.add_marker(pytest.mark.process)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head once per run (per worker under xdist), with nothing else
+    in it: `sqlite_settings` gives every test a copy of its own, so alembic's upgrade runs once
+    instead of once per test (the hub's start still runs `upgrade head`, a no-op on the copy,
+    as on a restart). Tests of the migrations themselves start from an empty file."""
+    import asyncio
+
+    path = tmp_path_factory.mktemp("migrated") / "hub.db"
+
+    async def run() -> None:
+        engine = make_engine(Settings(database_url=f"sqlite+aiosqlite:///{path}"))
+        try:
+            await migrate(engine)
+        finally:
+            await engine.dispose()  # the last connection checkpoints and removes the WAL
+
+    asyncio.run(run())
+    return path
+
+
 @pytest.fixture
-def sqlite_settings(tmp_path: Path) -> Settings:
+def sqlite_settings(tmp_path: Path, migrated_sqlite: Path) -> Settings:
+    """The hub's settings on a SQLite file of this test's own, already migrated."""
+    shutil.copyfile(migrated_sqlite, tmp_path / "hub.db")
     return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}", admin_token=ADMIN)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from typing import Any
 
 import sqlalchemy as sa
@@ -38,6 +39,26 @@ router = APIRouter(tags=["operations"])
 
 READY_TIMEOUT_S = 2.0
 PROBE_KEY = "readyz_probe"
+
+# A check still running after its deadline, per app and check: the next probe waits on it instead
+# of starting another (a write stuck behind a lock is not cancelled by a timeout: SQLite's driver
+# thread finishes its wait first, and asyncio.wait_for would wait for that too).
+_running: weakref.WeakKeyDictionary[Any, dict[str, asyncio.Task[None]]] = weakref.WeakKeyDictionary()
+
+
+async def _within(request: Request, name: str, check: Any, timeout: float) -> None:
+    """Run `check(request)`, answering TimeoutError at the deadline even when the check cannot be
+    interrupted (then it is left to finish in the background, and later probes share it)."""
+    running = _running.setdefault(request.app, {})
+    task = running.get(name)
+    if task is None or task.done():
+        task = running[name] = asyncio.ensure_future(check(request))
+        # Retrieved here so a check that fails after its probe gave up is not an unretrieved error.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    done, _ = await asyncio.wait({task}, timeout=timeout)
+    if not done:
+        raise TimeoutError(f"no answer within {timeout:g} s")
+    task.result()
 
 
 class NotReady(Exception):
@@ -103,7 +124,7 @@ async def readyz(request: Request) -> JSONResponse:
     checks: dict[str, str] = {}
     for name, check in (("store", check_store), ("bus", check_bus)):
         try:
-            await asyncio.wait_for(check(request), READY_TIMEOUT_S)
+            await _within(request, name, check, READY_TIMEOUT_S)
             checks[name] = "ok"
         except Exception as exc:  # noqa: BLE001 - any failure means "not ready"
             # The public answer names the kind of failure; the details (hosts, errors) go to the log.

@@ -97,6 +97,7 @@ class RedisBus:
         self.reconnects = 0  # subscriber reconnections (tests and metrics read it)
         self.silences = 0  # subscriptions found silent by the heartbeat
         self.subscribed = asyncio.Event()
+        self._first_try = asyncio.Event()  # the first SUBSCRIBE confirmed, or failed
         self.pubsub: aioredis.client.PubSub | None = None
         # Why the handler was last given None: "silence" (the heartbeat), "reconnect" (a new
         # subscription after a lost one). The gateway labels its resync metric with it.
@@ -129,9 +130,11 @@ class RedisBus:
             asyncio.create_task(self._subscribe_loop(), name="bus-redis-sub"),
             asyncio.create_task(self._publish_loop(), name="bus-redis-pub"),
         ]
-        # Wait (briefly) for the first subscription so changes right after startup are not lost.
+        # Wait (briefly) for the first subscription so changes right after startup are not lost;
+        # not past a first attempt that failed (Redis refused or unknown): nothing is lost then
+        # either, since the subscription that finally comes up resyncs from the store.
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.subscribed.wait(), 5)
+            await asyncio.wait_for(self._first_try.wait(), 5)
 
     def health(self) -> str | None:
         """None when the live subscription is healthy; otherwise why not (for /readyz)."""
@@ -239,6 +242,7 @@ class RedisBus:
                 self.heard = time.monotonic()
                 self.down_reason = None
                 self.subscribed.set()
+                self._first_try.set()
                 if lost:
                     self.reconnects += 1
                     self.resync_cause = "reconnect"
@@ -258,6 +262,7 @@ class RedisBus:
                 failures += 1
                 lost = True
                 self.down_reason = reason
+                self._first_try.set()
                 was_up = self.subscribed.is_set()
                 self.subscribed.clear()
                 if isinstance(exc, Silent) and was_up:

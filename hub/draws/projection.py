@@ -14,7 +14,7 @@ from typing import Any
 
 from hub.draws import formats
 from hub.draws.rounds import rounds_of
-from hub.draws.settle import DrawMatch
+from hub.draws.settle import BYE, DrawMatch
 from hub.draws.stages import StageView
 from hub.draws.state import Result, TournamentState
 
@@ -29,9 +29,12 @@ def projection(state: TournamentState) -> dict[str, Any]:
 
 
 def counts(matches: list[DrawMatch] | tuple[DrawMatch, ...]) -> dict[str, int]:
-    """The one match count every screen shows: byes are never matches; a walkover is decided but
-    not played. `matches` (every other entry), `played` (finished), `walkovers`, `left` (the rest)."""
-    real = [m for m in matches if m.status != "bye"]
+    """The one match count every screen shows: byes are never matches, nor is an entry waiting with a
+    slot that will never get a player (a losers-bracket match fed by a round-1 bye becomes a bye
+    once its other player is known: counted, the total would shrink as the event goes on); a
+    walkover is decided but not played. `matches` (every other entry), `played` (finished),
+    `walkovers`, `left` (the rest)."""
+    real = [m for m in matches if m.status != "bye" and BYE not in m.players]
     played = sum(1 for m in real if m.status == "finished")
     walkovers = sum(1 for m in real if m.status == "walkover")
     return {"matches": len(real), "played": played, "walkovers": walkovers, "left": len(real) - played - walkovers}

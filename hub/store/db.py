@@ -23,13 +23,17 @@ def is_sqlite(engine: AsyncEngine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+# How long a SQLite writer waits for another connection's lock before "database is locked".
+BUSY_TIMEOUT_MS = 10_000
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # WAL lets readers run beside the writer; synchronous=FULL makes a commit durable before we ack;
     # busy_timeout makes concurrent writers wait for the lock instead of failing at once.
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=FULL")
-    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 

@@ -39,8 +39,9 @@ NEXT_SHOWN = 4
 
 
 def count_matches(matches: list[dict[str, Any]]) -> dict[str, int]:
-    """`draw.counts` (hub/draws/projection.py) from the draw's matches: byes are no matches."""
-    real = [m for m in matches if m["status"] != "bye"]
+    """`draw.counts` (hub/draws/projection.py) from the draw's matches: byes, and entries with a
+    slot that will never get a player, are no matches."""
+    real = [m for m in matches if m["status"] != "bye" and "bye" not in (m.get("players") or ())]
     played = sum(1 for m in real if m["status"] == "finished")
     walkovers = sum(1 for m in real if m["status"] == "walkover")
     return {"matches": len(real), "played": played, "walkovers": walkovers, "left": len(real) - played - walkovers}

@@ -4,12 +4,13 @@ Same channels, history, `since` replay, ordering, slow-watcher rules and error c
 endpoint (watch.py): both are fronts of one core, `core.WatchCore`. What differs is the write
 path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; here an update is
 framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
-handed to the `Outbox`, which writes each socket's waiting frames in one `transport.write`,
+handed to the `Outbox` (outbox.py), which writes each socket's waiting frames in one `transport.write`,
 ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
 than one write per update per watcher allows, several share a write (a round that would start
-right after the last one is held back a little, at most MAX_HOLD_S): one syscall carries them all,
+right after the last one is held back a little; see outbox.py): one syscall carries them all,
 which is what lets a process deliver more than `broadcast()`, one write per message per socket.
-At ordinary rates each update is written on its own, on the next turn of the loop.
+At ordinary rates nothing is held: an update is written to each socket as it is handed out (to
+the first THROUGH_SOCKETS of them; the rest on the next turns of the loop).
 
 A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
@@ -39,7 +40,6 @@ import importlib
 import json
 import logging
 import struct
-from collections import deque
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -55,6 +55,7 @@ from hub.ops.ports import guarded_ws_connection
 from hub.settings import Settings
 from hub.watch.core import Conn, Item, WatchCore
 from hub.watch.handed import CLOSE_SERVICE_RESTART, HandedConnection, Handover, Heartbeat, shared_request
+from hub.watch.outbox import Outbox
 
 __all__ = ["CLOSE_SERVICE_RESTART", "PATH", "HandedConnection", "Outbox", "SocketConn", "WatchServer"]
 
@@ -70,14 +71,6 @@ OPEN_TIMEOUT = 10  # s for the opening handshake (websockets' default)
 CLOSE_TIMEOUT = 1  # s for the closing handshake, then the TCP connection is dropped (Conn.run waits 2 s)
 
 
-# The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
-# long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at most
-# MAX_HOLD_S: an update never waits longer than that before its round starts).
-ROUND_CHUNK = 64
-HOLD_FACTOR = 2.0
-MAX_HOLD_S = 0.025
-
-
 def text_frame(text: str) -> bytes:
     """`text` as one unmasked, uncompressed, final WebSocket text frame (what a server sends)."""
     data = text.encode("utf-8")
@@ -87,71 +80,6 @@ def text_frame(text: str) -> bytes:
     if n < 65536:
         return struct.pack("!BBH", 0x81, 126, n) + data
     return struct.pack("!BBQ", 0x81, 127, n) + data
-
-
-class Outbox:
-    """Sockets with frames waiting, written ROUND_CHUNK per turn of the loop, one write each.
-
-    A round writes every socket that has frames waiting, one `transport.write` (one syscall) per
-    socket whatever the number of frames. Between two chunks the loop runs whatever else is ready
-    (the table's next command, its database round trips), so a fan-out to thousands of watchers
-    never holds the hub for long, and an update that comes mid-round joins the frames of the
-    sockets not written yet.
-
-    Each write costs the kernel about as much for one frame as for several (on loopback the
-    sender's CPU also pays for the receiver's TCP work), so when the fan-out is busy a round is
-    held back a little to gather more: a round that starts within HOLD_FACTOR x (the last round's
-    duration) of its end waits until then, never more than MAX_HOLD_S. A lone update (the last round
-    long over, as at a few updates per second) is written on the next turn of the loop."""
-
-    __slots__ = ("conns", "scheduled", "started", "last_end", "last_took", "metrics")
-
-    def __init__(self, metrics: Metrics) -> None:
-        self.conns: deque[SocketConn] = deque()
-        self.scheduled = False
-        self.started = 0.0  # loop.time() when the current round began (0: no round going)
-        self.last_end = 0.0  # when the last round ended, and how long it took
-        self.last_took = 0.0
-        self.metrics = metrics
-
-    def add(self, conn: SocketConn, frame: bytes) -> None:
-        out = conn.out
-        if out is None:
-            conn.out = frame  # one frame as is: a list only when a second joins it
-            self.conns.append(conn)
-            if not self.scheduled:
-                self.scheduled = True
-                loop = asyncio.get_running_loop()
-                hold = min(MAX_HOLD_S, HOLD_FACTOR * self.last_took) - (loop.time() - self.last_end)
-                if hold > 0:
-                    loop.call_later(hold, self.flush)
-                else:
-                    loop.call_soon(self.flush)
-        elif isinstance(out, list):
-            out.append(frame)
-        else:
-            conn.out = [out, frame]
-        conn.out_bytes += len(frame)
-
-    def flush(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self.started == 0.0:
-            self.started = loop.time()
-        conns = self.conns
-        writes = frames = 0
-        for _ in range(min(ROUND_CHUNK, len(conns))):
-            n = conns.popleft().flush()
-            if n:
-                writes += 1
-                frames += n
-        self.metrics.watch_writes.inc(writes)
-        self.metrics.watch_frames.inc(frames)
-        if conns:
-            loop.call_soon(self.flush)
-        else:
-            self.scheduled = False
-            self.last_end = loop.time()
-            self.last_took, self.started = self.last_end - self.started, 0.0
 
 
 class SocketConn(Conn):
@@ -183,6 +111,13 @@ class SocketConn(Conn):
         else:
             frame = text_frame(text)  # a snapshot: per watcher, on subscribe or after a skip
         self.outbox.add(self, frame)
+        return True
+
+    def write(self, frame: bytes) -> bool:
+        """Write `frame` now (nothing waits for this socket in the outbox), unless it is closing."""
+        if self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
+            return False
+        self.ws.transport.write(frame)
         return True
 
     def flush(self) -> int:

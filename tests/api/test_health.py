@@ -21,8 +21,10 @@ from fastapi.testclient import TestClient
 from services import free_port, pg_execute
 from spine_helpers import ADMIN, PG_URL, require_pg
 
+from hub.api import health
 from hub.app import create_app
 from hub.settings import Settings
+from hub.store import db
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
 
@@ -131,15 +133,24 @@ def test_liveness_stays_up_and_readiness_goes_down_with_the_database(relayed_hub
     assert hub.get("/api/tournaments").status_code == 200
 
 
-def test_readiness_needs_a_write_not_only_a_read(sqlite_settings: Settings) -> None:
+def test_readiness_needs_a_write_not_only_a_read(sqlite_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SQLite's lock wait shorter than in production (10 s), still longer than the probe's limit:
+    # the probe answers at its own deadline while its write still waits out the lock.
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 3_000)
     with TestClient(create_app(sqlite_settings)) as hub:
         assert hub.get("/readyz").status_code == 200
-        db = sqlite_settings.database_url.split("///", 1)[1]
-        holder = sqlite3.connect(db, timeout=1)
+        path = sqlite_settings.database_url.split("///", 1)[1]
+        holder = sqlite3.connect(path, timeout=1)
         try:
             holder.execute("BEGIN EXCLUSIVE")  # WAL: others still read, nobody else writes
-            r = hub.get("/readyz")
+            with monkeypatch.context() as locked:
+                locked.setattr(health, "READY_TIMEOUT_S", 0.5)
+                assert health.READY_TIMEOUT_S * 1000 < db.BUSY_TIMEOUT_MS
+                t0 = time.monotonic()
+                r = hub.get("/readyz")
+                took = time.monotonic() - t0
             assert r.status_code == 503, r.text
+            assert took < db.BUSY_TIMEOUT_MS / 1000 - 1, took  # at the probe's deadline, not after the lock wait
             assert r.json()["checks"]["store"].startswith("unreachable")
             assert hub.get("/healthz").status_code == 200
             assert hub.get("/api/tournaments").status_code == 200  # reads go on

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 from hub.draws import projection
 from tests.draws.harness import Stream
@@ -69,3 +72,24 @@ def test_one_match_count_leaves_byes_out_and_walkovers_unplayed() -> None:
     ready = s.view["queue"][0]
     s.do({"kind": "walkover", "key": ready, "winner": s.match(ready)["players"][0]})
     assert s.view["draw"]["counts"] == {"matches": 4, "played": 1, "walkovers": 1, "left": 2}
+
+
+@pytest.mark.parametrize("n", [5, 12, 17, 24, 33])
+def test_a_double_eliminations_count_is_what_will_be_played_from_the_start(n: int) -> None:
+    """2N-2 matches (the reset aside) from the draw on: losers-bracket entries fed by a round-1 bye
+    are not counted while they wait for their other player, so the total never shrinks."""
+    rnd = random.Random(n)
+    s = Stream()
+    players = s.add(n, seeded=True)
+    s.draw("double_elimination")
+    assert s.view["draw"]["counts"]["matches"] == 2 * n - 2
+    totals = set()
+    while s.view["draw"]["status"] != "finished":
+        key = s.view["queue"][0]
+        m = s.match(key)
+        s.play(key, rnd.choice([p for p in m["players"] if p in players]))
+        counts = s.view["draw"]["counts"]
+        reset = [m for m in s.view["draw"]["matches"] if m["round"] == "GF2" and m["status"] != "bye"]
+        totals.add(counts["matches"] - len(reset))
+        assert counts["played"] + counts["left"] == counts["matches"]
+    assert totals == {2 * n - 2}

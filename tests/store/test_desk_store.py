@@ -58,11 +58,15 @@ async def test_session_value_is_stored_hashed(engine):
     assert stored == [catalog.token_hash(value)]
 
 
-async def test_session_expires_when_unused(engine):
+async def test_session_expires_when_unused(engine, monkeypatch):
+    # The store's clock, not the machine's: a loaded machine cannot stretch the 150 ms.
     short = sessions.Lifetime(idle_ms=150, max_ms=10_000)
+    clock = [1_000_000]
+    monkeypatch.setattr(sessions, "now_ms", lambda: clock[0])
     value, _ = await sessions.open_session(engine, "h" * 64, short)
+    clock[0] += 140
     assert await sessions.use_session(engine, value, "h" * 64, short) is not None
-    await asyncio.sleep(0.25)
+    clock[0] += 110  # 250 ms unused since it opened (no slide within SLIDE_EVERY_MS)
     assert await sessions.use_session(engine, value, "h" * 64, short) is None
 
 

@@ -13,6 +13,7 @@ import json
 import os
 import socket
 import struct
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -27,6 +28,7 @@ from hub.bus.memory import MemoryBus
 from hub.ops.metrics import Metrics
 from hub.settings import Settings
 from hub.watch import core as channels
+from hub.watch import outbox as outbox_mod
 from hub.watch import server as gateway_mod
 from hub.watch import watcher as conn_mod
 from hub.watch.core import WatchCore
@@ -207,19 +209,50 @@ async def test_updates_of_one_turn_go_out_in_one_write_per_watcher_in_order(serv
         assert [m["version"] for m in got] == list(range(1, 8))
     assert len(writes) == 5
     for chunks in writes.values():
-        assert len(chunks) == 1, "the burst is one write per watcher"
-        assert chunks[0].count(b'"type":"update"') == 7
+        # The first update went straight out (nothing was held); the six after it share one write.
+        assert [c.count(b'"type":"update"') for c in chunks] == [1, 6], "the burst is one write per watcher"
     publish(gw, 8)  # a lone update later: written on its own, at once
     for ws in socks:
         assert json.loads(await asyncio.wait_for(ws.recv(), 5))["version"] == 8
-    assert all(len(chunks) == 2 for chunks in writes.values())
+    assert all(len(chunks) == 3 for chunks in writes.values())
+    for ws in socks:
+        await ws.close()
+
+
+async def test_a_lone_update_is_written_as_it_is_handed_out_up_to_the_through_limit(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, metrics = served
+    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 4)
+    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 1)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(6)]
+    await asyncio.sleep(0.4)  # the snapshots' writes are long over: nothing is held
+    order: list[str] = []
+    for conn in gw.conns:
+        assert isinstance(conn, SocketConn)
+        transport, real = conn.ws.transport, conn.ws.transport.write
+
+        def write(data: bytes, _real: Any = real) -> None:
+            order.append("write")
+            _real(data)
+
+        transport.write = write  # type: ignore[method-assign]
+    writes0 = metrics.watch_writes.value()
+    publish(gw, 1)
+    order.append("handed out")  # publish returned: the update was handed to every watcher
+    for ws in socks:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5))["version"] == 1
+    # Four sockets written while the update was handed out, the other two by the outbox afterwards.
+    assert order == ["write"] * 4 + ["handed out"] + ["write"] * 2, order
+    assert metrics.watch_writes.value() - writes0 == 6
     for ws in socks:
         await ws.close()
 
 
 async def test_a_round_of_writes_lets_the_loop_run_between_chunks(served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, _ = served
-    monkeypatch.setattr(gateway_mod, "ROUND_CHUNK", 2)
+    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 0)  # the outbox's rounds, not a lone update's write-through
+    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 2)
     url = f"ws://127.0.0.1:{server.port}/ws/watch"
     socks = [await subscribed(url) for _ in range(6)]
     await asyncio.sleep(0.05)
@@ -246,7 +279,8 @@ async def test_a_round_of_writes_lets_the_loop_run_between_chunks(served: Any, m
 async def test_a_burst_arriving_mid_round_joins_the_sockets_not_yet_written(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, _ = served
-    monkeypatch.setattr(gateway_mod, "ROUND_CHUNK", 2)
+    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 0)  # the outbox's rounds, not a lone update's write-through
+    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 2)
     url = f"ws://127.0.0.1:{server.port}/ws/watch"
     socks = [await subscribed(url) for _ in range(6)]
     await asyncio.sleep(0.05)
@@ -274,8 +308,8 @@ async def test_a_burst_arriving_mid_round_joins_the_sockets_not_yet_written(
 async def test_when_busy_a_round_waits_for_more_updates_but_never_past_the_cap(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, metrics = served
-    monkeypatch.setattr(gateway_mod, "HOLD_FACTOR", 1e6)  # any round counts as a long one here
-    monkeypatch.setattr(gateway_mod, "MAX_HOLD_S", 0.3)
+    monkeypatch.setattr(outbox_mod, "HOLD_FACTOR", 1e6)  # any round counts as a long one here
+    monkeypatch.setattr(outbox_mod, "MAX_HOLD_S", 0.3)
     url = f"ws://127.0.0.1:{server.port}/ws/watch"
     socks = [await subscribed(url) for _ in range(4)]
     await asyncio.sleep(0.4)  # the snapshots' round is long over
@@ -299,6 +333,78 @@ async def test_when_busy_a_round_waits_for_more_updates_but_never_past_the_cap(
     assert metrics.watch_writes.value() - writes0 == 8
     assert metrics.watch_frames.value() - frames0 == 12
     assert "cuehub_watch_messages_total" in metrics.render()
+    for ws in socks:
+        await ws.close()
+
+
+def test_the_outbox_holds_only_a_round_that_follows_a_busy_one() -> None:
+    box = outbox_mod.Outbox(Metrics())
+    box.last_end, box.last_took = 10.0, 0.005  # a round of 5 ms of CPU (1,000 watchers) ended at t=10
+    assert box.hold(10.5) <= 0  # an update 0.5 s later (a few a second): written at once
+    assert box.hold(10.02) <= 0  # 20 a second: the next update comes after 2 x the round, no hold
+    assert box.hold(10.004) == pytest.approx(0.006)  # right after it: until 2 x the round after its end
+    box.last_took = 0.02  # a slower round: still at most MAX_HOLD_S
+    assert box.hold(10.0) == pytest.approx(outbox_mod.MAX_HOLD_S)
+    box.last_took = 0.06  # a round that cost more than MAX_HOLD_S (thousands of watchers): wait as long
+    assert box.hold(10.0) == pytest.approx(0.06)
+    assert box.hold(10.05) == pytest.approx(0.01)
+    assert box.hold(10.2) <= 0  # the updates stopped coming: the next one is written at once
+    box.last_took = 2.0  # however long the last round, the wait is at most BUSY_HOLD_S
+    assert box.hold(10.0) == pytest.approx(outbox_mod.BUSY_HOLD_S)
+
+
+async def test_after_a_long_round_updates_wait_as_long_as_it_took_and_arrive_in_order(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, metrics = served
+    monkeypatch.setattr(outbox_mod, "MAX_HOLD_S", 0.01)
+    monkeypatch.setattr(outbox_mod, "BUSY_HOLD_S", 0.3)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(3)]
+    await asyncio.sleep(0.05)
+    loop = asyncio.get_running_loop()
+    outbox = server.outbox
+    outbox.last_end, outbox.last_took = loop.time(), 0.25  # a round that cost 0.25 s just ended
+    writes0 = metrics.watch_writes.value()
+    t0 = loop.time()
+    for v in (1, 2, 3):
+        publish(gw, v)
+        await asyncio.sleep(0.02)
+    for ws in socks:
+        got: list[dict[str, Any]] = []
+        await collect(ws, 3, got)
+        assert [m["version"] for m in got] == [1, 2, 3]
+    waited = loop.time() - t0
+    assert 0.2 <= waited < 1.0, waited  # held about as long as the last round took (not MAX_HOLD_S)
+    assert metrics.watch_writes.value() - writes0 == 3  # one write per socket carried all three
+    for ws in socks:
+        await ws.close()
+
+
+async def test_a_round_costs_its_cpu_time_not_the_wall_time_it_was_preempted(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    gw, server, _ = served
+    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 0)  # the outbox's rounds, not a lone update's write-through
+    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 2)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(6)]
+    await asyncio.sleep(0.05)
+    real_flush = SocketConn.flush
+
+    def flush(self: SocketConn) -> int:
+        time.sleep(0.02)  # the process off the CPU mid-round (a busy box): wall time, no CPU time
+        return real_flush(self)
+
+    monkeypatch.setattr(SocketConn, "flush", flush)
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    publish(gw, 1)
+    for ws in socks:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5))["version"] == 1
+    wall = loop.time() - t0
+    assert wall >= 0.1
+    # 20 updates a second after it would not be held (a round would have to cost 1/3 of their gap).
+    assert server.outbox.last_took < 0.02, (server.outbox.last_took, wall)
+    assert server.outbox.hold(server.outbox.last_end + 0.05) <= 0
     for ws in socks:
         await ws.close()
 

@@ -588,3 +588,33 @@ def test_a_draw_played_to_its_champion_is_said_on_the_desk(flow_hub: ServedHub, 
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
     finally:
         ctx.close()
+
+
+def test_one_match_count_on_the_desk_the_bracket_and_the_list(flow_hub: ServedHub, browser: Any) -> None:
+    """A 17-player double elimination is 32 matches (2N-2, the reset aside) from the draw on, on
+    every screen: its losers-bracket entries fed by a round-1 bye are never counted."""
+    hub = flow_hub
+    tid = hub.admin_post("/api/tournaments", {"name": "Seventeen"})["id"]
+    hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "Table 1"})
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"Player {i}"} for i in range(1, 18)]})
+    draw = {"type": "double_elimination", "seeding": "seeded",
+            "match": {"discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}}
+    hub.admin_post(f"/api/tournaments/{tid}/draw", draw)
+    assert hub.get(f"/api/tournaments/{tid}")["draw"]["counts"]["matches"] == 32
+    listed = next(x for x in hub.get("/api/tournaments")["tournaments"] if x["id"] == tid)
+    assert listed["counts"]["matches"] == 32
+    ctx = context(browser)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{hub.url}/desk")
+        page.fill("#signin-token", ADMIN)
+        page.click("#signin-submit")
+        page.wait_for_selector("#tournament-list")
+        page.goto(f"{hub.url}/desk/{tid}/run")
+        page.wait_for_selector("#run-progress")
+        assert page.get_attribute("#run-progress", "data-total") == "32"
+        page.goto(f"{hub.url}/bracket/{tid}")
+        page.wait_for_selector("#br-progress")
+        assert "0 of 32 matches" in page.inner_text("#br-progress")
+    finally:
+        ctx.close()

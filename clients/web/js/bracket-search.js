@@ -4,7 +4,7 @@
 // shared link opens highlighted, and it survives every live redraw.
 import { t } from "./i18n.js";
 import { el, fill, isolated } from "./ui.js";
-import { nextMatch, playerMatches } from "./draw-view.js";
+import { isMatch, nextMatch, playerMatches } from "./draw-view.js";
 import { sectionOf } from "./bracket-draw.js";
 
 const MAX_RESULTS = 8;
@@ -122,7 +122,7 @@ export class PlayerSearch {
     fill(this.chosen,
       el("span", { class: "label", text: t("br_showing") }),
       el("bdi", { class: "name", id: "chosen-name", text: p.name }),
-      el("span", { class: "muted", id: "chosen-count", text: t("br_n_matches", { n: mine.filter((m) => m.status !== "bye").length }) }),
+      el("span", { class: "muted", id: "chosen-count", text: t("br_n_matches", { n: mine.filter(isMatch).length }) }),
       nxt ? el("span", { class: "chosen-next", id: "chosen-next" }, `${t("pl_next")}: `, isolated(nxt.text, nxt.table)) : null,
       target ? el("button", { type: "button", class: "btn small", id: "goto-next", text: nxt ? t("br_goto_next") : t("br_goto_last"),
         onclick: () => { this.pendingScroll = true; this.apply(root); } }) : null,

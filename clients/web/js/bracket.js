@@ -12,7 +12,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, formatLabel, notFoundCard } from "./ui.js";
-import { DECIDED, drawContext } from "./draw-view.js";
+import { DECIDED, drawContext, isMatch } from "./draw-view.js";
 import { drawBody, nameNode, sectionOf } from "./bracket-draw.js";
 import { wireBracket, drawLines, scrollToRound } from "./bracket-lines.js";
 import { PlayerSearch } from "./bracket-search.js";
@@ -101,7 +101,7 @@ function exportLinks() {
 }
 
 function summary(draw, ctx) {
-  const ms = draw ? (draw.matches || []).filter((m) => m.status !== "bye") : [];
+  const ms = draw ? (draw.matches || []).filter(isMatch) : [];
   const done = ms.filter((m) => m.status === "finished" || m.status === "walkover").length;
   const playing = ms.filter((m) => m.status === "called" && (ctx.live.get(m.match_id) || {}).match
     && ctx.live.get(m.match_id).match.status === "live").length;

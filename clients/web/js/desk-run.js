@@ -13,6 +13,7 @@ import { forgetCodes } from "./desk-codes.js";
 import { setupText } from "./desk-setup.js";
 import { resultForm } from "./desk-result.js";
 import { namesForIds } from "./entries.js";
+import { isMatch } from "./draw-view.js";
 import { say, noticeLine, nameOf, busy, errorText, ask, named } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
@@ -316,8 +317,8 @@ export function runView(ctx) {
       return;
     }
     if (!root.contains(head) || !root.contains(queueBox)) fill(root, head, message, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
-    // One match count everywhere (the bracket, the home page): a bye is no match.
-    const all = entries().filter((m) => m.status !== "bye");
+    // One match count everywhere (the bracket, the home page, draw.counts): a bye is no match.
+    const all = entries().filter(isMatch);
     const decided = all.filter((m) => m.status === "finished" || m.status === "walkover").length;
     const queue = tour().queue || [];
     fill(head,

@@ -6,6 +6,10 @@ import { t } from "./i18n.js";
 
 export const DECIDED = ["finished", "walkover", "bye"];
 
+/** Whether an entry is, or will be, a match that counts (the hub's draw.counts): a bye is not, nor an
+ * entry with a slot that will never get a player (it becomes a bye once its other player is known). */
+export function isMatch(m) { return m.status !== "bye" && !(m.players || []).includes("bye"); }
+
 export function roundNo(round) { const n = /(\d+)$/.exec(round || ""); return n ? Number(n[1]) : 0; }
 
 /** The number of a bracket's last round (its grand final aside), the one `roundTitle` names a
