@@ -70,6 +70,17 @@ async def subscribed(url: str) -> Any:
     return ws
 
 
+async def six_watchers_in_rounds_of_two(server: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Six subscribed watchers, the outbox writing them in rounds of two sockets and no lone
+    update written through (the tests of the outbox's rounds)."""
+    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 0)
+    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 2)
+    url = f"ws://127.0.0.1:{server.port}/ws/watch"
+    socks = [await subscribed(url) for _ in range(6)]
+    await asyncio.sleep(0.05)
+    return socks
+
+
 async def test_a_snapshot_of_a_quiet_match_carries_the_time_it_is_sent(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The screens draw a shot clock against server_time: a snapshot text kept while the match
@@ -251,11 +262,7 @@ async def test_a_lone_update_is_written_as_it_is_handed_out_up_to_the_through_li
 
 async def test_a_round_of_writes_lets_the_loop_run_between_chunks(served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, _ = served
-    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 0)  # the outbox's rounds, not a lone update's write-through
-    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 2)
-    url = f"ws://127.0.0.1:{server.port}/ws/watch"
-    socks = [await subscribed(url) for _ in range(6)]
-    await asyncio.sleep(0.05)
+    socks = await six_watchers_in_rounds_of_two(server, monkeypatch)
     order: list[str] = []
     real_flush = SocketConn.flush
 
@@ -279,11 +286,7 @@ async def test_a_round_of_writes_lets_the_loop_run_between_chunks(served: Any, m
 async def test_a_burst_arriving_mid_round_joins_the_sockets_not_yet_written(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, _ = served
-    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 0)  # the outbox's rounds, not a lone update's write-through
-    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 2)
-    url = f"ws://127.0.0.1:{server.port}/ws/watch"
-    socks = [await subscribed(url) for _ in range(6)]
-    await asyncio.sleep(0.05)
+    socks = await six_watchers_in_rounds_of_two(server, monkeypatch)
     publish(gw, 1)
     asyncio.get_running_loop().call_soon(publish, gw, 2)  # lands after the first chunk was written
     frames_per_write: list[int] = []
@@ -383,11 +386,7 @@ async def test_after_a_long_round_updates_wait_as_long_as_it_took_and_arrive_in_
 async def test_a_round_costs_its_cpu_time_not_the_wall_time_it_was_preempted(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, _ = served
-    monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 0)  # the outbox's rounds, not a lone update's write-through
-    monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 2)
-    url = f"ws://127.0.0.1:{server.port}/ws/watch"
-    socks = [await subscribed(url) for _ in range(6)]
-    await asyncio.sleep(0.05)
+    socks = await six_watchers_in_rounds_of_two(server, monkeypatch)
     real_flush = SocketConn.flush
 
     def flush(self: SocketConn) -> int:
