@@ -88,18 +88,21 @@ def test_a_requeue_then_the_next_match_on_the_table(c: TestClient) -> None:
     assert seen[1]["type"] == "state"
 
 
+def result_by_hand_then_next(c: TestClient, ws: Any, first: dict[str, Any]) -> list[dict[str, Any]]:
+    """Enter 2 : 0 for `first` at the desk; what the table's tablet hears until the next match's state."""
+    x, y = first["players"]
+    r = c.post(f"/api/matches/{first['match_id']}/result", json={"winner": x, "score": {x: 2, y: 0}},
+               headers=admin())
+    assert r.status_code == 200
+    return until(ws, lambda msg: msg["type"] == "state" and msg["match"] and msg["match"]["id"] != first["match_id"])
+
 def test_a_finished_match_followed_by_the_next_one_did_not_leave(c: TestClient) -> None:
     ev = Event(c, players=4, tables=1)
     (a,) = ev.table_ids
     ev.draw()
     first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
-    x, y = first["players"]
     with tablet(c, a, ev.tables[a]) as ws:
-        r = c.post(f"/api/matches/{first['match_id']}/result", json={"winner": x, "score": {x: 2, y: 0}},
-                   headers=admin())
-        assert r.status_code == 200
-        seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"]
-                     and msg["match"]["id"] != first["match_id"])
+        seen = result_by_hand_then_next(c, ws, first)
     assert not [msg for msg in seen if msg["type"] == "match_left"]
     finished = [msg for msg in seen if msg["match"] and msg["match"]["id"] == first["match_id"]]
     assert finished and finished[-1]["match"]["result"]["entered"] is True
@@ -112,13 +115,8 @@ def test_a_reopen_tells_the_table_once_that_the_next_match_left(c: TestClient) -
     (a,) = ev.table_ids
     ev.draw()
     first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
-    x, y = first["players"]
     with tablet(c, a, ev.tables[a]) as ws:
-        r = c.post(f"/api/matches/{first['match_id']}/result", json={"winner": x, "score": {x: 2, y: 0}},
-                   headers=admin())
-        assert r.status_code == 200
-        seen = until(ws, lambda msg: msg["type"] == "state" and msg["match"]
-                     and msg["match"]["id"] != first["match_id"])
+        seen = result_by_hand_then_next(c, ws, first)
         nxt = seen[-1]["match"]["id"]
         r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/reopen", headers=admin())
         assert r.status_code == 200, r.text
