@@ -24,7 +24,7 @@ import pytest
 from hub.tools import simulate
 
 from .conftest import ARTIFACTS, XSS_NAME, PageWatch, shot
-from .test_desk import ADMIN, ServedHub, no_sideways_scroll
+from .test_desk import ADMIN, ServedHub, no_sideways_scroll, sign_in
 
 SIZES = {"laptop": (1366, 768), "tablet": (1280, 800)}
 XSS_CLUB = "<script>alert(2)</script> Club"
@@ -362,10 +362,7 @@ def test_desk_steps_screenshots(flow_hub: ServedHub, browser: Any) -> None:
             ctx = context(browser, size, locale)
             try:
                 page = guard.attach(ctx.new_page())
-                page.goto(f"{hub.url}/desk")
-                page.fill("#signin-token", ADMIN)
-                page.click("#signin-submit")
-                page.wait_for_selector("#tournament-list")
+                sign_in(page, hub)
                 page.goto(f"{hub.url}/desk/{tid2}/format")
                 page.wait_for_selector("#step-format")
                 page.check("#fmt-shot-clock")
@@ -408,10 +405,7 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
     ctx = context(browser)
     try:
         page = ctx.new_page()
-        page.goto(f"{hub.url}/desk")
-        page.fill("#signin-token", ADMIN)
-        page.click("#signin-submit")
-        page.wait_for_selector("#tournament-list")
+        sign_in(page, hub)
         page.goto(f"{hub.url}/desk/{tid}/players")
         page.wait_for_selector("#players-text")
         text = 'name,club,seed\n"Li, Hewen","Club ""A""",3\nZhao\tBeijing\t4\n钱，上海\nNoSeed,,x\nTwo,,3\n'
@@ -469,10 +463,7 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        page.goto(f"{hub.url}/desk")
-        page.fill("#signin-token", ADMIN)
-        page.click("#signin-submit")
-        page.wait_for_selector("#tournament-list")
+        sign_in(page, hub)
         page.goto(f"{hub.url}/desk/{tid}/run")
         card = f".run-table[data-table='{tables[0]['id']}']"
         page.wait_for_selector(f"{card} .rt-match")
@@ -531,10 +522,7 @@ def test_a_refused_draw_is_said_plainly(flow_hub: ServedHub, browser: Any) -> No
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        page.goto(f"{hub.url}/desk")
-        page.fill("#signin-token", ADMIN)
-        page.click("#signin-submit")
-        page.wait_for_selector("#tournament-list")
+        sign_in(page, hub)
         page.goto(f"{hub.url}/desk/{tid}/format")
         page.click("label[for=discipline-wpa_nine]")
         page.fill("#fmt-race-to", "0")
@@ -567,10 +555,7 @@ def test_a_draw_played_to_its_champion_is_said_on_the_desk(flow_hub: ServedHub, 
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        page.goto(f"{hub.url}/desk")
-        page.fill("#signin-token", ADMIN)
-        page.click("#signin-submit")
-        page.wait_for_selector("#tournament-list")
+        sign_in(page, hub)
         page.goto(f"{hub.url}/desk/{tid}")
         page.wait_for_selector("#step-run #run-progress")  # a tournament with a draw opens at run
         sim = Background(DeskTablets(hub.url, tid)).start()
@@ -606,10 +591,7 @@ def test_one_match_count_on_the_desk_the_bracket_and_the_list(flow_hub: ServedHu
     ctx = context(browser)
     try:
         page = ctx.new_page()
-        page.goto(f"{hub.url}/desk")
-        page.fill("#signin-token", ADMIN)
-        page.click("#signin-submit")
-        page.wait_for_selector("#tournament-list")
+        sign_in(page, hub)
         page.goto(f"{hub.url}/desk/{tid}/run")
         page.wait_for_selector("#run-progress")
         assert page.get_attribute("#run-progress", "data-total") == "32"
