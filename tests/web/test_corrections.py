@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from .conftest import ARTIFACTS, PageWatch, shot
-from .test_desk import ADMIN, ServedHub
+from .test_desk import ADMIN, ServedHub, open_desk
 
 SIZES = {"laptop": (1366, 768), "tablet": (1280, 800)}
 TIMINGS: list[str] = []
@@ -85,17 +85,6 @@ def names_of(hub: ServedHub, tid: str, pids: list[str]) -> list[str]:
 
 def token_of(ev: dict[str, Any], table_id: str) -> str:
     return next(t["token"] for t in ev["tables"] if t["id"] == table_id)
-
-
-def open_desk(browser: Any, hub: ServedHub, size: str = "laptop", locale: str = "en-US") -> tuple[Any, Any]:
-    w, h = SIZES[size]
-    ctx = browser.new_context(locale=locale, viewport={"width": w, "height": h})
-    page = ctx.new_page()
-    page.goto(f"{hub.url}/desk")
-    page.fill("#signin-token", ADMIN)
-    page.click("#signin-submit")
-    page.wait_for_selector("#new-tournament")
-    return ctx, page
 
 
 def open_tablet(ctx: Any, guard: PageWatch, hub: ServedHub, table: dict[str, Any]) -> Any:

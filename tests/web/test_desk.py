@@ -53,12 +53,21 @@ def new_context(browser: Any, size: str = "laptop", locale: str = "en-US") -> An
     return browser.new_context(locale=locale, viewport={"width": w, "height": h})
 
 
-def sign_in(page: Any, hub: ServedHub, token: str = ADMIN) -> None:
+def sign_in(page: Any, hub: Any, token: str = ADMIN) -> None:
     page.goto(f"{hub.url}/desk")
     page.wait_for_selector("#signin-token")
     page.fill("#signin-token", token)
     page.click("#signin-submit")
     page.wait_for_selector("#tournaments")
+
+
+def open_desk(browser: Any, hub: Any, size: str = "laptop", locale: str = "en-US",
+              token: str = ADMIN) -> tuple[Any, Any]:
+    """A new browser context at `size` and `locale`, and a page signed in at the desk."""
+    ctx = new_context(browser, size, locale)
+    page = ctx.new_page()
+    sign_in(page, hub, token)
+    return ctx, page
 
 
 def pdf_pages(pdf: bytes) -> list[tuple[float, float]]:

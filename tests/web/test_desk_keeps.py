@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from .conftest import PageWatch, shot
-from .test_desk import ADMIN, ServedHub
+from .test_desk import ADMIN, ServedHub, open_desk
 
 SIZES = {"laptop": (1366, 768), "tablet": (1280, 800)}
 
@@ -28,17 +28,6 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
         yield served
     finally:
         served.stop()
-
-
-def signed_in(browser: Any, hub: ServedHub, size: str = "laptop", locale: str = "en-US") -> tuple[Any, Any]:
-    w, h = SIZES[size]
-    ctx = browser.new_context(locale=locale, viewport={"width": w, "height": h})
-    page = ctx.new_page()
-    page.goto(f"{hub.url}/desk")
-    page.fill("#signin-token", ADMIN)
-    page.click("#signin-submit")
-    page.wait_for_selector("#new-tournament")
-    return ctx, page
 
 
 def new_tournament(hub: ServedHub, name: str = "Keeps") -> str:
@@ -58,7 +47,7 @@ def preview_names(page: Any) -> list[str]:
 def test_pasted_names_survive_next_a_reload_and_a_closed_tab(hub: ServedHub, browser: Any, size: str) -> None:
     tid = new_tournament(hub)
     guard = PageWatch()
-    ctx, page = signed_in(browser, hub, size)
+    ctx, page = open_desk(browser, hub, size)
     guard.attach(page)
     names = "Zheng Yubo\n杨帆, 北京, 2\nWu Jiaqing"
     try:
@@ -99,7 +88,7 @@ def test_pasted_names_survive_next_a_reload_and_a_closed_tab(hub: ServedHub, bro
 def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> None:
     tid = new_tournament(hub)
     guard = PageWatch()
-    ctx, page = signed_in(browser, hub, "tablet")
+    ctx, page = open_desk(browser, hub, "tablet")
     guard.attach(page)
     rows = "姓名,俱乐部,种子\n张小龙,上海,1\n李娜,北京,\n欧阳 Ouyang,深圳,3\n"
     try:
@@ -141,7 +130,7 @@ def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> No
 def test_semicolons_taken_seeds_and_equal_names(hub: ServedHub, browser: Any) -> None:
     tid = new_tournament(hub)
     hub.admin_post(f"/api/tournaments/{tid}/players", {"name": "Seeded Already", "seed": 5})
-    ctx, page = signed_in(browser, hub, "laptop")
+    ctx, page = open_desk(browser, hub, "laptop")
     try:
         page.goto(f"{hub.url}/desk/{tid}/players")
         page.fill("#players-text", '"Smith, John";;\n"Doe, Jane";Club "X";5\nHan Yu\nhan yu\nHan Yu')
@@ -164,7 +153,7 @@ def test_late_entries_make_the_draw_stale_until_the_redraw(hub: ServedHub, brows
     hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination",
                                                    "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
     guard = PageWatch()
-    ctx, page = signed_in(browser, hub, "tablet")
+    ctx, page = open_desk(browser, hub, "tablet")
     guard.attach(page)
     try:
         page.goto(f"{hub.url}/desk/{tid}/players")
@@ -210,8 +199,8 @@ def test_delete_archive_and_sign_out_everywhere(hub: ServedHub, browser: Any) ->
                    json={"winner": m["players"][0], "score": {m["players"][0]: 1, m["players"][1]: 0}}, timeout=10)
     assert r.status_code == 200, r.text
     guard = PageWatch()
-    ctx, page = signed_in(browser, hub, "laptop")
-    other_ctx, other = signed_in(browser, hub, "tablet")
+    ctx, page = open_desk(browser, hub, "laptop")
+    other_ctx, other = open_desk(browser, hub, "tablet")
     guard.attach(page)
     try:
         page.wait_for_selector(f"#tournament-list [data-tournament='{empty}'] [data-action=delete]")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import PageWatch, shot
-from .test_desk import ADMIN, ServedHub, no_sideways_scroll
+from .test_desk import ServedHub, new_context, no_sideways_scroll, sign_in
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +33,10 @@ def _event(hub: ServedHub, name: str, players: int, tables: int = 2) -> str:
 
 
 def _signed_in(browser: Any, hub: ServedHub, locale: str) -> tuple[Any, Any, PageWatch]:
-    ctx = browser.new_context(locale=locale, viewport={"width": 1366, "height": 768})
+    ctx = new_context(browser, "laptop", locale)
     guard = PageWatch()
     page = guard.attach(ctx.new_page())
-    page.goto(f"{hub.url}/desk")
-    page.fill("#signin-token", ADMIN)
-    page.click("#signin-submit")
-    page.wait_for_selector("#tournament-list")
+    sign_in(page, hub)
     return ctx, page, guard
 
 

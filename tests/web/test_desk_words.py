@@ -13,6 +13,7 @@ import httpx
 
 from .conftest import ADMIN_TOKEN, Hub, PageWatch, shot
 from .tablet_helpers import TABLET, open_tablet, start
+from .test_desk import open_desk
 
 # The refusal of the hub as the desk says it: the desk's own call (its session cookie, its header)
 # to POST /api/matches/{mid}/result, its error put in words by the desk's errorText.
@@ -36,23 +37,13 @@ def event(hub: Hub, players: int) -> dict[str, Any]:
     return {"tid": tid, "table": table, "called": called}
 
 
-def desk(browser: Any, hub: Hub, locale: str) -> tuple[Any, Any]:
-    ctx = browser.new_context(locale=locale, viewport=TABLET)
-    page = ctx.new_page()
-    page.goto(f"{hub.url}/desk")
-    page.fill("#signin-token", ADMIN_TOKEN)
-    page.click("#signin-submit")
-    page.wait_for_selector("#new-tournament")
-    return ctx, page
-
-
 def test_a_refusal_the_desk_knows_is_said_in_the_pages_language(hub: Hub, browser: Any, guard: PageWatch) -> None:
     ev = event(hub, 3)
     m = ev["called"]
     a, b = m["players"]
     out_of_range = {"winner": a, "score": {a: 5, b: -1}}
     for locale in ("zh-CN", "en-US"):
-        ctx, page = desk(browser, hub, locale)
+        ctx, page = open_desk(browser, hub, "tablet", locale, ADMIN_TOKEN)
         try:
             guard.attach(page)
             page.goto(f"{hub.url}/desk/{ev['tid']}/run")
