@@ -57,9 +57,9 @@ def test_the_board_names_the_round_of_each_match(watch_gateway: Hub, browser: An
         page.wait_for_selector("#call-announce.on .ca-key .rnd")
         assert label(page, "#call-announce .ca-key") == (words["semi"], waiting)
         shot(page, f"board-rounds-call-{lang}")
-        semi2 = next(m for m in ev.called() if m["key"] == waiting)
+        semi2 = ev.next_called(lambda m: m["key"] == waiting)
         ev.win(semi2, semi2["players"][0])  # the final is called
-        final = next(m for m in ev.called())
+        final = ev.next_called(lambda m: m["key"] != semi2["key"])
         page.locator(f"{cell} .fmt .key").filter(has_text=final["key"]).wait_for(timeout=5000)
         assert label(page, f"{cell} .fmt") == (words["final"], final["key"])
         shot(page, f"board-rounds-final-{lang}")

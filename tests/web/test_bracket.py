@@ -10,6 +10,7 @@ import asyncio
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -75,6 +76,17 @@ class Event:
 
     def called(self) -> list[dict[str, Any]]:
         return [m for m in self.get()["draw"]["matches"] if m["status"] == "called"]
+
+    def next_called(self, where: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+        """The called match that `where` picks, waited for: a result reaches the tournament after
+        its match's command is acknowledged, so the next call follows a moment later."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [m for m in self.called() if where(m)]
+            if found:
+                return found[0]
+            assert time.monotonic() < deadline, f"no such match called within {timeout} s"
+            time.sleep(0.05)
 
 
 def phone_page(browser: Any, guard: PageWatch, url: str, lang: str = "en-US", viewport: dict[str, int] = PHONE) -> Any:

@@ -149,7 +149,7 @@ def test_player_page_follows_the_call_and_the_score_live(watch_gateway: Hub, bro
     page.wait_for_selector("#pl-next[data-state='called']", timeout=5000)
     assert page.inner_text("#next-state") == ("Called to Table 1" if lang == "en" else "已叫号：Table 1")
     assert page.inner_text("#next-state bdi") == "Table 1"  # a table's name is a name too
-    called = next(m for m in ev.called() if m["key"] == waiting["key"])
+    called = ev.next_called(lambda m: m["key"] == waiting["key"])
     assert page.get_attribute("#watch-link", "href") == f"/watch/{called['match_id']}"
     # Played: the live score comes from the match channel, rack by rack.
     ev.start(called, waiting["players"][1])
