@@ -10,7 +10,8 @@ after, without a place, then the withdrawn ones. A walkover is no match played: 
 and `lost` count the matches played.
 
 Rounds have readable names (`round_name`: "Winners round 2", "Losers round 1", "Grand final",
-"Final", "Group A, round 3"; `lang=zh-CN` gives them, and the word for a bye, in Chinese). The CSV
+"Final", "Group A, round 3"; `lang=zh-CN` gives them, and the word for a bye, in Chinese). A result
+entered by hand at the desk says so: `entered` in the JSON, "by hand" (手动录入) in the CSV. The CSV
 files start with a UTF-8 byte order mark (so a spreadsheet reads Chinese names right) and use CRLF
 line ends.
 """
@@ -22,10 +23,10 @@ import io
 import re
 from typing import Any
 
-from hub.tournaments.round_names import bye_word, namer
+from hub.tournaments.round_names import bye_word, entered_word, namer
 
 MATCH_COLUMNS = ("key", "round", "round_name", "group", "status", "player_1", "player_2", "player_3",
-                 "score_1", "score_2", "score_3", "winner", "match_id", "table", "stage")
+                 "score_1", "score_2", "score_3", "winner", "match_id", "table", "stage", "entered")
 BOM = "\ufeff"  # a spreadsheet then reads the file as UTF-8 (Chinese names)
 PLACING_COLUMNS = ("place", "player_id", "name", "club", "seed", "status", "played", "won", "lost", "points")
 
@@ -138,6 +139,7 @@ def matches(proj: dict[str, Any], lang: str | None = None) -> list[dict[str, Any
                         for pid in m["players"]],
             "winner": m.get("winner"), "winner_name": names.get(m.get("winner") or ""),
             "match_id": m.get("match_id"), "table": tables.get(m.get("table_id") or ""),
+            "entered": bool(m.get("entered")),  # the result was entered by hand at the desk
         })
     return out
 
@@ -159,16 +161,17 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     w.writeheader()
     for row in rows:
         # A cell starting with = + - @ would be a formula to a spreadsheet: prefix it (CSV injection).
-        w.writerow({k: ("'" + v if isinstance(v, str) and v[:1] in "=+-@\t\r" else v) for k, v in row.items()})
+        w.writerow({k: ("'" + v if isinstance(v, str) and v and v[0] in "=+-@\t\r" else v) for k, v in row.items()})
     return BOM + buf.getvalue()
 
 
 def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
     rows = []
-    bye = bye_word(lang)
+    bye, entered = bye_word(lang), entered_word(lang)
     for m in matches(proj, lang):
         row = {k: m.get(k) for k in ("key", "stage", "round", "round_name", "group", "status", "match_id", "table")}
         row["winner"] = m.get("winner_name")
+        row["entered"] = entered if m["entered"] else ""  # by hand at the desk, not played on a tablet
         for i, p in enumerate(m["players"][:3]):
             row[f"player_{i + 1}"] = p["name"] if p else (bye if m["status"] == "bye" else "")
             row[f"score_{i + 1}"] = p["score"] if p else None

@@ -22,11 +22,13 @@ NAMES = {
     "en": {"GF": "Grand final", "GF2": "Grand final reset", "W": "Winners round {r}", "L": "Losers round {r}",
            "final": "Final", "semi": "Semi-finals", "quarter": "Quarter-finals", "round": "Round {r}",
            "group": "Group {g}, round {r}", "K": "Knockout, round {r}", "Kfinal": "Knockout final",
-           "Ksemi": "Knockout semi-finals", "Kquarter": "Knockout quarter-finals", "bye": "(bye)"},
+           "Ksemi": "Knockout semi-finals", "Kquarter": "Knockout quarter-finals", "bye": "(bye)",
+           "entered": "by hand"},
     "zh-CN": {"GF": "总决赛", "GF2": "总决赛加赛", "W": "胜者组第{r}轮", "L": "败者组第{r}轮",
               "final": "决赛", "semi": "半决赛", "quarter": "四分之一决赛", "round": "第{r}轮",
               "group": "{g}组第{r}轮", "K": "淘汰赛第{r}轮", "Kfinal": "淘汰赛决赛", "Ksemi": "淘汰赛半决赛",
-              "Kquarter": "淘汰赛四分之一决赛", "bye": "轮空"},
+              "Kquarter": "淘汰赛四分之一决赛", "bye": "轮空",
+              "entered": "手动录入"},
 }
 
 
@@ -36,6 +38,11 @@ def language(lang: str | None) -> str:
 
 def bye_word(lang: str | None = None) -> str:
     return NAMES[language(lang)]["bye"]
+
+
+def entered_word(lang: str | None = None) -> str:
+    """What the matches CSV writes beside a result entered by hand at the desk."""
+    return NAMES[language(lang)]["entered"]
 
 
 def namer(draw: dict[str, Any], lang: str | None = None) -> Any:

@@ -97,3 +97,23 @@ def test_a_bye_is_written_in_the_export_language() -> None:
     assert "轮空" in chinese and "bye)" not in chinese and "决赛" in chinese
     bye_rows = [r for r in chinese.splitlines() if ",bye," in r]
     assert bye_rows and all("轮空" in r for r in bye_rows), bye_rows
+
+
+def test_a_result_entered_by_hand_says_so_in_the_exports() -> None:
+    """The desk's result by hand is marked in results.json (`entered`) and in the matches CSV's
+    `entered` column, in the file's language; a result played on the tablet is not."""
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("single_elimination")
+    s.play("W1-1", "p1")
+    s.call("W1-2")
+    match_id = s.state.calls["W1-2"].match_id
+    s.do({"kind": "take_result", "key": "W1-2", "match_id": match_id, "winner": "p2",
+          "scores": {"p2": 3, "p3": 1}, "entered": True})
+    proj = proj_of(s)
+    entered = {m["key"]: m["entered"] for m in results.matches(proj)}
+    assert entered["W1-1"] is False and entered["W1-2"] is True and entered["W2-1"] is False
+    rows = {r.split(",")[0]: r for r in results.matches_csv(proj).lstrip("\ufeff").splitlines()}
+    assert rows["key"].endswith(",entered")
+    assert rows["W1-2"].endswith(",by hand") and rows["W1-1"].endswith(",1,")  # an empty cell stays empty
+    assert results.matches_csv(proj, "zh-CN").splitlines()[2].endswith(",手动录入")
