@@ -214,6 +214,12 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
         assert r.status_code == 200
         disposition = r.headers["content-disposition"]
         assert disposition.startswith("attachment; filename=") and disposition.endswith(f'-{name}"'), disposition
+    assert "Grand final" in httpx.get(hub.url + phone.get_attribute("#export-csv", "href"), timeout=10).text
+    # In Chinese the matches file names its rounds in Chinese too.
+    phone.click("#lang-switch")
+    phone.wait_for_selector("#export-csv[href*='lang=zh']")
+    assert "总决赛" in httpx.get(hub.url + phone.get_attribute("#export-csv", "href"), timeout=10).text
+    phone.click("#lang-switch")
     assert_no_markup_ran(phone, guard)
     # A phone opening the finished bracket starts at its last rounds (they do not fit side by side).
     late = phone_page(browser, guard, url)

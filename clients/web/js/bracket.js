@@ -8,7 +8,7 @@
 //
 // The page is a function of the whole projection: `showProjection(p)` is all the feed calls, so a
 // feed that applies deltas and hands over the whole projection (tournament_feed.js) calls it.
-import { t, tc, onLangChange } from "./i18n.js";
+import { t, tc, lang, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, formatLabel, notFoundCard } from "./ui.js";
@@ -93,10 +93,11 @@ function reveal(key) {
 // ---------------------------------------------------------------- the top card
 function exportLinks() {
   const base = `/api/tournaments/${encodeURIComponent(tid)}`;
+  const inLang = `?lang=${encodeURIComponent(lang())}`; // round names (and a bye) in the page's language
   return el("div", { class: "exports", id: "exports" },
     el("span", { class: "muted", text: t("br_export") }),
-    el("a", { class: "btn small", id: "export-json", href: `${base}/results.json`, download: "", text: t("br_export_json") }),
-    el("a", { class: "btn small", id: "export-csv", href: `${base}/results.csv`, download: "", text: t("br_export_csv") }),
+    el("a", { class: "btn small", id: "export-json", href: `${base}/results.json${inLang}`, download: "", text: t("br_export_json") }),
+    el("a", { class: "btn small", id: "export-csv", href: `${base}/results.csv${inLang}`, download: "", text: t("br_export_csv") }),
     el("a", { class: "btn small", id: "export-placings", href: `${base}/placings.csv`, download: "", text: t("br_export_placings") }));
 }
 
