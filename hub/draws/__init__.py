@@ -135,7 +135,7 @@ from hub.draws.decide import decide
 from hub.draws.dispatch import calls, dispatch, downstream, key_of_match, match_body, stale_calls
 from hub.draws.events import DrawReject, TournamentEvent
 from hub.draws.evolve import evolve, fold, initial
-from hub.draws.projection import projection
+from hub.draws.projection import count_entries, projection
 from hub.draws.state import TournamentState
 
 __all__ = [
@@ -144,6 +144,7 @@ __all__ = [
     "TournamentState",
     "affected_calls",
     "calls",
+    "count_entries",
     "decide",
     "dispatch",
     "downstream",

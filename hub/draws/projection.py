@@ -10,6 +10,7 @@ value is a str, int, bool, None, list or dict, and nothing in it is shared with 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hub.draws import formats
@@ -34,9 +35,14 @@ def counts(matches: list[DrawMatch] | tuple[DrawMatch, ...]) -> dict[str, int]:
     once its other player is known: counted, the total would shrink as the event goes on); a
     walkover is decided but not played. `matches` (every other entry), `played` (finished),
     `walkovers`, `left` (the rest)."""
-    real = [m for m in matches if m.status != "bye" and BYE not in m.players]
-    played = sum(1 for m in real if m.status == "finished")
-    walkovers = sum(1 for m in real if m.status == "walkover")
+    return count_entries((m.status, m.players) for m in matches)
+
+
+def count_entries(entries: Iterable[tuple[str, Sequence[str | None]]]) -> dict[str, int]:
+    """`counts` from (status, players) pairs: the same count for a projection's JSON entries."""
+    real = [status for status, players in entries if status != "bye" and BYE not in players]
+    played = real.count("finished")
+    walkovers = real.count("walkover")
     return {"matches": len(real), "played": played, "walkovers": walkovers, "left": len(real) - played - walkovers}
 
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hub.draws import count_entries
 from hub.draws.interface import DrawRules
 from hub.store import catalog
 from hub.tournaments.projection import tournament_projection
@@ -36,15 +37,6 @@ if TYPE_CHECKING:
 LIST_TTL_S = 1.0
 MIN_REBUILD_S = 0.2
 NEXT_SHOWN = 4
-
-
-def count_matches(matches: list[dict[str, Any]]) -> dict[str, int]:
-    """`draw.counts` (hub/draws/projection.py) from the draw's matches: byes, and entries with a
-    slot that will never get a player, are no matches."""
-    real = [m for m in matches if m["status"] != "bye" and "bye" not in (m.get("players") or ())]
-    played = sum(1 for m in real if m["status"] == "finished")
-    walkovers = sum(1 for m in real if m["status"] == "walkover")
-    return {"matches": len(real), "played": played, "walkovers": walkovers, "left": len(real) - played - walkovers}
 
 
 def summarize(proj: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +67,8 @@ def summarize(proj: dict[str, Any]) -> dict[str, Any]:
                        if r.get("rank") == 1]
         live_ids = {x["match_id"] for x in live}
         by_key = {m["key"]: m for m in draw.get("matches") or []}
-        counts = draw.get("counts") or count_matches(draw.get("matches") or [])
+        entries = draw.get("matches") or []
+        counts = draw.get("counts") or count_entries((m["status"], m.get("players") or ()) for m in entries)
         total, played = counts["matches"], counts["played"] + counts["walkovers"]
         for m in draw.get("matches") or []:
             if m["status"] == "called" and m.get("match_id") not in live_ids:
