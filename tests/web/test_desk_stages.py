@@ -120,3 +120,33 @@ def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, 
         assert guard.errors == [], guard.errors
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_run_view_names_a_brackets_rounds_as_the_bracket_does(stage_hub: ServedHub, browser: Any,
+                                                                 locale: str) -> None:
+    """Three players in a bracket of four: the first round is the semi-finals on the desk as on the
+    bracket and the board (it was "Round 1" on the desk); a double elimination's rounds end in the
+    winners', losers' and grand finals."""
+    hub = stage_hub
+    single = _event(hub, "Three", 3, tables=1)
+    wpa = {"discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}
+    hub.admin_post(f"/api/tournaments/{single}/draw", {"type": "single_elimination", "match": wpa})
+    double = _event(hub, "Eight", 8, tables=1)
+    hub.admin_post(f"/api/tournaments/{double}/draw", {"type": "double_elimination", "match": wpa})
+    zh = locale == "zh-CN"
+    ctx, page, guard = _signed_in(browser, hub, locale)
+    try:
+        page.goto(f"{hub.url}/desk/{single}/run")
+        page.wait_for_selector("#run-rounds .round[data-round='W2'] h4")
+        heads = page.locator("#run-rounds .round h4").all_inner_texts()
+        assert heads == (["半决赛", "决赛"] if zh else ["Semi-finals", "Final"]), heads
+        page.goto(f"{hub.url}/desk/{double}/run")
+        page.wait_for_selector("#run-rounds .round[data-round='GF'] h4")
+        heads = page.locator("#run-rounds .round h4").all_inner_texts()
+        finals = ["胜者组决赛", "败者组决赛", "总决赛"] if zh else ["Winners final", "Losers final", "Grand final"]
+        assert all(head in heads for head in finals), heads
+        shot(page, f"desk-run-round-names-{locale[:2]}")
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()

@@ -13,7 +13,7 @@ import { forgetCodes } from "./desk-codes.js";
 import { setupText } from "./desk-setup.js";
 import { resultForm } from "./desk-result.js";
 import { namesForIds } from "./entries.js";
-import { isMatch } from "./draw-view.js";
+import { isMatch, matchRoundName } from "./draw-view.js";
 import { say, noticeLine, nameOf, busy, errorText, ask, named } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
@@ -271,19 +271,13 @@ export function runView(ctx) {
 
   function roundName(round, m) {
     const n = String(round).replace(/^[A-Z]+/, "");
-    if (m.bracket === "final") return t(round === "GF2" ? "dk_r_final_reset" : "dk_r_final");
     if (m.stage === 2) { // the knockout after the first stage: rounds K1, K2, ...
       const last = Math.max(...entries().filter((x) => x.stage === 2).map((x) => Number(String(x.round).replace(/^[A-Z]+/, "")) || 0));
       return Number(n) === last ? t("dk_r_knockout_final") : t("dk_r_knockout", { n });
     }
-    if (m.bracket === "winners" && draw().type === "single_elimination") {
-      const last = Math.max(...entries().map((x) => Number(String(x.round).replace(/^[A-Z]+/, "")) || 0));
-      return Number(n) === last ? t("dk_r_se_final") : t("dk_r_round", { n });
-    }
-    if (m.bracket === "winners") return t("dk_r_winners", { n });
-    if (m.bracket === "losers") return t("dk_r_losers", { n });
     if (m.group) return t("dk_r_group", { g: m.group, n });
-    return t("dk_r_round", { n });
+    // a bracket's rounds are named as the bracket and the board head them ("Semi-finals", "Losers final")
+    return matchRoundName(draw(), m) || t("dk_r_round", { n });
   }
 
   function standingsTable() {
