@@ -62,6 +62,8 @@ def hub_env(pg_schema: str) -> dict[str, str]:
         **os.environ,
         "HUB_DATABASE_URL": PG_URL, "HUB_DATABASE_SCHEMA": pg_schema, "HUB_BUS_URL": REDIS_URL,
         "HUB_ADMIN_TOKEN": ADMIN, "HUB_AUTO_MIGRATE": "false",
+        # its own Redis channels: another run on the same Redis (a second CI job) never cross-talks
+        "HUB_DEPLOYMENT": f"multi-{pg_schema[-12:]}",
     }
     r = subprocess.run([sys.executable, "-m", "hub.cli", "migrate"], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=60)
