@@ -45,6 +45,15 @@ def until(ws: Any, pred: Any, limit: int = 20) -> list[dict[str, Any]]:
     raise AssertionError(f"not seen in {seen}")
 
 
+def drawn_on_one_table(c: TestClient) -> tuple[Event, str, dict[str, Any]]:
+    """Four players drawn on one table: the event, its table and the draw match called to it."""
+    ev = Event(c, players=4, tables=1)
+    (a,) = ev.table_ids
+    ev.draw()
+    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    return ev, a, first
+
+
 def test_a_move_tells_the_old_table_where_the_match_went(c: TestClient) -> None:
     ev = Event(c, tables=2)
     a, b = ev.table_ids
@@ -75,10 +84,7 @@ def test_a_cancel_tells_the_table_the_match_went_nowhere(c: TestClient) -> None:
 
 
 def test_a_requeue_then_the_next_match_on_the_table(c: TestClient) -> None:
-    ev = Event(c, players=4, tables=1)
-    (a,) = ev.table_ids
-    ev.draw()
-    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    ev, a, first = drawn_on_one_table(c)
     with tablet(c, a, ev.tables[a]) as ws:
         r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/requeue", headers=admin())
         assert r.status_code == 200
@@ -97,10 +103,7 @@ def result_by_hand_then_next(c: TestClient, ws: Any, first: dict[str, Any]) -> l
     return until(ws, lambda msg: msg["type"] == "state" and msg["match"] and msg["match"]["id"] != first["match_id"])
 
 def test_a_finished_match_followed_by_the_next_one_did_not_leave(c: TestClient) -> None:
-    ev = Event(c, players=4, tables=1)
-    (a,) = ev.table_ids
-    ev.draw()
-    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    ev, a, first = drawn_on_one_table(c)
     with tablet(c, a, ev.tables[a]) as ws:
         seen = result_by_hand_then_next(c, ws, first)
     assert not [msg for msg in seen if msg["type"] == "match_left"]
@@ -111,10 +114,7 @@ def test_a_finished_match_followed_by_the_next_one_did_not_leave(c: TestClient) 
 def test_a_reopen_tells_the_table_once_that_the_next_match_left(c: TestClient) -> None:
     """The finished match comes back on its table and the next match called there meanwhile is taken
     off: one `match_left` for it, then the table's state (the reopened match)."""
-    ev = Event(c, players=4, tables=1)
-    (a,) = ev.table_ids
-    ev.draw()
-    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    ev, a, first = drawn_on_one_table(c)
     with tablet(c, a, ev.tables[a]) as ws:
         seen = result_by_hand_then_next(c, ws, first)
         nxt = seen[-1]["match"]["id"]
@@ -129,10 +129,7 @@ def test_a_reopen_tells_the_table_once_that_the_next_match_left(c: TestClient) -
 
 
 def test_a_requeue_on_a_paused_table_leaves_it_empty(c: TestClient) -> None:
-    ev = Event(c, players=4, tables=1)
-    (a,) = ev.table_ids
-    ev.draw()
-    first = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+    ev, a, first = drawn_on_one_table(c)
     with tablet(c, a, ev.tables[a]) as ws:
         assert c.post(f"/api/tables/{a}/pause", headers=admin()).status_code == 200
         r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/requeue", headers=admin())

@@ -24,9 +24,8 @@ import pytest
 from hub.tools import simulate
 
 from .conftest import ARTIFACTS, XSS_NAME, PageWatch, shot
-from .test_desk import ADMIN, ServedHub, no_sideways_scroll, sign_in
+from .test_desk import ADMIN, ServedHub, new_context, no_sideways_scroll, open_desk, sign_in
 
-SIZES = {"laptop": (1366, 768), "tablet": (1280, 800)}
 XSS_CLUB = "<script>alert(2)</script> Club"
 NAMES = [f"{XSS_NAME}, {XSS_CLUB}, 1", "郑宇伯 Zheng Yubo, 上海, 2", "Yang Fan, Beijing"] + [
     f"Player {i}" for i in range(4, 17)]
@@ -39,11 +38,6 @@ def flow_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
         yield hub
     finally:
         hub.stop()
-
-
-def context(browser: Any, size: str = "laptop", locale: str = "en-US") -> Any:
-    w, h = SIZES[size]
-    return browser.new_context(locale=locale, viewport={"width": w, "height": h})
 
 
 class Clicks:
@@ -128,7 +122,7 @@ def entries(hub: ServedHub, tid: str) -> dict[str, dict[str, Any]]:
 def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser: Any) -> None:
     hub = flow_hub
     assert hub.get("/api/tournaments")["tournaments"] == []  # a blank hub
-    desk_ctx, tablet_ctx = context(browser, "laptop"), context(browser, "tablet")
+    desk_ctx, tablet_ctx = new_context(browser, "laptop"), new_context(browser, "tablet")
     guard = PageWatch()
     try:
         desk = guard.attach(desk_ctx.new_page())
@@ -358,8 +352,8 @@ def test_desk_steps_screenshots(flow_hub: ServedHub, browser: Any) -> None:
     tid2 = hub.admin_post("/api/tournaments", {"name": "Before the draw"})["id"]
     guard = PageWatch()
     for locale, lang in (("en-US", "en"), ("zh-CN", "zh")):
-        for size in SIZES:
-            ctx = context(browser, size, locale)
+        for size in ("laptop", "tablet"):
+            ctx = new_context(browser, size, locale)
             try:
                 page = guard.attach(ctx.new_page())
                 sign_in(page, hub)
@@ -402,10 +396,8 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
     copy), Chinese commas, bad and taken seeds said per line; a CSV file loaded the same way."""
     hub = flow_hub
     tid = hub.admin_post("/api/tournaments", {"name": "Parsing"})["id"]
-    ctx = context(browser)
+    ctx, page = open_desk(browser, hub)
     try:
-        page = ctx.new_page()
-        sign_in(page, hub)
         page.goto(f"{hub.url}/desk/{tid}/players")
         page.wait_for_selector("#players-text")
         text = 'name,club,seed\n"Li, Hewen","Club ""A""",3\nZhao\tBeijing\t4\n钱，上海\nNoSeed,,x\nTwo,,3\n'
@@ -459,7 +451,7 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
     m = hub.admin_post("/api/matches", {"tournament_id": tid, "table_id": tables[0]["id"], "discipline": "wpa_nine",
                                         "players": [{"name": XSS_NAME}, {"name": "Yang Fan"}],
                                         "format": {"race_to": 3}})
-    ctx = context(browser, "tablet")
+    ctx = new_context(browser, "tablet")
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
@@ -518,7 +510,7 @@ def test_a_refused_draw_is_said_plainly(flow_hub: ServedHub, browser: Any) -> No
     hub = flow_hub
     tid = hub.admin_post("/api/tournaments", {"name": "Refused"})["id"]
     hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": "A"}, {"name": "B"}]})
-    ctx = context(browser)
+    ctx = new_context(browser)
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
@@ -551,7 +543,7 @@ def test_a_draw_played_to_its_champion_is_said_on_the_desk(flow_hub: ServedHub, 
     hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in (XSS_NAME, "B", "C", "D")]})
     hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seed": 3,
                                                     "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
-    ctx = context(browser, "tablet", "zh-CN")
+    ctx = new_context(browser, "tablet", "zh-CN")
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
@@ -588,10 +580,8 @@ def test_one_match_count_on_the_desk_the_bracket_and_the_list(flow_hub: ServedHu
     assert hub.get(f"/api/tournaments/{tid}")["draw"]["counts"]["matches"] == 32
     listed = next(x for x in hub.get("/api/tournaments")["tournaments"] if x["id"] == tid)
     assert listed["counts"]["matches"] == 32
-    ctx = context(browser)
+    ctx, page = open_desk(browser, hub)
     try:
-        page = ctx.new_page()
-        sign_in(page, hub)
         page.goto(f"{hub.url}/desk/{tid}/run")
         page.wait_for_selector("#run-progress")
         assert page.get_attribute("#run-progress", "data-total") == "32"
