@@ -191,6 +191,7 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         # The draw's own screens say it too: the desk's list of matches and the bracket.
         desk.locator("#run-rounds .entry[data-key='W1-1'] .e-result").filter(has_text="entered by the desk").wait_for()
         bracket.locator("#m-W1-1 .bm-state").filter(has_text="entered by the desk").wait_for()
+        assert bracket.inner_text("#m-W1-1 .bm-state") == "Finished · entered by the desk"  # a state, not a round
         # Corrected from the list of matches ("Correct the result", the form filled with 2 : 1):
         # the same winner, 2 : 0, reaches the tablet's "Match over" and the bracket.
         item = "#run-rounds .entry[data-key='W1-1']"
