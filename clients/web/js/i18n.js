@@ -1599,7 +1599,8 @@ const FANS_STRINGS = {
     br_on_table: "Called to {table}",
     br_next_n: "Up next #{n}",
     br_ready: "Up next",
-    br_finished: "Finished", // a state, not a round: "Final" on a semi-final read as its round
+    // a state, not a round: "Final" on a finished semi-final read as its round
+    br_finished: "Finished",
     br_finished_entered: "Finished · entered by the desk",
     br_walkover: "Walkover",
     br_wo_short: "w/o",
