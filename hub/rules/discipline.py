@@ -19,6 +19,7 @@ class Discipline:
     name = ""
     penalty_types: tuple[str, ...] = ("forfeit_rack", "forfeit_match")
     concede_scopes: tuple[str, ...] = ("rack", "match")
+    win_types: tuple[str, ...] = ("normal",)  # what a `rack` command may report (scoring by racks)
 
     # --- to implement ---
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
@@ -99,3 +100,12 @@ class Discipline:
 
     def win_ball(self, st: MatchState, pid: str) -> int | None:
         return 9
+
+    # --- scoring rack by rack (PROTOCOL.md section 17) ---
+    def check_rack(self, st: MatchState, winner: str, win_type: str, paid_by: str | None) -> None:
+        """Whether the rules allow this reported rack now (raise Reject); ``win_type`` is one of
+        ``win_types`` (decide checked it)."""
+
+    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[str]) -> None:
+        """A rack reported won: the rack's points as the discipline gives them; the winner 1 here."""
+        core.finish_rack(st, winner, "normal", "win_ball", {winner: 1}, note)
