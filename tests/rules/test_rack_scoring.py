@@ -129,7 +129,8 @@ def test_timed_chase_nine_by_racks_ends_on_points():
 
 
 def test_timed_golden_nine_by_racks_takes_no_official_timeout():
-    m = Match("golden_nine", fmt={"minutes": 60}, options={"scoring": "racks", "match_clock": {"timeout_every_racks": 1}})
+    m = Match("golden_nine", fmt={"minutes": 60},
+              options={"scoring": "racks", "match_clock": {"timeout_every_racks": 1}})
     m.send({"kind": "start", "breaker": "a"})
     p = m.send({"kind": "rack", "winner": "b"})
     assert p["clock"]["match"]["running"] and not p["clock"]["match"]["official_timeout"]
