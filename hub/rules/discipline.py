@@ -53,7 +53,8 @@ class Discipline:
     def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
         """Extra discipline checks on a well-formed shot (raise Reject)."""
         if shot["push_out"]:
-            raise Reject("not_allowed", "a push-out is only allowed in wpa_nine, on the first stroke after the break")
+            raise Reject("not_allowed", "a push-out is only allowed in wpa_nine and wpa_ten, on the first stroke after "
+                                        "the break")
 
     def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
         """A called foul or a time foul with no stroke played: the balls stay as they lie."""
