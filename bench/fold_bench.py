@@ -27,7 +27,7 @@ def history(discipline: str, n_events: int, seed: int) -> tuple[object, list[Eve
     players = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]
     if discipline == "chase_nine":
         players.append({"id": "c", "name": "C"})
-    fmt = {"race_to": 10**6} if discipline in ("wpa_nine", "chinese_eight") else {"racks": 10**6}
+    fmt = {"racks": 10**6} if discipline in ("golden_nine", "chase_nine") else {"race_to": 10**6}
     setup = validate_setup({"discipline": discipline, "players": players, "format": fmt,
                             "options": {"shot_clock": {"shot_s": 30}}}, match_id="m", tournament_id="t", table_id="tb")
     rnd = random.Random(seed)
@@ -54,7 +54,7 @@ def main() -> None:
     print(f"{'discipline':<14} {'events':>8} {'fold s':>8} {'events/s':>12} {'walk events/s':>14} {'ratio':>7}")
     total_events = 0
     total_time = 0.0
-    for discipline in ("golden_nine", "wpa_nine", "chinese_eight", "chase_nine"):
+    for discipline in ("golden_nine", "wpa_nine", "chinese_eight", "chase_nine", "wpa_eight", "wpa_ten"):
         setup, events = history(discipline, args.events, seed=7)
         t0 = time.perf_counter()
         walked = 0

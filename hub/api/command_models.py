@@ -50,6 +50,10 @@ class Shot(BaseModel):
     push_out: bool = False
     snooker: bool = False
     rail_safety: bool = False
+    called: Ball | None = Field(
+        None, description="wpa_eight, wpa_ten: the called ball, when it went into the called pocket on this stroke "
+        "(one of pocketed); null for a safety, a missed call or the ball in another pocket. Ignored on a break, "
+        "on a push-out and in the other disciplines.")
 
 
 class Decision(BaseModel):
@@ -106,8 +110,21 @@ class Undo(BaseModel):
     kind: Literal["undo"]
 
 
+class RackWon(BaseModel):
+    """A match scored rack by rack (`options.scoring: "racks"`): who won the rack. Refused (`not_allowed`)
+    on a match judged stroke by stroke."""
+
+    kind: Literal["rack"]
+    winner: PlayerId
+    win_type: Literal["normal", "small_gold", "big_gold"] = Field(
+        "normal", description="golden_nine and chase_nine: small_gold or big_gold (a big gold only by the rack's "
+        "breaker); normal in the other disciplines.")
+    paid_by: PlayerId | SkipJsonSchema[None] = absent("chase_nine (required): which of the other two pays the rack.")
+
+
 Command = Annotated[
-    Start | Lag | Shot | Decision | Extension | Foul | Penalty | Concede | Stalemate | Timeout | Pause | Resume | Undo,
+    Start | Lag | Shot | Decision | Extension | Foul | Penalty | Concede | Stalemate | Timeout | Pause | Resume | Undo
+    | RackWon,
     Field(discriminator="kind"),
 ]
 

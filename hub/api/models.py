@@ -182,13 +182,17 @@ class ChasePoints(BaseModel):
 
 
 class MatchFormat(BaseModel):
-    """Exactly one of race_to (wpa_nine, chinese_eight), racks or minutes (golden_nine, chase_nine)."""
+    """Exactly one of race_to (wpa_nine, chinese_eight, wpa_eight, wpa_ten, other), racks or minutes
+    (golden_nine, chase_nine)."""
 
     race_to: int | SkipJsonSchema[None] = absent(ge=1)
     racks: int | SkipJsonSchema[None] = absent(ge=1)
     minutes: float | SkipJsonSchema[None] = absent(gt=0)
     break_: Literal["winner", "alternate"] = Field("winner", alias="break", description="Who breaks the next rack.")
     points: ChasePoints | None = Field(None, description="chase_nine only.")
+    game: str | SkipJsonSchema[None] = absent(
+        "discipline other (required): the game's name, e.g. snooker, straight_pool, one_pocket.",
+        min_length=1, max_length=64)
 
     model_config = ConfigDict(populate_by_name=True, extra="allow")
 
@@ -215,6 +219,9 @@ class MatchClockOptions(BaseModel):
 class MatchOptions(BaseModel):
     shot_clock: ShotClockOptions | None = Field(None, description="Absent or null: no shot clock.")
     match_clock: MatchClockOptions | None = Field(None, description="For {minutes: M} formats.")
+    scoring: Literal["strokes", "racks"] = Field(
+        "strokes", description='strokes: judged stroke by stroke (shot); racks: the players report who won each '
+        'rack (the rack command). Discipline other is always "racks".')
 
     model_config = ConfigDict(extra="allow")
 

@@ -29,7 +29,7 @@ from hub.rules.setup import DISCIPLINES
 
 TYPES = ("single_elimination", "double_elimination", "round_robin", "chase_groups")
 SEEDINGS = ("random", "seeded")
-TWO_PLAYER = ("golden_nine", "wpa_nine", "chinese_eight")
+TWO_PLAYER = ("golden_nine", "wpa_nine", "chinese_eight", "wpa_eight", "wpa_ten", "other")
 MAX_GROUPS = 26
 MAX_ROUNDS = 50
 SEED_LIMIT = 2**63

@@ -19,6 +19,7 @@ class ChaseNine(Discipline):
     name = "chase_nine"
     penalty_types = ("intentional_foul", "forfeit_rack", "forfeit_match")
     concede_scopes = ("rack",)
+    win_types = ("normal", "small_gold", "big_gold")
 
     def upper(self, st: MatchState, pid: str) -> str:  # 上家
         return core.previous_in_order(st, pid)
@@ -179,3 +180,24 @@ class ChaseNine(Discipline):
             core.end_match(st, None, "disqualification", note)
         else:
             self.lose_rack(st, pid, "penalty", note)
+
+    def check_rack(self, st: MatchState, winner: str, win_type: str, paid_by: str | None) -> None:
+        if paid_by is None:
+            raise Reject("bad_command", "chase_nine: paid_by must name who pays the rack (one of the other two)")
+        if win_type == "big_gold" and winner != st.rack.breaker:
+            raise Reject("not_allowed", "a big gold is the rack's breaker's only (a run out from its break)")
+
+    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[str]) -> None:
+        """RULES.md chase_nine's table: a big gold, and the breaker's small gold (the golden break or
+        its combination 9), are paid by both others; a normal win, and another player's small gold,
+        by ``paid_by`` alone (the 上家, or the 下家 who passed a snooker)."""
+        assert paid_by is not None  # check_rack
+        pts = st.setup.points
+        if win_type == "big_gold":
+            self._win_from_all(st, winner, "big_gold", pts("big_gold"), note)
+        elif win_type == "small_gold" and winner == st.rack.breaker:
+            self._win_from_all(st, winner, "small_gold", pts("small_gold"), note)
+        elif win_type == "small_gold":
+            self._win_paid_by(st, winner, paid_by, "small_gold", "win_ball", 2 * pts("small_gold"), note)
+        else:
+            self._win_paid_by(st, winner, paid_by, "normal", "win_ball", pts("normal"), note)

@@ -5,27 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core
+from hub.rules import core, groups
 from hub.rules.discipline import Discipline
+from hub.rules.groups import GROUPS, group_of
 from hub.rules.state import MatchState
 
-SOLIDS = frozenset(range(1, 8))
-STRIPES = frozenset(range(9, 16))
-GROUPS = {"solids": SOLIDS, "stripes": STRIPES}
 BAD_BREAK_CHOICES = ("rerack_self", "rerack_other", "play")
 EIGHT_BREAK_FOUL_CHOICES = ("play", "behind_line")
-
-
-def group_of(ball: int | None) -> str | None:
-    if ball in SOLIDS:
-        return "solids"
-    if ball in STRIPES:
-        return "stripes"
-    return None
-
-
-def other_group(group: str) -> str:
-    return "stripes" if group == "solids" else "solids"
 
 
 class ChineseEight(Discipline):
@@ -33,11 +19,9 @@ class ChineseEight(Discipline):
 
     def legal_first(self, st: MatchState, pid: str) -> set[int]:
         """Ball-on: open table any ball but the 8; else the group, or the 8 once it is cleared."""
-        on_table = st.rack.on_table
-        group = st.player(pid).group
-        if st.rack.table_open or group is None:
-            return on_table - {8}
-        own = on_table & GROUPS[group]
+        own = groups.own_balls(st, pid)
+        if own is None:
+            return st.rack.on_table - {8}
         return own or {8}
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
@@ -106,10 +90,7 @@ class ChineseEight(Discipline):
         if rack.table_open:
             first_group = group_of(shot["first_contact"])
             if first_group and pocketed & GROUPS[first_group]:
-                player.group = first_group
-                st.player(opp).group = other_group(first_group)
-                rack.table_open = False
-                note.append(f"{pid} takes {first_group}")
+                groups.assign(st, pid, opp, first_group, note)
                 core.continue_inning(st)
             else:
                 core.start_inning(st, opp)

@@ -16,6 +16,8 @@ def turn_limit_ms(st: MatchState) -> int | None:
     rack = st.rack
     if cfg is None or st.status != "live" or rack.phase not in ("break", "play") or rack.shooter is None:
         return None
+    if st.setup.by_racks:
+        return None  # no strokes are reported, so no stroke is timed
     if rack.phase == "break":
         seconds = cfg.break_s
     elif rack.after_break:
@@ -86,7 +88,7 @@ def sync_match_clock(st: MatchState, at: int) -> None:
         return
     running = (
         st.status == "live"
-        and st.first_break_played
+        and (st.first_break_played or st.setup.by_racks)  # by racks: the clock runs from the start
         and not st.paused
         and not st.official_timeout
         and not st.extra_rack

@@ -27,6 +27,7 @@ TABLE_KINDS = (
     "pause",
     "resume",
     "undo",
+    "rack",
 )
 SERVER_KINDS = ("clock_expired", "match_time_expired", "link_lost", "link_restored", "player_renamed", "table_moved",
                 "result_entered")
@@ -43,6 +44,7 @@ TURN_KINDS = ("shot", "foul", "extension", "concede", "decision")
 ENTERED_KINDS = ("shot", "foul", "extension", "concede")
 MAX_MS = 2**53 - 1
 PENALTY_TYPES = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
+WIN_TYPES = ("normal", "small_gold", "big_gold")
 MAX_COUNT = 1000
 MAX_REASON = 200
 
@@ -113,8 +115,8 @@ def shot_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any
     cue_ball = cmd.get("cue_ball", "table")
     if cue_ball not in CUE_BALL_STATES:
         raise bad("cue_ball must be 'table', 'pocketed' or 'off_table'")
-    called = cmd.get("called_fouls") or []
-    if not isinstance(called, list) or any(c not in CALLED_FOULS for c in called):
+    called_fouls = cmd.get("called_fouls") or []
+    if not isinstance(called_fouls, list) or any(c not in CALLED_FOULS for c in called_fouls):
         raise bad(f"called_fouls must be a list of: {', '.join(CALLED_FOULS)}")
     return {
         "player": player,
@@ -125,7 +127,8 @@ def shot_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any
         "rail": _bool(cmd.get("rail", False), "rail"),
         "break_rails": _int(cmd.get("break_rails", 0), "break_rails", 0, 15),
         "break_crossings": _int(cmd.get("break_crossings", 0), "break_crossings", 0, 100),
-        "called_fouls": list(dict.fromkeys(called)),
+        "called_fouls": list(dict.fromkeys(called_fouls)),
+        "called": _called(cmd.get("called"), pocketed),
         "break_position": _bool(cmd.get("break_position", False), "break_position"),
         "push_out": _bool(cmd.get("push_out", False), "push_out"),
         "snooker": _bool(cmd.get("snooker", False), "snooker"),
@@ -134,10 +137,36 @@ def shot_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any
     }
 
 
+def _called(value: Any, pocketed: list[int]) -> int | None:
+    """PROTOCOL.md section 17: the ball that went into the called pocket, one of ``pocketed``, or null."""
+    if value is None:
+        return None
+    ball = _int(value, "called", 1, 15)
+    if ball not in pocketed:
+        raise bad(f"called: the {ball} must be one of pocketed (the ball that went in as called)")
+    return ball
+
+
+def rack_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
+    """A rack reported won (scoring by racks): ``winner``, ``win_type`` (default normal), ``paid_by``."""
+    winner = cmd.get("winner")
+    if not isinstance(winner, str) or winner not in players:
+        raise bad("winner must be one of the match's players")
+    win_type = cmd.get("win_type", "normal")
+    if win_type not in WIN_TYPES:
+        raise bad(f"win_type must be one of: {', '.join(WIN_TYPES)}")
+    paid_by = cmd.get("paid_by")
+    if paid_by is not None and (not isinstance(paid_by, str) or paid_by not in players or paid_by == winner):
+        raise bad("paid_by must be one of the match's players other than the winner")
+    return {"winner": winner, "win_type": win_type, **({"paid_by": paid_by} if paid_by is not None else {})}
+
+
 def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
     """The event data of a well-formed command of ``kind`` (raises ``bad_command``)."""
     if kind == "shot":
         return shot_data(cmd, players)
+    if kind == "rack":
+        return rack_data(cmd, players)
     if kind == "start":
         if "order" in cmd:
             order = cmd["order"]

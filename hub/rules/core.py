@@ -66,14 +66,20 @@ def break_requirement_met(shot: Mapping[str, Any]) -> bool:
     return bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
 
 
-def nine_ball_rails_break(st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
-    """The break stroke's facts in wpa_nine and chase_nine: the 1 first, the rails-or-pocket
-    requirement (else ``bad_break``); the balls leave the table, a 9 down on a foul comes back."""
+def rails_break(st: MatchState, shot: Mapping[str, Any]) -> tuple[list[str], set[int]]:
+    """The break stroke's facts in wpa_nine, chase_nine and wpa_ten: the 1 first, the rails-or-pocket
+    requirement (else ``bad_break``); the balls leave the table. Returns the fouls and the balls down."""
     fouls = fact_fouls(shot, {1}, is_break=True)
     if not break_requirement_met(shot):
         fouls.insert(0, "bad_break")
     down = clear_balls(st.rack, shot)
     st.rack.after_break = True
+    return fouls, down
+
+
+def nine_ball_rails_break(st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    """``rails_break`` in wpa_nine and chase_nine: a 9 down on a foul comes back."""
+    fouls, down = rails_break(st, shot)
     if fouls and 9 in down:
         respot(st.rack, 9, note)
     return fouls
@@ -149,7 +155,11 @@ ALL_BALLS = {
     "wpa_nine": frozenset(range(1, 10)),
     "chase_nine": frozenset(range(1, 10)),
     "chinese_eight": frozenset(range(1, 16)),
+    "wpa_eight": frozenset(range(1, 16)),
+    "wpa_ten": frozenset(range(1, 11)),
+    "other": frozenset(),  # a game the hub does not judge: no balls are tracked
 }
+GROUPED = ("chinese_eight", "wpa_eight")  # solids and stripes, given again at every rack
 
 
 def rack_order(st: MatchState, breaker: str) -> tuple[str, ...]:
@@ -194,7 +204,7 @@ def begin_rack(st: MatchState, number: int, breaker: str, order: tuple[str, ...]
         p.extensions_left = per_rack
         p.not_trying_in_rack = 0
         p.rail_safeties_in_rack = 0
-        if st.setup.discipline == "chinese_eight":
+        if st.setup.discipline in GROUPED:
             p.group = None
 
 
@@ -265,7 +275,7 @@ def finish_rack(
     give(st, gains)
     w = st.player(winner)
     w.racks_won += 1
-    if reason == "win_ball" and winner == rack.inning_player:
+    if reason == "win_ball" and winner == rack.inning_player and not st.setup.by_racks:
         if by_break_stroke:
             w.stats["golden_breaks"] += 1
         elif rack.inning_is_break:
@@ -340,7 +350,9 @@ def _next_rack(st: MatchState, winner: str, next_order: tuple[str, ...] | None) 
     else:
         breaker = winner
     begin_rack(st, number, breaker)
-    if st.match_clock is not None and len(st.racks) % st.setup.timeout_every_racks == 0:
+    # The official timeout lasts until the next break stroke: a match scored by racks has none to end it.
+    every = st.setup.timeout_every_racks
+    if st.match_clock is not None and len(st.racks) % every == 0 and not st.setup.by_racks:
         st.official_timeout = True
 
 

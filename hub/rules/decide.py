@@ -21,8 +21,11 @@ from hub.rules.disciplines import DISCIPLINES
 from hub.rules.events import Reject
 from hub.rules.state import MatchState
 
-# Strokes and answers are refused while the referee has stopped the clocks (RULES.md).
-REFUSED_WHILE_PAUSED = ("shot", "decision", "extension")
+# Strokes and answers are refused while the referee has stopped the clocks (RULES.md); so is a
+# rack reported won, the stroke of a match scored rack by rack.
+REFUSED_WHILE_PAUSED = ("shot", "decision", "extension", "rack")
+# What only a judged match takes (a match scored rack by rack has no strokes to judge).
+JUDGED_KINDS = ("shot", "foul", "stalemate")
 
 
 def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) -> tuple[str, dict[str, Any]]:
@@ -110,6 +113,7 @@ def _check(st: MatchState, discipline: Discipline, kind: str, data: dict[str, An
     """Refuse `kind` when the match is not where it can happen (the data itself is well formed).
     The steps go in order: the opening kinds, then any kind but a decision needs a started
     match, then the kinds of any phase, then those of a rack in play, then a turn's own."""
+    _check_scoring(st, kind)
     if kind in _OPENING_CHECKS:
         _OPENING_CHECKS[kind](st, discipline, data)
         return
@@ -124,6 +128,23 @@ def _check(st: MatchState, discipline: Discipline, kind: str, data: dict[str, An
         _RACK_CHECKS[kind](st, discipline, data)
         return
     _check_turn(st, kind, data)  # shot, foul, clock_expired
+
+
+def _check_scoring(st: MatchState, kind: str) -> None:
+    """PROTOCOL.md section 17: strokes on a judged match, racks on one scored rack by rack."""
+    if kind == "rack" and not st.setup.by_racks:
+        raise Reject("not_allowed", "this match is judged stroke by stroke: a rack is not reported, it is played")
+    if kind in JUDGED_KINDS and st.setup.by_racks:
+        raise Reject("not_allowed", "this match is scored rack by rack: report each rack's winner (rack)")
+
+
+def _check_rack(st: MatchState, discipline: Discipline, data: dict[str, Any]) -> None:
+    pending = st.rack.pending
+    if pending is not None:
+        raise Reject("decision_pending", f"waiting for {pending.player} to choose")
+    if data["win_type"] not in discipline.win_types:
+        raise Reject("bad_command", f"{discipline.name}: win_type must be one of {', '.join(discipline.win_types)}")
+    discipline.check_rack(st, data["winner"], data["win_type"], data.get("paid_by"))
 
 
 def _in_lag(st: MatchState) -> bool:
@@ -211,7 +232,7 @@ def _check_stalemate(st: MatchState, discipline: Discipline, data: dict[str, Any
 def _check_concede(st: MatchState, discipline: Discipline, data: dict[str, Any]) -> None:
     rack = st.rack
     at_table = rack.shooter if rack.pending is None else rack.pending.player
-    if data.get("player") != at_table:
+    if data.get("player") != at_table and not st.setup.by_racks:  # scored by racks: nobody is at the table
         raise Reject("not_your_turn", "only the player at the table may concede")
     if data["scope"] not in discipline.concede_scopes:
         raise Reject("not_allowed", f"{discipline.name}: a {data['scope']} cannot be conceded")
@@ -259,4 +280,4 @@ _ANY_PHASE_CHECKS: dict[str, _Check] = {
     "stalemate": _check_stalemate,
 }
 # Only with a rack in play (not during the lag).
-_RACK_CHECKS: dict[str, _Check] = {"concede": _check_concede, "extension": _check_extension}
+_RACK_CHECKS: dict[str, _Check] = {"concede": _check_concede, "extension": _check_extension, "rack": _check_rack}

@@ -19,6 +19,7 @@ class Discipline:
     name = ""
     penalty_types: tuple[str, ...] = ("forfeit_rack", "forfeit_match")
     concede_scopes: tuple[str, ...] = ("rack", "match")
+    win_types: tuple[str, ...] = ("normal",)  # what a `rack` command may report (scoring by racks)
 
     # --- to implement ---
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
@@ -52,7 +53,8 @@ class Discipline:
     def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
         """Extra discipline checks on a well-formed shot (raise Reject)."""
         if shot["push_out"]:
-            raise Reject("not_allowed", "a push-out is only allowed in wpa_nine, on the first stroke after the break")
+            raise Reject("not_allowed", "a push-out is only allowed in wpa_nine and wpa_ten, on the first stroke after "
+                                        "the break")
 
     def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
         """A called foul or a time foul with no stroke played: the balls stay as they lie."""
@@ -99,3 +101,12 @@ class Discipline:
 
     def win_ball(self, st: MatchState, pid: str) -> int | None:
         return 9
+
+    # --- scoring rack by rack (PROTOCOL.md section 17) ---
+    def check_rack(self, st: MatchState, winner: str, win_type: str, paid_by: str | None) -> None:
+        """Whether the rules allow this reported rack now (raise Reject); ``win_type`` is one of
+        ``win_types`` (decide checked it)."""
+
+    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[str]) -> None:
+        """A rack reported won: the rack's points as the discipline gives them; the winner 1 here."""
+        core.finish_rack(st, winner, "normal", "win_ball", {winner: 1}, note)

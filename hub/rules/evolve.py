@@ -136,6 +136,8 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
         discipline.concede(st, data["player"], data["scope"], note)
     elif kind == "stalemate":
         core.stalemate(st, note)
+    elif kind == "rack":
+        discipline.rack_won(st, data["winner"], data["win_type"], data.get("paid_by"), note)
     elif kind == "extension":
         extend(st, data["player"])
         note.append("extension")

@@ -7,6 +7,7 @@ from typing import Any
 
 from hub.rules import core
 from hub.rules.discipline import Discipline
+from hub.rules.events import Reject
 from hub.rules.state import MatchState
 
 # Duya rules ch.2 4(a): break-and-run 10, table run 7, victory 4, foul 1 to the opponent.
@@ -21,6 +22,7 @@ WEAK_BREAK_CHOICES = ("play", "rerack_self", "rerack_other")
 class GoldenNine(Discipline):
     name = "golden_nine"
     penalty_types = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
+    win_types = ("normal", "small_gold", "big_gold")
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
@@ -151,3 +153,10 @@ class GoldenNine(Discipline):
         if st.player(pid).handicap == "eight" and (8 in st.rack.on_table or st.rack.phase == "lag"):
             return 8  # before a rack begins every ball, the 8 included, is still to come
         return 9
+
+    def check_rack(self, st: MatchState, winner: str, win_type: str, paid_by: str | None) -> None:
+        if win_type == "big_gold" and winner != st.rack.breaker:
+            raise Reject("not_allowed", "a big gold is the rack's breaker's only (a run out from its break)")
+
+    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[str]) -> None:
+        core.finish_rack(st, winner, win_type, "win_ball", {winner: WIN_POINTS[win_type]}, note)

@@ -10,7 +10,13 @@ from typing import Any
 from hub.rules.events import SetupError
 from hub.rules.names import BadName, clean_name
 
-DISCIPLINES = ("golden_nine", "wpa_nine", "chinese_eight", "chase_nine")
+DISCIPLINES = ("golden_nine", "wpa_nine", "chinese_eight", "chase_nine", "wpa_eight", "wpa_ten", "other")
+# Which format each discipline is played to: a race, or a number of racks / minutes.
+RACE_DISCIPLINES = ("wpa_nine", "chinese_eight", "wpa_eight", "wpa_ten", "other")
+POINTS_DISCIPLINES = ("golden_nine", "chase_nine")
+# How a match is scored: stroke by stroke (judged by the rules) or rack by rack (`rack` commands).
+SCORINGS = ("strokes", "racks")
+MAX_GAME = 64
 CHASE_POINTS_DEFAULT = {"foul": 1, "normal": 3, "small_gold": 3, "big_gold": 5}
 MAX_NAME = 100
 MAX_ID = 64
@@ -58,6 +64,8 @@ class MatchSetup:
     timeout_s: float
     # The draw match this match plays ({"tournament_id", "key", "round"} as items), or None.
     draw: tuple[tuple[str, str], ...] | None = None
+    scoring: str = "strokes"  # "racks": the players report who won each rack (PROTOCOL.md section 17)
+    game: str | None = None  # discipline "other": the game's name (snooker, straight_pool, ...)
 
     def __deepcopy__(self, _memo: dict[int, Any]) -> MatchSetup:
         return self  # frozen: states share it
@@ -84,13 +92,22 @@ class MatchSetup:
         out["break"] = self.break_mode
         if self.discipline == "chase_nine":
             out["points"] = dict(self.chase_points)
+        if self.game is not None:
+            out["game"] = self.game
         return out
 
     def options_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"shot_clock": self.shot_clock.to_json() if self.shot_clock else None}
         if self.minutes is not None:
             out["match_clock"] = {"timeout_every_racks": self.timeout_every_racks, "timeout_s": self.timeout_s}
+        if self.scoring != "strokes":
+            out["scoring"] = self.scoring
         return out
+
+    @property
+    def by_racks(self) -> bool:
+        """Scored rack by rack: no strokes, no shot clock (PROTOCOL.md section 17)."""
+        return self.scoring == "racks"
 
     def to_json(self) -> dict[str, Any]:
         """The body that rebuilds this setup with ``validate_setup`` (stored with the match)."""
@@ -176,23 +193,7 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
 
     players = _players(body.get("players"), discipline, make_id)
     fmt = _mapping(body.get("format"), "format")
-    race_to = racks = minutes = None
-    if "race_to" in fmt:
-        if discipline not in ("wpa_nine", "chinese_eight"):
-            raise SetupError("format.race_to is for wpa_nine and chinese_eight")
-        race_to = _number(fmt["race_to"], "format.race_to", minimum=1, integer=True)
-    if "racks" in fmt:
-        if discipline not in ("golden_nine", "chase_nine"):
-            raise SetupError("format.racks is for golden_nine and chase_nine")
-        racks = _number(fmt["racks"], "format.racks", minimum=1, integer=True)
-    if "minutes" in fmt:
-        if discipline not in ("golden_nine", "chase_nine"):
-            raise SetupError("format.minutes is for golden_nine and chase_nine")
-        minutes = _number(fmt["minutes"], "format.minutes")
-    if sum(x is not None for x in (race_to, racks, minutes)) != 1:
-        raise SetupError(
-            "format needs exactly one of race_to (wpa_nine, chinese_eight), racks or minutes (golden_nine, chase_nine)"
-        )
+    race_to, racks, minutes = _length(fmt, discipline)
     break_mode = fmt.get("break", "winner")
     if break_mode not in ("winner", "alternate"):
         raise SetupError("format.break must be 'winner' or 'alternate'")
@@ -209,6 +210,8 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
             points[key] = _number(value, f"format.points.{key}", minimum=1, integer=True)
 
     options = _mapping(body.get("options"), "options")
+    scoring = _scoring(options, discipline)
+    game = _game(fmt, discipline)
     # RULES.md golden_nine "Timed match": a timed match always has a shot clock.
     shot_clock = _shot_clock(
         options.get("shot_clock"), discipline, timed=minutes is not None and discipline == "golden_nine"
@@ -234,7 +237,57 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         timeout_every_racks=every,
         timeout_s=timeout_s,
         draw=draw,
+        scoring=scoring,
+        game=game,
     )
+
+
+def _length(fmt: Mapping[str, Any], discipline: str) -> tuple[int | None, int | None, float | None]:
+    """``format``'s race_to, racks or minutes: exactly one, the one the discipline is played to."""
+    race_to = racks = minutes = None
+    races, points = ", ".join(RACE_DISCIPLINES), ", ".join(POINTS_DISCIPLINES)
+    if "race_to" in fmt:
+        if discipline not in RACE_DISCIPLINES:
+            raise SetupError(f"format.race_to is for {races}")
+        race_to = _number(fmt["race_to"], "format.race_to", minimum=1, integer=True)
+    if "racks" in fmt:
+        if discipline not in POINTS_DISCIPLINES:
+            raise SetupError(f"format.racks is for {points}")
+        racks = _number(fmt["racks"], "format.racks", minimum=1, integer=True)
+    if "minutes" in fmt:
+        if discipline not in POINTS_DISCIPLINES:
+            raise SetupError(f"format.minutes is for {points}")
+        minutes = _number(fmt["minutes"], "format.minutes")
+    if sum(x is not None for x in (race_to, racks, minutes)) != 1:
+        raise SetupError(f"format needs exactly one of race_to ({races}), racks or minutes ({points})")
+    return race_to, racks, minutes
+
+
+def _scoring(options: Mapping[str, Any], discipline: str) -> str:
+    """``options.scoring``: strokes (the default) or racks; discipline ``other`` is only scored by racks."""
+    default = "racks" if discipline == "other" else "strokes"
+    scoring = options.get("scoring", default)
+    if scoring not in SCORINGS:
+        raise SetupError(f"options.scoring must be one of {', '.join(SCORINGS)}")
+    if discipline == "other" and scoring != "racks":
+        raise SetupError("discipline other is scored rack by rack only (options.scoring 'racks')")
+    return str(scoring)
+
+
+def _game(fmt: Mapping[str, Any], discipline: str) -> str | None:
+    """``format.game``: the name of the game an ``other`` match plays (snooker, straight_pool, ...)."""
+    if discipline != "other":
+        if "game" in fmt:
+            raise SetupError("format.game is for discipline other")
+        return None
+    game = fmt.get("game")
+    if not isinstance(game, str) or not game.strip() or len(game) > MAX_GAME:
+        raise SetupError(f"format.game must name the game (snooker, straight_pool, one_pocket, ...): "
+                         f"a string of 1 to {MAX_GAME} characters")
+    try:
+        return clean_name(game, "format.game")
+    except BadName as exc:
+        raise SetupError(str(exc)) from None
 
 
 DRAW_FIELDS = ("tournament_id", "key", "round")

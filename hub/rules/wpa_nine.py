@@ -6,17 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from hub.rules import core
-from hub.rules.discipline import RERACK_CHOICES, Discipline
-from hub.rules.events import Reject
+from hub.rules.discipline import RERACK_CHOICES
+from hub.rules.push_out import PushOutGame
 from hub.rules.state import MatchState
 
 
-class WpaNine(Discipline):
+class WpaNine(PushOutGame):
     name = "wpa_nine"
-
-    def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
-        if shot["push_out"] and not st.rack.push_out_allowed:
-            raise Reject("not_allowed", "a push-out is only allowed on the first stroke after the break")
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         pid = core.shooter(st)
@@ -50,11 +46,7 @@ class WpaNine(Discipline):
         rack = st.rack
         pid = core.shooter(st)
         push_out = shot["push_out"]
-        if push_out:
-            # No ball-on, contact or cushion needed; the other fouls still count.
-            fouls = core.fact_fouls({**shot, "first_contact": 0}, None, is_break=False, rail_required=False)
-        else:
-            fouls = core.fact_fouls(shot, {min(rack.on_table)}, is_break=False)
+        fouls = self.stroke_fouls(st, shot)
         pocketed = set(shot["pocketed"])
         down = core.clear_balls(rack, shot)
         rack.after_break = False
@@ -66,8 +58,7 @@ class WpaNine(Discipline):
             return fouls
         st.player(pid).consecutive_fouls = 0
         if push_out:
-            note.append("push-out: the opponent chooses to play or pass")
-            core.ask(st, self.opponent(st, pid), ("play", "pass"), "push_out")
+            self.offer_after_push_out(st, pid, note)
         elif 9 in pocketed:
             core.finish_rack(st, pid, "normal", "win_ball", {pid: 1}, note)
         elif pocketed:
@@ -75,15 +66,3 @@ class WpaNine(Discipline):
         else:
             core.start_inning(st, self.opponent(st, pid))
         return []
-
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
-        player = core.count_foul(st, fouler)
-        player.consecutive_fouls += 1
-        opp = self.opponent(st, fouler)
-        if player.consecutive_fouls >= 3:
-            note.append("third consecutive foul: the rack is lost")
-            core.finish_rack(st, opp, "normal", "fouls", {opp: 1}, note)
-            return
-        if player.consecutive_fouls == 2:
-            note.append(f"{fouler} is on two fouls: a third consecutive foul loses the rack")
-        core.start_inning(st, opp, ball_in_hand="anywhere")

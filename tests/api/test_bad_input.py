@@ -78,3 +78,4 @@ def test_random_envelopes_never_500(client, command, cid):
                     headers=bearer(table["token"]))
     assert r.status_code < 500, r.text
     assert "error" in r.json() or r.json()["type"] == "ack"
+

@@ -32,7 +32,7 @@ EXAMPLES = int(os.environ.get("CUEHUB_FUZZ_EXAMPLES_WS", "200"))
 COUNTS: dict[str, int] = {"ws": 0, "http": 0, "ws_acks": 0, "http_acks": 0}
 
 KINDS = ["start", "lag", "shot", "decision", "extension", "foul", "penalty", "concede", "stalemate", "timeout",
-         "pause", "resume", "undo", "clock_expired", "match_time_expired", "", "SHOT", "x" * 300]
+         "pause", "resume", "undo", "rack", "clock_expired", "match_time_expired", "", "SHOT", "x" * 300]
 
 huge_ints = st.one_of(st.integers(), st.sampled_from([2**31, 2**63, -2**63 - 1, 10**40, -1, 0, 16, 99]))
 texts = st.one_of(st.text(max_size=80), st.sampled_from(["", "a", "b", "\x00", "\ud800", "🎱" * 40, "x" * 65,
@@ -56,6 +56,9 @@ def command_strategy() -> st.SearchStrategy[Any]:
         "choice": st.one_of(st.sampled_from(["break", "pass", "play", "push_back"]), json_values),
         "scope": st.sampled_from(["rack", "match", "universe"]), "type": texts, "reason": texts,
         "push_out": json_values, "order": json_values,
+        "called": st.one_of(st.none(), st.integers(-1, 16), huge_ints, texts, json_values),
+        "win_type": st.one_of(st.sampled_from(["normal", "small_gold", "big_gold", "gold"]), json_values),
+        "paid_by": st.one_of(st.sampled_from(["a", "b", "c"]), json_values),
     })
     return st.one_of(fields, json_values)
 

@@ -18,7 +18,9 @@ class Match:
             if discipline == "chase_nine":
                 players.append({"id": "c", "name": "C"})
         if fmt is None:
-            fmt = {"race_to": 5} if discipline in ("wpa_nine", "chinese_eight") else {"racks": 5}
+            fmt = {"racks": 5} if discipline in ("golden_nine", "chase_nine") else {"race_to": 5}
+            if discipline == "other":
+                fmt["game"] = "snooker"
         body = {"discipline": discipline, "players": players, "format": fmt, "options": options or {}}
         self.setup = validate_setup(body, match_id="m1", tournament_id="t1", table_id="tb1")
         self.state = initial(self.setup)

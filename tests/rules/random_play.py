@@ -21,6 +21,9 @@ def random_command(proj: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
         return rnd.choice([{"kind": "start", "breaker": rnd.choice(ids)}, {"kind": "lag", "winner": rnd.choice(ids)}])
     if rack["phase"] == "lag":
         return {"kind": "lag", "winner": rnd.choice(ids)}
+    if proj["options"].get("scoring") == "racks" and proj["status"] == "live" and not rack["pending"] \
+            and rnd.random() < 0.85:
+        return random_rack(proj, rnd)
     roll = rnd.random()
     if roll < 0.03:
         return {"kind": "undo"}
@@ -48,7 +51,7 @@ def random_command(proj: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     if not on or rack["shooter"] is None:
         return {"kind": "undo"}
     legal = min(on)
-    if proj["discipline"] == "chinese_eight":
+    if proj["discipline"] in ("chinese_eight", "wpa_eight"):
         me = next(p for p in proj["players"] if p["id"] == rack["shooter"])
         group = {"solids": range(1, 8), "stripes": range(9, 16)}.get(me["group"] or "", [])
         mine = [b for b in on if b in group] or ([b for b in on if b != 8] if rack["table_open"] else [8])
@@ -79,4 +82,31 @@ def random_command(proj: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
         shot["rail_safety"] = rnd.random() < 0.1
     if proj["discipline"] == "golden_nine" and rack["phase"] == "break":
         shot["break_position"] = rnd.random() < 0.05
+    if proj["discipline"] in ("wpa_eight", "wpa_ten"):
+        shot["called"] = random_call(proj, pocketed, legal, rnd)
     return shot
+
+
+def random_call(proj: dict[str, Any], pocketed: list[int], legal: int, rnd: random.Random) -> int | None:
+    """wpa_eight, wpa_ten: mostly a pocketed ball (the one aimed at when it went in), sometimes none
+    (a safety or a missed call), now and then a ball not pocketed (refused: bad_command)."""
+    roll = rnd.random()
+    if roll < 0.03:
+        return rnd.randint(1, 15)
+    if not pocketed or roll < 0.25:
+        return None
+    if legal in pocketed and roll < 0.8:
+        return legal
+    return rnd.choice(pocketed)
+
+
+def random_rack(proj: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+    """A rack reported won (scoring by racks): any winner, any win type, a payer or none."""
+    ids = [p["id"] for p in proj["players"]]
+    winner = rnd.choice(ids)
+    cmd: dict[str, Any] = {"kind": "rack", "winner": winner}
+    if proj["discipline"] in ("golden_nine", "chase_nine") and rnd.random() < 0.5:
+        cmd["win_type"] = rnd.choice(["normal", "small_gold", "big_gold"])
+    if len(ids) == 3 or rnd.random() < 0.1:
+        cmd["paid_by"] = rnd.choice([p for p in ids if p != winner] + ([winner] if rnd.random() < 0.1 else []))
+    return cmd

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-Discipline = Literal["golden_nine", "wpa_nine", "chinese_eight", "chase_nine"]
+Discipline = Literal["golden_nine", "wpa_nine", "chinese_eight", "chase_nine", "wpa_eight", "wpa_ten", "other"]
 MatchStatus = Literal["scheduled", "live", "finished"]
 Phase = Literal["lag", "break", "play", "decision", "over"]
 

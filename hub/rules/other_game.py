@@ -1,0 +1,27 @@
+"""other: a game the hub does not judge (snooker, straight pool, one-pocket, ...), named by
+``format.game`` and scored only rack by rack (PROTOCOL.md section 17): the `rack` command gives the
+winner a rack (a frame), the race ends the match. No balls are tracked and no stroke is taken."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hub.rules.discipline import Discipline
+from hub.rules.events import Reject
+from hub.rules.state import MatchState
+
+
+class OtherGame(Discipline):
+    name = "other"
+
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+        raise Reject("not_allowed", "this game is scored rack by rack")  # decide() refuses shots first
+
+    play_shot = break_shot
+
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+        raise Reject("not_allowed", "this game is scored rack by rack")  # decide() refuses fouls first
+
+    def win_ball(self, st: MatchState, pid: str) -> int | None:
+        return None

@@ -1,0 +1,46 @@
+"""What wpa_nine and wpa_ten share: the push-out and the three-consecutive-fouls rule (RULES.md
+wpa_nine; "the wpa_nine push-out clause holds for wpa_ten"; wpa_ten "Three consecutive fouls: as
+wpa_nine")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hub.rules import core
+from hub.rules.discipline import Discipline
+from hub.rules.events import Reject
+from hub.rules.state import MatchState
+
+
+class PushOutGame(Discipline):
+    """A rotation game with a push-out after the break and the three-foul rule."""
+
+    def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
+        if shot["push_out"] and not st.rack.push_out_allowed:
+            raise Reject("not_allowed", "a push-out is only allowed on the first stroke after the break")
+
+    @staticmethod
+    def stroke_fouls(st: MatchState, shot: Mapping[str, Any]) -> list[str]:
+        """The fouls of a stroke after the break: the lowest ball is the ball-on; a push-out needs no
+        ball-on, contact or cushion, and its other fouls still count."""
+        if shot["push_out"]:
+            return core.fact_fouls({**shot, "first_contact": 0}, None, is_break=False, rail_required=False)
+        return core.fact_fouls(shot, {min(st.rack.on_table)}, is_break=False)
+
+    def offer_after_push_out(self, st: MatchState, pusher: str, note: list[str]) -> None:
+        """After a legal push-out the opponent chooses to play, or to pass (the pusher shoots again)."""
+        note.append("push-out: the opponent chooses to play or pass")
+        core.ask(st, self.opponent(st, pusher), ("play", "pass"), "push_out")
+
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+        player = core.count_foul(st, fouler)
+        player.consecutive_fouls += 1
+        opp = self.opponent(st, fouler)
+        if player.consecutive_fouls >= 3:
+            note.append("third consecutive foul: the rack is lost")
+            core.finish_rack(st, opp, "normal", "fouls", {opp: 1}, note)
+            return
+        if player.consecutive_fouls == 2:
+            note.append(f"{fouler} is on two fouls: a third consecutive foul loses the rack")
+        core.start_inning(st, opp, ball_in_hand="anywhere")
