@@ -20,6 +20,7 @@ from typing import Any
 from hub.draws import fields
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
+from hub.rules.names import refused_char
 
 PLAYER_FIELDS = ("name", "club", "seed", "handicap")
 HANDICAPS = ("eight",)
@@ -39,7 +40,8 @@ def player_fields(raw: Mapping[str, Any], what: str, *, partial: bool) -> dict[s
         club = raw.get("club")
         if club is not None and not isinstance(club, str):
             raise bad(f"{what}: club must be a string or null")
-        out["club"] = fields.text(club, f"{what}: club") if club is not None and club.strip() else None
+        blank = club is None or (not club.strip() and refused_char(club) is None)  # empty or spaces: none
+        out["club"] = None if blank else fields.text(club, f"{what}: club")
     if "seed" in raw or not partial:
         seed = raw.get("seed")
         out["seed"] = None if seed is None else fields.whole(seed, f"{what}: seed", 1, MAX_SEED)
