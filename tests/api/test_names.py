@@ -122,7 +122,8 @@ def test_a_player_or_club_name_that_is_not_one_line_is_refused(c: TestClient, ch
     pid = c.post(f"/api/tournaments/{tid}/players", json={"name": "Wu"}, headers=admin()).json()["players"][0]["id"]
     refused(c.patch(f"/api/tournaments/{tid}/players/{pid}", json={"name": f"Wu{char}Jiaqing"}, headers=admin()), char)
     refused(c.patch(f"/api/tournaments/{tid}/players/{pid}", json={"club": f"{char}"}, headers=admin()), char)
-    assert [(p["name"], p["club"]) for p in c.get(f"/api/tournaments/{tid}/players").json()["players"]] == [("Wu", None)]
+    players = c.get(f"/api/tournaments/{tid}/players").json()["players"]
+    assert [(p["name"], p["club"]) for p in players] == [("Wu", None)]
 
 
 @pytest.mark.parametrize("char", NOT_ONE_LINE, ids=[f"U+{ord(c):04X}" for c in NOT_ONE_LINE])
