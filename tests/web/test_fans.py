@@ -101,6 +101,31 @@ def test_search_highlights_scrolls_to_the_next_match_and_links(hub: Hub, browser
     page.context.close()
 
 
+def test_search_ignores_width_and_every_space(hub: Hub, browser: Any, guard: PageWatch) -> None:
+    """Names as Chinese organisers type them: an ideographic space (U+3000) inside a name, full-width
+    Latin letters, a club with a space. The search folds them all the same way (ui.js foldName):
+    "李明" finds "李　明", "yang fan" finds "ＹＡＮＧ Fan", and the other way round."""
+    entries = [{"name": "李　明"}, {"name": "ＹＡＮＧ Fan"}, {"name": "Wu Jiaqing", "club": "上海　浦东"},
+               {"name": "李明华"}]
+    ev = Event(hub, entries, tables=0, name="Folds")
+    ev.draw("single_elimination")
+    ids = {p["name"]: p["id"] for p in ev.players}
+    page, _ = open_page(browser, guard, f"{hub.url}/bracket/{ev.tid}", "phone", "zh")
+    bracket_ready(page)
+    box = page.locator("#player-search")
+    for query, found in (("李明", ["李　明", "李明华"]), ("李 明", ["李　明", "李明华"]), ("李　明", ["李　明", "李明华"]),
+                         ("yang fan", ["ＹＡＮＧ Fan"]), ("ｙａｎｇｆａｎ", ["ＹＡＮＧ Fan"]), ("YANG　FAN", ["ＹＡＮＧ Fan"]),
+                         ("上海浦东", ["Wu Jiaqing"]), ("wujiaqing", ["Wu Jiaqing"])):
+        box.fill(query)
+        hits = page.locator("#search-results .hit")
+        wait_until(lambda n=len(found): hits.count() == n, 5, f"{len(found)} hits for {query!r}")
+        got = sorted(h.get_attribute("data-player") for h in hits.all())
+        assert got == sorted(ids[n] for n in found), (query, got)
+    shot(page, "fans-search-folds")
+    assert not guard.errors
+    page.context.close()
+
+
 def test_search_finds_a_player_in_a_folded_round(hub: Hub, browser: Any, guard: PageWatch,
                                                   shapes: dict[str, Any]) -> None:
     """A finished 64-player bracket on a phone folds its early rounds; a player out in round 1 is

@@ -9,7 +9,7 @@
 // After the draw, late entries are taken while no draw match has a result; the draw is then stale
 // until it is made again (the draw step).
 import { t, inParens } from "./i18n.js";
-import { el, fill } from "./ui.js";
+import { el, fill, foldName } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { readTextFile } from "./desk-file.js";
 import { namesForIds } from "./entries.js";
@@ -27,8 +27,8 @@ const HEADER_WORDS = {
 };
 const DEFAULT_COLUMNS = { name: 0, club: 1, seed: 2 };
 
-/** A cell as a header word: full-width folded (ＮＡＭＥ), lower case, no spaces, no trailing colon. */
-const headerWord = (cell) => cell.normalize("NFKC").toLowerCase().replace(/\s+/g, "").replace(/[:：]$/, "");
+/** A cell as a header word: folded as names are (foldName: ＮＡＭＥ, "Player name"), no trailing colon. */
+const headerWord = (cell) => foldName(cell).replace(/:$/, "");
 
 /** The columns a header row names ({name, club?, seed?} -> cell index), or null when `cells` is no header. */
 export function headerColumns(cells) {
@@ -120,10 +120,10 @@ export function parsePlayers(text, existing = []) {
   });
   const count = new Map();
   for (const n of [...existing.map((p) => p.name), ...rows.map((r) => r.name)]) {
-    const k = n.toLowerCase();
+    const k = foldName(n); // "李明" and "李　明", "Han Yu" and "ＨＡＮ ＹＵ": the same name
     count.set(k, (count.get(k) || 0) + 1);
   }
-  for (const r of rows) r.dup = count.get(r.name.toLowerCase()) > 1;
+  for (const r of rows) r.dup = count.get(foldName(r.name)) > 1;
   return { rows, problems };
 }
 
