@@ -113,9 +113,9 @@ def test_search_ignores_width_and_every_space(hub: Hub, browser: Any, guard: Pag
     page, _ = open_page(browser, guard, f"{hub.url}/bracket/{ev.tid}", "phone", "zh")
     bracket_ready(page)
     box = page.locator("#player-search")
-    for query, found in (("李明", ["李　明", "李明华"]), ("李 明", ["李　明", "李明华"]), ("李　明", ["李　明", "李明华"]),
-                         ("yang fan", ["ＹＡＮＧ Fan"]), ("ｙａｎｇｆａｎ", ["ＹＡＮＧ Fan"]), ("YANG　FAN", ["ＹＡＮＧ Fan"]),
-                         ("上海浦东", ["Wu Jiaqing"]), ("wujiaqing", ["Wu Jiaqing"])):
+    li, yang, wu = ["李　明", "李明华"], ["ＹＡＮＧ Fan"], ["Wu Jiaqing"]
+    for query, found in (("李明", li), ("李 明", li), ("李　明", li), ("yang fan", yang), ("ｙａｎｇｆａｎ", yang),
+                         ("YANG　FAN", yang), ("上海浦东", wu), ("wujiaqing", wu)):
         box.fill(query)
         hits = page.locator("#search-results .hit")
         wait_until(lambda n=len(found): hits.count() == n, 5, f"{len(found)} hits for {query!r}")
