@@ -121,7 +121,10 @@ class TableSession:
         a store that fails at any step closes it 1011 (reconnect and resend: command ids make that
         safe) with one short line, a few a minute for all tablets together."""
         try:
-            await self.ws.accept()
+            try:
+                await self.ws.accept()
+            except OSError:  # gone before the handshake was answered (uvicorn's ClientDisconnected)
+                return
             if not access.websocket_origin_allowed(self.ws.scope, self.settings):
                 await self.ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
                 return

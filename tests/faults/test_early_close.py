@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import socket
+import struct
 import zlib
 
 from websockets.asyncio.client import connect
@@ -97,6 +98,12 @@ async def _early_ends(hub: HubProcess, path: str) -> dict[str, int | None]:
     half = socket.create_connection(("127.0.0.1", hub.port), timeout=5)
     half.sendall(_upgrade_head(path, hub.port)[:60])
     half.close()
+    # The whole upgrade request, then the connection reset at once (the app may be accepting it).
+    for _ in range(20):
+        gone = socket.create_connection(("127.0.0.1", hub.port), timeout=5)
+        gone.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        gone.sendall(_upgrade_head(path, hub.port))
+        gone.close()
     # Open, then closed cleanly before saying anything.
     async with connect(hub.ws_base + path, open_timeout=5):
         pass
