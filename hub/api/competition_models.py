@@ -11,12 +11,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, RootModel
 
+from hub.api.model_kit import NAME_RULE
 from hub.api.models import DISCIPLINES, MatchFormat, MatchOptions, MatchShort, TournamentTable, _Open
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S", description=(
-    "Trimmed; 1 to 100 characters. Bidirectional controls (U+202A-U+202E, U+2066-U+2069) are refused (422); "
-    "invisible characters (zero-width space, word joiner, BOM, direction marks) are stripped (hub/rules/names.py)."))]
-Club = Annotated[str, Field(max_length=100, description="Up to 100 characters; empty is none.")]
+PlayerName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S",
+                                  description="Trimmed; 1 to 100 characters. " + NAME_RULE)]
+Club = Annotated[str, Field(max_length=100, description="Up to 100 characters; empty is none. " + NAME_RULE)]
 Seed = Annotated[int, Field(ge=1, le=9999, description="Unique in the tournament; 1 is the top seed.")]
 Key = Annotated[str, Field(min_length=1, max_length=16, description="A draw match: W1-3, L2-1, GF, GF2, A-4, C2-1 ...")]
 PlayerStatus = Literal["active", "eliminated", "withdrawn", "champion", "qualified"]

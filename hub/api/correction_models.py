@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from hub.api.competition_models import CompetitionProjection, Player
 from hub.api.models import _Open
 
-__all__ = ["Archived", "CompetitionProjection", "Deleted", "Player", "ResultEntry"]
+__all__ = ["Archived", "CompetitionProjection", "Deleted", "Player", "PlayerRemoved", "ResultEntry"]
 
 
 class ResultEntry(BaseModel):
@@ -25,6 +25,14 @@ class ResultEntry(BaseModel):
 class Deleted(_Open):
     id: str
     deleted: bool
+
+
+class PlayerRemoved(_Open):
+    """A player taken out before the draw: gone from the tournament, not withdrawn."""
+
+    id: str
+    name: str
+    removed: bool
 
 
 class Archived(_Open):

@@ -12,6 +12,8 @@
   match that has started since, the draw lets the match go and the key goes back to the queue to
   be played again. A walkover made by a withdrawal is undone by reinstating the player.
 - `POST /api/tournaments/{tid}/players/{pid}/reinstate`: a withdrawal undone.
+- `DELETE /api/tournaments/{tid}/players/{pid}`: before the draw the player is gone (not withdrawn:
+  a `player_removed` event, hub/draws/player_commands.py); after it `409 draw_made` (withdraw).
 - `DELETE /api/tournaments/{tid}`: while none of its matches has started and the draw has no result
   or walkover (`409 has_results`); its tables, matches and events go with it.
 - `POST /api/tournaments/{tid}/archive`, `/unarchive`: the public list leaves archived ones out.
@@ -193,6 +195,15 @@ async def reinstate(tid: str, pid: str, request: Request) -> dict[str, Any]:
 
 
 # --- delete, archive --------------------------------------------------------------------------------
+
+
+@router.delete("/tournaments/{tid}/players/{pid}", dependencies=ADMIN, response_model=None,
+               responses=models.ok(xm.PlayerRemoved, "The player is gone (before the draw; after it "
+                                                     "409 `draw_made`: withdraw instead).")
+               | models.errors(401, 403, 404, 409))
+async def remove_player(tid: str, pid: str, request: Request) -> dict[str, Any]:
+    _, event = await _apply(request, tid, {"kind": "remove_player", "player": pid})
+    return {"id": pid, "name": event.data["name"], "removed": True}
 
 
 @router.delete("/tournaments/{tid}", dependencies=ADMIN, response_model=None,

@@ -92,6 +92,13 @@ def absent(description: str | None = None, **constraints: Any) -> Any:
     return Field(None, description=description, json_schema_extra=_no_default, **constraints)
 
 
+# What every stored name may hold (hub/rules/names.py: one rule for players, clubs, match players,
+# tables and tournaments).
+NAME_RULE = ("Control characters (U+0000-U+001F, DEL U+007F, U+0080-U+009F), the line and paragraph "
+             "separators U+2028 and U+2029 and bidirectional controls (U+202A-U+202E, U+2066-U+2069) are "
+             "refused (422, naming the character); invisible characters (zero-width space, word joiner, BOM, "
+             "direction marks) are stripped (hub/rules/names.py).")
+
 # An id chosen by a client (a command id, a table id ...).
 Id = Annotated[str, Field(min_length=1, max_length=64)]
 

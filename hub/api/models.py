@@ -71,6 +71,7 @@ from hub.api.model_kit import (
     ADMIN_TOKEN,
     DESK_SESSION,
     ERROR_TEXT,
+    NAME_RULE,
     TABLE_TOKEN,
     Empty,
     ErrorDetail,
@@ -120,9 +121,8 @@ __all__ = [
 
 # --- setup (PROTOCOL.md section 1) -----------------------------------------------------------------
 
-Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S", description=(
-    "Not blank; trimmed. Bidirectional controls (U+202A-U+202E, U+2066-U+2069) are refused (422); "
-    "invisible characters (zero-width space, word joiner, BOM, direction marks) are stripped."))]
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"\S",
+                            description="Not blank; trimmed. " + NAME_RULE)]
 
 
 class NameBody(BaseModel):

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy.exc import SQLAlchemyError
 
 from hub.api import access
 from hub.api.commands import answer_json
@@ -37,10 +36,13 @@ from hub.ops.metrics import metrics_of
 from hub.services import services_of
 from hub.store import catalog
 from hub.store.db import now_ms
+from hub.store.outage import describe, store_failed
 
 log = logging.getLogger(__name__)
-# Failure lines per table are bounded: a tablet reconnecting through an outage writes a few.
+# Failure lines are bounded: per table for a bug, and for all tables together when the store fails
+# (an outage is one fact, however many tablets reconnect through it).
 _LOG_BUDGET = LogBudget(lines=3, window_s=60.0)
+_STORE_LOG_BUDGET = LogBudget(lines=5, window_s=60.0)
 
 router = APIRouter()
 
@@ -114,45 +116,63 @@ class TableSession:
     # --- the steps ------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        ws = self.ws
-        await ws.accept()
-        if not access.websocket_origin_allowed(ws.scope, self.settings):
-            await ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
-            return
-        if not await self.authenticate() or not await self.register():
-            return
-        self.tablet = _present(ws, self.table_id)
+        """The whole session. A tablet that goes away at any step (Wi-Fi lost mid-handshake, a frame
+        over the cap, a compressed frame that inflates past it) ends it without a word in the log;
+        a store that fails at any step closes it 1011 (reconnect and resend: command ids make that
+        safe) with one short line, a few a minute for all tablets together."""
+        try:
+            try:
+                await self.ws.accept()
+            except OSError:  # gone before the handshake was answered (uvicorn's ClientDisconnected)
+                return
+            if not access.websocket_origin_allowed(self.ws.scope, self.settings):
+                await self.ws.close(code=access.CLOSE_FORBIDDEN_ORIGIN)
+                return
+            if await self.authenticate() and await self.register():
+                await self.serve()
+        except WebSocketDisconnect:
+            pass  # the tablet went away: nobody to tell, nothing to log
+        except Exception as exc:
+            await self.fail(exc)
+        finally:
+            if self._forget is not None:  # out of the rotation registry, whatever step it ended at
+                self._forget()
+
+    async def serve(self) -> None:
+        """Authenticated: be present, follow the table, `ready`, then the frames until the end."""
+        self.tablet = _present(self.ws, self.table_id)
         # Subscribe before reading the current match, so no change falls between `ready` and the pushes.
         self.subscribe()
-        sender = asyncio.create_task(_send_loop(ws, self.outbox))
-        metrics = metrics_of(ws)
+        sender = asyncio.create_task(_send_loop(self.ws, self.outbox))
+        metrics = metrics_of(self.ws)
         metrics.table_socket_opened()  # cuehub_table_sockets_connected: authenticated sessions
         try:
             await self.follow()
             await self.send_ready()
             await self.receive_loop()
-        except WebSocketDisconnect:
-            pass
-        except Exception:
-            # A failure that is not the tablet's (the database went away): close so it reconnects and
-            # resends; command ids make the resend safe.
-            dropped = _LOG_BUDGET.allow(self.table_id)
-            if dropped is not None:
-                log.exception("table socket %s failed%s", self.table_id, suppressed(dropped))
-            with contextlib.suppress(Exception):
-                await ws.close(code=1011)
         finally:
             metrics.table_socket_closed()
             await self.close(sender)
 
+    async def fail(self, exc: Exception) -> None:
+        """A failure that is not the tablet's: close 1011 so it reconnects and resends. The store
+        failing is one line (no traceback: every reconnecting tablet would write one), bounded for
+        all tables together; anything else is a bug, logged with its traceback, bounded per table."""
+        if store_failed(exc):
+            dropped = _STORE_LOG_BUDGET.allow("store")
+            if dropped is not None:
+                log.error("table socket %s: the store failed (%s); closed 1011%s", self.table_id,
+                          describe(exc), suppressed(dropped))
+        else:
+            dropped = _LOG_BUDGET.allow(self.table_id)
+            if dropped is not None:
+                log.exception("table socket %s failed%s", self.table_id, suppressed(dropped))
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=1011)
+
     async def authenticate(self) -> bool:
         """The first frame must be `auth` with this table's token; else the socket is closed."""
-        try:
-            self.table = await _authenticate(self.ws, self.table_id)
-        except SQLAlchemyError:  # the store is down: a retryable close, not a bad token
-            log.error("table socket %s: database unavailable during auth", self.table_id)
-            await self.ws.close(code=1011)
-            return False
+        self.table = await _authenticate(self.ws, self.table_id)
         if self.table is None:
             await self.ws.close(code=CLOSE_AUTH)
             return False
@@ -162,16 +182,9 @@ class TableSession:
         """Be findable by a token rotation in this process (which closes the session), then check
         the token again: a rotation between the first check and the registration found nothing."""
         assert self.table is not None
-        self._forget = forget = access.register_table_session(self.ws.app, self.table_id, self.close_with)
-        try:
-            again = await catalog.get_table(self.services.engine, self.table_id)
-        except SQLAlchemyError:
-            forget()
-            log.error("table socket %s: database unavailable during auth", self.table_id)
-            await self.ws.close(code=1011)
-            return False
+        self._forget = access.register_table_session(self.ws.app, self.table_id, self.close_with)
+        again = await catalog.get_table(self.services.engine, self.table_id)
         if again is None or again.token_hash != self.table.token_hash:
-            forget()
             await self.ws.close(code=CLOSE_AUTH)
             return False
         return True
@@ -247,10 +260,8 @@ class TableSession:
                 break
 
     async def close(self, sender: asyncio.Task[None]) -> None:
-        """Leave presence, the rotation registry and every subscription; let the sender finish."""
+        """Leave presence and every subscription; let the sender finish."""
         _absent(self.ws, self.tablet)
-        if self._forget is not None:
-            self._forget()
         for unsubscribe in self._unsubscribes:
             unsubscribe()
         if self.closing is not None:  # let the sender reach the close code before it is stopped

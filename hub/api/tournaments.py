@@ -16,8 +16,11 @@ tables. Beyond the fixed names of section 7 the organiser also has:
 
 from __future__ import annotations
 
+import re
 import secrets
+import unicodedata
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
@@ -371,9 +374,18 @@ async def delete_match(mid: str, request: Request) -> dict[str, Any]:
 # --- results for export -------------------------------------------------------------------------
 
 
-def _filename(proj: dict[str, Any], what: str, ext: str) -> str:
-    stem = "".join(ch if ch.isalnum() else "-" for ch in proj["name"].encode("ascii", "ignore").decode()).strip("-")
-    return f"{stem or proj['id']}-{what}.{ext}"
+def _disposition(proj: dict[str, Any], what: str, ext: str) -> str:
+    """`Content-Disposition` of an export, named after the tournament in its own script (RFC 6266:
+    `filename*` in UTF-8, RFC 5987) with an ASCII `filename` for clients that read only that:
+    "深圳金九公开赛 2026" gives 深圳金九公开赛-2026-placings.csv, or 2026-placings.csv."""
+
+    def stem(name: str) -> str:  # letters and digits of any script; anything else a dash
+        return re.sub("-+", "-", "".join(ch if ch.isalnum() else "-" for ch in name)).strip("-")
+
+    name = unicodedata.normalize("NFC", proj["name"])
+    whole = f"{stem(name) or proj['id']}-{what}.{ext}"
+    ascii_only = f"{stem(name.encode('ascii', 'ignore').decode()) or proj['id']}-{what}.{ext}"
+    return f"attachment; filename=\"{ascii_only}\"; filename*=UTF-8''{quote(whole, safe='')}"
 
 
 @router.get("/tournaments/{tid}/results.json", response_model=None,
@@ -381,7 +393,7 @@ def _filename(proj: dict[str, Any], what: str, ext: str) -> str:
 async def results_json(tid: str, request: Request, lang: str | None = None) -> JSONResponse:
     proj = await _whole(request, tid)
     return JSONResponse(results.results_json(proj, lang), headers={
-        "Content-Disposition": f'attachment; filename="{_filename(proj, "results", "json")}"'})
+        "Content-Disposition": _disposition(proj, "results", "json")})
 
 
 @router.get("/tournaments/{tid}/results.csv", response_model=None, response_class=Response,
@@ -389,7 +401,7 @@ async def results_json(tid: str, request: Request, lang: str | None = None) -> J
 async def results_csv(tid: str, request: Request, lang: str | None = None) -> Response:
     proj = await _whole(request, tid)
     return Response(results.matches_csv(proj, lang), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": f'attachment; filename="{_filename(proj, "matches", "csv")}"'})
+        "Content-Disposition": _disposition(proj, "matches", "csv")})
 
 
 @router.get("/tournaments/{tid}/placings.csv", response_model=None, response_class=Response,
@@ -397,4 +409,4 @@ async def results_csv(tid: str, request: Request, lang: str | None = None) -> Re
 async def placings_csv(tid: str, request: Request) -> Response:
     proj = await _whole(request, tid)
     return Response(results.placings_csv(proj), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": f'attachment; filename="{_filename(proj, "placings", "csv")}"'})
+        "Content-Disposition": _disposition(proj, "placings", "csv")})

@@ -22,6 +22,7 @@ Commands and the events they make
 | add_players | players [{name, club?, seed?, handicap?}] | players_added {players: [{id, name, club, seed, handicap}]}|
 | update_player | player, changes {name?, club?, seed?, handicap?} | player_updated {player, changes} |
 | withdraw | player | player_withdrawn {player} |
+| remove_player | player (before the draw only: else 409 draw_made) | player_removed {player, name} |
 | make_draw | type, seeding?, seed, match, groups?, rounds?, redraw?, then? | draw_made {the same, entrants} |
 | walkover | key, winner | walkover {key, winner} |
 | call | key, match_id, table_id | match_called {key, match_id, table_id, players} |

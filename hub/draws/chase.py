@@ -3,7 +3,8 @@
 - ``rounds: N`` rounds (default 3).  Keys ``C{r}-{i}``, ``round`` = ``"R{r}"``, ``bracket`` =
   ``"chase"``; G = (players in the round) // 3 matches, then, when the count is not divisible
   by three, one ``bye`` entry ``C{r}-{G+1}`` holding the one or two leftover players (padded with
-  null to three slots); a bye scores nothing and is not a match played.
+  ``"bye"`` to three slots: slots that will never get a player, PROTOCOL.md section 11); a bye
+  scores nothing and is not a match played.
 - Round 1 is formed when the draw is made: the entrants in seeding order, the last one or two
   sit out (the bye), the others are dealt in a snake over the G matches, so match i gets seeds
   i, 2G+1-i, 2G+i.
@@ -11,7 +12,8 @@
   moment: players withdrawn by then are left out; the bye goes to the lowest-ranked of those
   who have had the fewest byes; the others, in rank order, are cut into matches of three
   (ranks 1-3 in ``C{r}-1``, 4-6 in ``C{r}-2``, ...).  A round not formed yet is listed as
-  ``waiting`` entries with null players, as many as the players still in the draw make.
+  ``waiting`` entries with null players (not known yet), as many as the players still in the draw
+  make; its sit-out entry, the last, already shows ``"bye"`` in the slots nobody will fill.
 - A player who withdraws before any match of their round is called or decided is left out of
   it: the round is formed again without them (between rounds the flow takes the round's called
   matches that have not started off their tables, so it can be). Once a match of the round is
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hub.draws.round_robin import snake
-from hub.draws.settle import DrawMatch, TypeResult, settle
+from hub.draws.settle import BYE, DrawMatch, TypeResult, settle
 
 if TYPE_CHECKING:
     from hub.draws.state import DrawSpec, TournamentState
@@ -48,9 +50,10 @@ def derive_chase(state: TournamentState, spec: DrawSpec) -> TypeResult:
     for r in range(1, (spec.rounds or DEFAULT_ROUNDS) + 1):
         if formed_at is None:
             active = sum(1 for pid in spec.entrants if not state.player(pid).withdrawn)
-            count = active // 3 + (1 if active % 3 else 0)
-            entries = [DrawMatch(f"C{r}-{i}", f"R{r}", "chase", None, (None, None, None), "waiting",
-                                 order=len(matches) + i - 1) for i in range(1, count + 1)]
+            trios, left = divmod(active, 3)
+            slots = [(None, None, None)] * trios + ([_sitting((None,) * left)] if left else [])
+            entries = [DrawMatch(f"C{r}-{i}", f"R{r}", "chase", None, players, "waiting", order=len(matches) + i - 1)
+                       for i, players in enumerate(slots, start=1)]
         else:
             entries = _form_round(state, spec, r, formed_at, tallies, len(matches))
             _tally(entries, tallies)
@@ -105,11 +108,16 @@ def _form_round(state: TournamentState, spec: DrawSpec, r: int, formed_at: int,
                                  st.winner, st.losers, st.scores, None, None, st.ready_at, st.resolved_at,
                                  order + i - 1))
     if sitting:
-        padded = (tuple(sitting) + (None, None, None))[:3]
         key = f"C{r}-{len(trios) + 1}"
-        entries.append(DrawMatch(key, f"R{r}", "chase", None, padded, "bye", resolved_at=formed_at,
-                                 order=order + len(trios)))
+        entries.append(DrawMatch(key, f"R{r}", "chase", None, _sitting(tuple(sitting)), "bye",
+                                 resolved_at=formed_at, order=order + len(trios)))
     return entries
+
+
+def _sitting(players: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """A sit-out entry's three slots: its one or two players (or null: not known yet), then "bye"
+    for every slot that will never get a player."""
+    return (*players, *(BYE,) * (3 - len(players)))
 
 
 def _tally(entries: Sequence[DrawMatch], tallies: dict[str, dict[str, int]]) -> None:

@@ -15,6 +15,7 @@ HANDLERS: dict[str, Handler] = {
     "add_players": player_commands.add_players,
     "update_player": player_commands.update_player,
     "withdraw": player_commands.withdraw,
+    "remove_player": player_commands.remove_player,
     "make_draw": draw_commands.make_draw,
     "walkover": match_commands.walkover,
     "call": match_commands.call,

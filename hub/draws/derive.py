@@ -95,7 +95,11 @@ def player_statuses(state: TournamentState, result: TypeResult, finished: bool) 
         elif p.id not in entrants:
             out[p.id] = "active"
         elif result.eliminated_after_losses is not None:
-            out[p.id] = "eliminated" if losses.get(p.id, 0) >= result.eliminated_after_losses else "active"
+            # Out after this many losses, or when the draw ends without them: a grand-final walkover
+            # to the losers-bracket player decides the title, and the winners-side finalist (one
+            # loss) is out too (no player stays `active` in a finished draw, PROTOCOL.md 11).
+            out_now = losses.get(p.id, 0) >= result.eliminated_after_losses or finished
+            out[p.id] = "eliminated" if out_now else "active"
         elif finished and result.champion is not None:
             out[p.id] = "eliminated"
         elif qualified is not None:

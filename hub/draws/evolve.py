@@ -79,7 +79,9 @@ def _apply(work: _Working, ev: TournamentEvent) -> None:
 def _players_added(work: _Working, data: dict[str, Any], version: int) -> None:
     players = work.mut("players")
     for p in data["players"]:
-        players.append(Player(p["id"], p["name"], p.get("club"), p.get("seed"), p.get("handicap"), len(players)))
+        players.append(Player(p["id"], p["name"], p.get("club"), p.get("seed"), p.get("handicap"),
+                              work.get("entered")))
+        work.set("entered", work.get("entered") + 1)
     work._index = None
     if work.get("draw") is not None:  # late entries: the draw does not hold them until a redraw
         work.set("stale", True)
@@ -96,6 +98,12 @@ def _player_withdrawn(work: _Working, data: dict[str, Any], version: int) -> Non
     players = work.mut("players")
     i = work.player_index(data["player"])
     players[i] = replace(players[i], withdrawn_at=version)
+
+
+def _player_removed(work: _Working, data: dict[str, Any], version: int) -> None:
+    players = work.mut("players")
+    del players[work.player_index(data["player"])]
+    work._index = None
 
 
 def _draw_made(work: _Working, data: dict[str, Any], version: int) -> None:
@@ -184,6 +192,7 @@ _APPLY = {
     "players_added": _players_added,
     "player_updated": _player_updated,
     "player_withdrawn": _player_withdrawn,
+    "player_removed": _player_removed,
     "draw_made": _draw_made,
     "walkover": _walkover,
     "match_called": _match_called,

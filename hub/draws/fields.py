@@ -27,8 +27,9 @@ def mapping(value: Any, what: str) -> Mapping[str, Any]:
 
 
 def text(value: Any, what: str, *, max_len: int = 100) -> str:
-    """A stripped, non-empty string of at most ``max_len`` characters without control characters,
-    bidirectional controls or invisible characters (hub/rules/names.py: refused or stripped)."""
+    """A name: a stripped, non-empty string of at most ``max_len`` characters, under the one rule
+    for names (hub/rules/names.py: control characters, separators and bidi controls refused,
+    invisible characters stripped)."""
     if not isinstance(value, str):
         raise bad(f"{what} must be a string")
     try:
@@ -37,8 +38,6 @@ def text(value: Any, what: str, *, max_len: int = 100) -> str:
         raise bad(str(exc)) from None
     if len(stripped) > max_len:
         raise bad(f"{what} must be at most {max_len} characters (got {len(stripped)})")
-    if any(ord(c) < 32 or ord(c) == 127 for c in stripped):
-        raise bad(f"{what} must not contain control characters")
     return stripped
 
 

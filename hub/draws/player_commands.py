@@ -1,4 +1,9 @@
-"""Player commands: ``add_players``, ``update_player``, ``withdraw``.
+"""Player commands: ``add_players``, ``update_player``, ``withdraw``, ``remove_player``.
+
+``remove_player`` takes a player out before the draw (an entry made by mistake, someone who did
+not come): they are gone, not withdrawn, and their seed is free again. After the draw it is 409
+``draw_made``: the draw holds them, so they withdraw instead. Ids are never given again: the next
+player added after a removal gets the next number, not the removed one's.
 
 ``add_players`` after the draw (late entries) is taken while no draw match is finished or a
 walkover (409 ``draw_used`` after that); the draw is then ``stale`` until a redraw takes them in.
@@ -20,6 +25,7 @@ from typing import Any
 from hub.draws import fields
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
+from hub.rules.names import refused_char
 
 PLAYER_FIELDS = ("name", "club", "seed", "handicap")
 HANDICAPS = ("eight",)
@@ -39,7 +45,8 @@ def player_fields(raw: Mapping[str, Any], what: str, *, partial: bool) -> dict[s
         club = raw.get("club")
         if club is not None and not isinstance(club, str):
             raise bad(f"{what}: club must be a string or null")
-        out["club"] = fields.text(club, f"{what}: club") if club is not None and club.strip() else None
+        blank = club is None or (not club.strip() and refused_char(club) is None)  # empty or spaces: none
+        out["club"] = None if blank else fields.text(club, f"{what}: club")
     if "seed" in raw or not partial:
         seed = raw.get("seed")
         out["seed"] = None if seed is None else fields.whole(seed, f"{what}: seed", 1, MAX_SEED)
@@ -89,7 +96,7 @@ def add_players(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
                 player = {**player, "seed": None, "seed_taken": {"seed": seed, "holder": holder}}
             else:
                 seeds[seed] = player["name"]
-        new.append({"id": f"p{len(state.players) + i + 1}", **player})
+        new.append({"id": f"p{state.entered + i + 1}", **player})
     return "players_added", {"players": new}
 
 
@@ -119,3 +126,12 @@ def withdraw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[
     if state.draw is not None and state.derived.finished:
         raise conflict("draw_finished", "the draw is over: nobody can withdraw from it now")
     return "player_withdrawn", {"player": pid}
+
+
+def remove_player(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    fields.only(cmd, ("kind", "player"))
+    pid = known_player(state, fields.required(cmd, "player"))
+    name = state.player(pid).name
+    if state.draw is not None:
+        raise conflict("draw_made", f"the draw is made and holds {name}: withdraw them instead")
+    return "player_removed", {"player": pid, "name": name}  # the name: what the stream says was removed

@@ -27,7 +27,7 @@ class Player:
     club: str | None
     seed: int | None
     handicap: str | None
-    entry: int  # order of entry, 0-based (ids are p1, p2, ... in this order)
+    entry: int  # order of entry, 0-based (ids are p1, p2, ... in this order; a removed one's is not reused)
     withdrawn_at: int | None = None  # version of the player_withdrawn event
 
     @property
@@ -79,6 +79,7 @@ class TournamentState:
     tournament_id: str
     version: int = 0
     players: tuple[Player, ...] = ()
+    entered: int = 0  # players ever added, removed ones too: the next id is p{entered + 1}
     draw: DrawSpec | None = None
     # key -> fact.  A call stays after its result (voiding the result makes the key called again).
     calls: Mapping[str, Call] = field(default_factory=dict)

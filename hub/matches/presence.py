@@ -32,10 +32,13 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.writer import Ack, Change, MatchWriter
+from hub.ops.logbudget import LogBudget, suppressed
 from hub.store import presence as store
 from hub.store.db import now_ms
+from hub.store.outage import describe, store_failed
 
 log = logging.getLogger(__name__)
+_LOG_BUDGET = LogBudget(lines=3, window_s=60.0)  # beat failures (the store away, or a bug)
 
 PRESENT_MS = 2_000  # a pinging tablet (every 1 s) not heard for this long is away
 BEAT_S = 1.0  # how often a process writes and reads the presence rows
@@ -192,8 +195,14 @@ class Presence:
                     await self._check_tables_here()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the store is away for a moment: the next beat writes it all
-                log.exception("presence: beat failed")
+            except Exception as exc:  # the store is away for a moment: the next beat writes it all
+                dropped = _LOG_BUDGET.allow(store_failed(exc))
+                if dropped is None:
+                    continue
+                if store_failed(exc):  # one short line a few times a minute, not a traceback a beat
+                    log.warning("presence: beat failed: %s%s", describe(exc), suppressed(dropped))
+                else:
+                    log.exception("presence: beat failed%s", suppressed(dropped))
 
     async def _write(self) -> None:
         now = self._now()

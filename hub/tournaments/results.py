@@ -168,12 +168,15 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
 def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
     rows = []
     bye, entered = bye_word(lang), entered_word(lang)
-    for m in matches(proj, lang):
+    drawn = (proj.get("draw") or {}).get("matches") or []
+    for m, slots in zip(matches(proj, lang), (d["players"] for d in drawn), strict=True):
         row = {k: m.get(k) for k in ("key", "stage", "round", "round_name", "group", "status", "match_id", "table")}
         row["winner"] = m.get("winner_name")
         row["entered"] = entered if m["entered"] else ""  # by hand at the desk, not played on a tablet
         for i, p in enumerate(m["players"][:3]):
-            row[f"player_{i + 1}"] = p["name"] if p else (bye if m["status"] == "bye" else "")
+            # a slot that will never get a player ("bye": a chase sit-out's, even in a round not formed yet)
+            never = m["status"] == "bye" or slots[i] == "bye"
+            row[f"player_{i + 1}"] = p["name"] if p else (bye if never else "")
             row[f"score_{i + 1}"] = p["score"] if p else None
         rows.append(row)
     return _csv(MATCH_COLUMNS, rows)

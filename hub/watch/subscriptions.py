@@ -17,6 +17,7 @@ from hub.ops.logbudget import LogBudget, clip, suppressed
 from hub.ops.metrics import Metrics
 from hub.rules.interface import MatchRules
 from hub.store.db import now_ms
+from hub.store.outage import describe, store_failed
 from hub.watch.budgets import CLOSE_POLICY, SNAPSHOTS_PER_MINUTE, SocketBudgets
 from hub.watch.feeds import MatchFeeds, TableFeed, TableFeeds
 from hub.watch.history import dumps, replay
@@ -125,10 +126,12 @@ class Subscriptions:
                 self._error(conn, "unknown_channel", "channels are match:<id>, table:<id> or tournament:<id>", channel)
                 return
         except Exception as exc:
-            dropped = self.log_budget.allow(id(conn))
-            if dropped is not None:  # one bounded line, a few per connection and minute
-                log.warning("subscribe %s failed: %s: %s%s", clip(repr(channel), 80), type(exc).__name__,
-                            clip(exc, 200), suppressed(dropped))
+            # One bounded line: a few per connection and minute, and when the store fails a few a
+            # minute for all connections together (watchers reconnecting through an outage are new
+            # connections every time).
+            dropped = self.log_budget.allow("store" if store_failed(exc) else id(conn))
+            if dropped is not None:
+                log.warning("subscribe %s failed: %s%s", clip(repr(channel), 80), describe(exc), suppressed(dropped))
             conn.subs.pop(channel, None)
             self._detach(conn, channel)
             self._error(conn, "unavailable", "the hub could not read this channel now; try again", channel)

@@ -1,6 +1,8 @@
-"""Names that could display reversed or mimic another player: bidirectional controls are refused with a
-422 naming the character, invisible characters are stripped (hub/rules/names.py), on every call that
-stores a name shown on the screens: players (add, rename), match players, tables, tournaments."""
+"""One rule for every name (hub/rules/names.py), on every call that stores a name shown on the screens:
+players and their clubs (add, rename), match players, tables (add, rename), tournaments. Names that
+could display reversed or mimic another player (bidirectional controls) and names that are not one
+line of text (control characters C0, DEL and C1, the line and paragraph separators) are refused
+with a 422 naming the character; invisible characters are stripped."""
 
 from __future__ import annotations
 
@@ -22,11 +24,17 @@ def c(sqlite_settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
+# Not one line of text: C0 (tab, line feed, escape), DEL, C1 (NEL, the last of them), the separators.
+NOT_ONE_LINE = ["\t", "\n", "\x1b", "\x7f", "\x85", "\x9f", "\u2028", "\u2029"]
+
+
 def refused(r, char: str) -> None:
     assert r.status_code == 422, r.text
     err = r.json()["error"]
     assert err["code"] in ("bad_request", "bad_setup")  # a match body's refusals are bad_setup
-    assert f"U+{ord(char):04X}" in err["message"] and "bidirectional" in err["message"]
+    assert f"U+{ord(char):04X}" in err["message"], err
+    if char in BIDI:
+        assert "bidirectional" in err["message"]
 
 
 def setup(c: TestClient) -> tuple[str, str]:
@@ -89,3 +97,39 @@ def test_mixed_scripts_are_accepted_as_they_are(c: TestClient) -> None:
     r = c.post(f"/api/tournaments/{tid}/players", json={"players": [{"name": n} for n in names]}, headers=admin())
     assert r.status_code == 201, r.text
     assert [p["name"] for p in r.json()["players"]] == names
+
+
+@pytest.mark.parametrize("char", NOT_ONE_LINE, ids=[f"U+{ord(c):04X}" for c in NOT_ONE_LINE])
+def test_a_tournament_name_that_is_not_one_line_is_refused(c: TestClient, char: str) -> None:
+    refused(c.post("/api/tournaments", json={"name": f"Open{char}2026"}, headers=admin()), char)
+    assert c.get("/api/tournaments").json()["tournaments"] == []
+
+
+@pytest.mark.parametrize("char", NOT_ONE_LINE, ids=[f"U+{ord(c):04X}" for c in NOT_ONE_LINE])
+def test_a_table_name_that_is_not_one_line_is_refused(c: TestClient, char: str) -> None:
+    tid, table = setup(c)
+    refused(c.post(f"/api/tournaments/{tid}/tables", json={"name": f"Table{char}2"}, headers=admin()), char)
+    refused(c.patch(f"/api/tables/{table}", json={"name": f"T{char}1"}, headers=admin()), char)
+    assert [t["name"] for t in c.get(f"/api/tournaments/{tid}").json()["tables"]] == ["Table 1"]
+
+
+@pytest.mark.parametrize("char", NOT_ONE_LINE, ids=[f"U+{ord(c):04X}" for c in NOT_ONE_LINE])
+def test_a_player_or_club_name_that_is_not_one_line_is_refused(c: TestClient, char: str) -> None:
+    tid, _ = setup(c)
+    refused(c.post(f"/api/tournaments/{tid}/players", json={"name": f"Yang{char}Fan"}, headers=admin()), char)
+    refused(c.post(f"/api/tournaments/{tid}/players", json={"name": "Yang Fan", "club": f"Club{char}A"},
+                   headers=admin()), char)
+    pid = c.post(f"/api/tournaments/{tid}/players", json={"name": "Wu"}, headers=admin()).json()["players"][0]["id"]
+    refused(c.patch(f"/api/tournaments/{tid}/players/{pid}", json={"name": f"Wu{char}Jiaqing"}, headers=admin()), char)
+    refused(c.patch(f"/api/tournaments/{tid}/players/{pid}", json={"club": f"{char}"}, headers=admin()), char)
+    players = c.get(f"/api/tournaments/{tid}/players").json()["players"]
+    assert [(p["name"], p["club"]) for p in players] == [("Wu", None)]
+
+
+@pytest.mark.parametrize("char", NOT_ONE_LINE, ids=[f"U+{ord(c):04X}" for c in NOT_ONE_LINE])
+def test_a_match_player_name_that_is_not_one_line_is_refused(c: TestClient, char: str) -> None:
+    tid, table = setup(c)
+    body = {"tournament_id": tid, "table_id": table, "discipline": "wpa_nine", "format": {"race_to": 3},
+            "players": [{"id": "a", "name": f"Ko{char}Pin-yi"}, {"id": "b", "name": "Wu"}]}
+    refused(c.post("/api/matches", json=body, headers=admin()), char)
+    assert c.get("/api/matches").json()["matches"] == []

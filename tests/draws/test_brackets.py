@@ -232,6 +232,25 @@ def test_both_withdrawn_first_slot_goes_on_and_loses_next() -> None:
     assert statuses == {"p1": "withdrawn", "p2": "withdrawn", "p3": "champion", "p4": "eliminated"}
 
 
+def test_a_grand_final_walkover_to_the_losers_side_leaves_nobody_active() -> None:
+    """The desk gives GF to the losers-bracket player as a walkover (the winners-side finalist did
+    not come): the title is decided, no reset, and the winners-side finalist, with one loss only,
+    is out, not `active` in a finished draw (PROTOCOL.md section 11)."""
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("double_elimination")
+    for key in ("W1-1", "W1-2", "W2-1", "L1-1", "L2-1"):
+        s.play(key, s.match(key)["players"][0])
+    gf = s.match("GF")
+    assert gf["players"] == ["p1", "p4"] and gf["status"] == "ready"
+    s.do({"kind": "walkover", "key": "GF", "winner": "p4"})
+    view = s.view
+    assert view["draw"]["status"] == "finished" and view["draw"]["champion"] == "p4"
+    assert "GF2" not in {m["key"] for m in view["draw"]["matches"]}
+    statuses = {p["id"]: p["status"] for p in view["players"]}
+    assert statuses == {"p1": "eliminated", "p2": "eliminated", "p3": "eliminated", "p4": "champion"}
+
+
 def test_the_first_withdrawal_decides_the_walkover() -> None:
     s = Stream()
     s.add(4, seeded=True)

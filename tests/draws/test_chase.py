@@ -22,15 +22,19 @@ def round_of(s: Stream, r: int) -> list[tuple[str, list, str]]:
     (9, [("C1-1", ["p1", "p6", "p7"], "ready"), ("C1-2", ["p2", "p5", "p8"], "ready"),
          ("C1-3", ["p3", "p4", "p9"], "ready")]),
     (10, [("C1-1", ["p1", "p6", "p7"], "ready"), ("C1-2", ["p2", "p5", "p8"], "ready"),
-          ("C1-3", ["p3", "p4", "p9"], "ready"), ("C1-4", ["p10", None, None], "bye")]),
+          ("C1-3", ["p3", "p4", "p9"], "ready"), ("C1-4", ["p10", "bye", "bye"], "bye")]),
     (11, [("C1-1", ["p1", "p6", "p7"], "ready"), ("C1-2", ["p2", "p5", "p8"], "ready"),
-          ("C1-3", ["p3", "p4", "p9"], "ready"), ("C1-4", ["p10", "p11", None], "bye")]),
+          ("C1-3", ["p3", "p4", "p9"], "ready"), ("C1-4", ["p10", "p11", "bye"], "bye")]),
 ])
 def test_round_one(n: int, first: list) -> None:
     s = chase(n)
     assert round_of(s, 1) == first
     later = round_of(s, 2)
-    assert all(players == [None, None, None] and status == "waiting" for _, players, status in later)
+    assert all(status == "waiting" for _, _, status in later)
+    # not known yet (null), but the sit-out's slots nobody will fill are "bye" already
+    left = n % 3
+    assert [players for _, players, _ in later] == [[None] * 3] * (n // 3) + (
+        [[None] * left + ["bye"] * (3 - left)] if left else [])
     assert [key for key, _, _ in later] == [f"C2-{i}" for i in range(1, len(first) + 1)]
     assert all(m["bracket"] == "chase" and "group" not in m for m in s.view["draw"]["matches"])
     assert s.view["queue"] == ["C1-1", "C1-2", "C1-3"]
@@ -50,7 +54,7 @@ def test_later_rounds_by_standings_and_byes_by_fewest_then_lowest() -> None:
     second = round_of(s, 2)
     # p10 had the bye; the lowest-ranked without one (p8) sits out now
     assert second == [("C2-1", ["p7", "p2", "p9"], "ready"), ("C2-2", ["p5", "p10", "p3"], "ready"),
-                      ("C2-3", ["p4", "p6", "p1"], "ready"), ("C2-4", ["p8", None, None], "bye")]
+                      ("C2-3", ["p4", "p6", "p1"], "ready"), ("C2-4", ["p8", "bye", "bye"], "bye")]
 
 
 def test_shared_top_and_champion() -> None:
@@ -78,12 +82,31 @@ def test_points_then_matches_won_then_seed() -> None:
 def test_withdrawal_before_the_round_is_used_forms_it_again() -> None:
     s = chase(7, rounds=2)
     assert round_of(s, 1) == [("C1-1", ["p1", "p4", "p5"], "ready"), ("C1-2", ["p2", "p3", "p6"], "ready"),
-                              ("C1-3", ["p7", None, None], "bye")]
+                              ("C1-3", ["p7", "bye", "bye"], "bye")]
     s.do({"kind": "withdraw", "player": "p6"})  # no match of round 1 is called yet: formed again without p6
     first = round_of(s, 1)
     assert len(first) == 2 and all(status == "ready" for _, _, status in first)
     assert "p6" not in {p for _, players, _ in first for p in players}
     assert all(r["played"] == 0 for r in s.view["standings"])
+
+
+def test_a_round_formed_again_after_a_withdrawal_shows_its_empty_slots_as_bye() -> None:
+    """Nine players, one withdraws before round 1 is used: eight, so two sit out of each round; the
+    sit-out entry's third slot will never get a player: "bye", not null (null: not known yet)."""
+    s = chase(9, rounds=2)
+    assert [status for _, _, status in round_of(s, 1)] == ["ready"] * 3
+    s.do({"kind": "withdraw", "player": "p5"})
+    first = round_of(s, 1)
+    assert [status for _, _, status in first] == ["ready", "ready", "bye"]
+    assert first[-1][1][2] == "bye" and None not in first[-1][1]
+    assert [players for _, players, _ in round_of(s, 2)] == [[None] * 3, [None] * 3, [None, None, "bye"]]
+    assert s.view["draw"]["counts"]["matches"] == 4  # two a round: a sit-out is never a match
+    for key, players, _ in first[:2]:
+        s.play(key, players[0], {players[0]: 4, players[1]: -2, players[2]: -2})
+    second = round_of(s, 2)
+    assert [status for _, _, status in second] == ["ready", "ready", "bye"]
+    assert second[-1][1][2] == "bye" and None not in second[-1][1]
+    assert s.view["draw"]["counts"]["matches"] == 4
 
 
 def test_withdrawal_once_the_round_is_called_is_no_match_played() -> None:

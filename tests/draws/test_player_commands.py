@@ -1,9 +1,10 @@
-"""add_players / update_player / withdraw: fields, ids, seeds, and what the draw freezes."""
+"""add_players / update_player / withdraw / remove_player: fields, ids, seeds, and what the draw freezes."""
 
 from __future__ import annotations
 
 import pytest
 
+from hub.draws import fold, projection
 from tests.draws.harness import Stream
 
 
@@ -151,3 +152,45 @@ def test_a_walkover_also_ends_late_entries() -> None:
     s.do({"kind": "walkover", "key": "W1-1", "winner": s.match("W1-1")["players"][0]})
     r = s.reject({"kind": "add_players", "players": [{"name": "Too late"}]})
     assert (r.status, r.code) == (409, "draw_used")
+
+
+def test_a_player_removed_before_the_draw_is_gone_and_their_id_never_comes_back() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    event = s.do({"kind": "remove_player", "player": "p2"})
+    assert (event.kind, event.data) == ("player_removed", {"player": "p2", "name": "Player 2"})
+    assert [p["id"] for p in s.view["players"]] == ["p1", "p3", "p4"]  # gone, not withdrawn
+    assert all(p["status"] == "active" for p in s.view["players"])
+    r = s.reject({"kind": "remove_player", "player": "p2"})
+    assert (r.status, r.code) == (404, "unknown_player")
+    # Its seed is free again; the next player gets a new id, not p2.
+    added = s.do({"kind": "add_players", "players": [{"name": "Late", "seed": 2}]}).data["players"]
+    assert [(p["id"], p["seed"]) for p in added] == [("p5", 2)]
+    s.do({"kind": "remove_player", "player": "p5"})
+    assert s.do({"kind": "add_players", "players": [{"name": "Later"}]}).data["players"][0]["id"] == "p6"
+    s.draw("single_elimination")
+    assert sorted(s.view["draw"]["entrants"]) == ["p1", "p3", "p4", "p6"]
+    # The draw holds them now: withdraw instead.
+    r = s.reject({"kind": "remove_player", "player": "p3"})
+    assert (r.status, r.code) == (409, "draw_made") and "Player 3" in r.message and "withdraw" in r.message
+
+
+def test_remove_rejects_bad_commands() -> None:
+    s = Stream()
+    s.add(2)
+    for cmd in ({"kind": "remove_player"}, {"kind": "remove_player", "player": 3},
+                {"kind": "remove_player", "player": "p1", "why": "x"}):
+        r = s.reject(cmd)
+        assert (r.status, r.code) == (422, "bad_request"), cmd
+
+
+def test_a_removal_folds_the_same_from_the_stream() -> None:
+    s = Stream()
+    s.add(5)
+    s.do({"kind": "remove_player", "player": "p1"})
+    s.do({"kind": "remove_player", "player": "p4"})
+    s.add(1)
+    again = fold("t1", s.events)
+    assert projection(again) == s.view
+    assert [p["id"] for p in s.view["players"]] == ["p2", "p3", "p5", "p6"]
+    assert [p.entry for p in again.players] == [1, 2, 4, 5]  # the order of entry, as it was

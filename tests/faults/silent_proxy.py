@@ -4,6 +4,8 @@
     proxy.start(); url = f"redis://127.0.0.1:{proxy.port}/0"
     proxy.silence()   # from now on nothing crosses (new connections are accepted and held too)
     proxy.resume()    # forwarding again
+    proxy.cut()       # the server went down: open connections dropped, new ones refused
+    proxy.reopen()    # listening again on the same port
     proxy.stop()
 
 What silence means for the connections open when it began (`mode`):
@@ -12,6 +14,8 @@ What silence means for the connections open when it began (`mode`):
 - "blackhole": a NAT or load balancer that forgot them: they stay open and silent for good, no
   reset, no FIN; only connections made after silence() began forward after resume().
 No reset is ever sent to either side while silent: that is the point (a reset is easy to notice).
+`cut()` is the other kind of outage (a database restarting): every connection is closed and the
+port refuses new ones until `reopen()`.
 """
 
 from __future__ import annotations
@@ -48,6 +52,12 @@ class SilentProxy:
     def resume(self) -> None:
         self._call(self._resume)
 
+    def cut(self) -> None:
+        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(10)
+
+    def reopen(self) -> None:
+        asyncio.run_coroutine_threadsafe(self._listen(), self._loop).result(10)
+
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(10)
@@ -69,7 +79,10 @@ class SilentProxy:
     async def _start(self) -> None:
         self._flowing = asyncio.Event()
         self._flowing.set()
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        await self._listen()
+
+    async def _listen(self) -> None:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
         self.port = self._server.sockets[0].getsockname()[1]
 
     def _silence(self) -> None:
@@ -85,6 +98,7 @@ class SilentProxy:
     async def _stop(self) -> None:
         if self._server is not None:
             self._server.close()
+            self._server = None
         for w in list(self._writers):
             with contextlib.suppress(Exception):
                 w.close()

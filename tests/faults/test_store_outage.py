@@ -1,8 +1,12 @@
 """Store outage on a real `cuehub serve`: commands fail with the retryable 503 `unavailable` (HTTP)
 or a 1011 close (table socket), nothing is half-written, and after the store returns a retry with
-the same command id is stored exactly once and the stream is intact.
+the same command id is stored exactly once and the stream is intact. Through it all the hub's log
+holds no traceback, only a few short lines (hub/store/outage.py).
 
-PostgreSQL: the hub's schema is renamed away (every statement fails) and back.
+PostgreSQL: the hub's schema is renamed away (every statement fails) and back; or the hub reaches
+it through a proxy that is cut (connections dropped, new ones refused, as when PostgreSQL
+restarts: the driver's own ConnectionRefusedError, which SQLAlchemy does not wrap) while tablets
+and watchers keep reconnecting.
 SQLite: another connection holds an exclusive lock on the file (writers time out: "database is locked").
 """
 
@@ -12,7 +16,9 @@ import asyncio
 import contextlib
 import json
 import sqlite3
+import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -21,6 +27,7 @@ from spine_helpers import PG_URL, require_pg
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.faults.silent_proxy import SilentProxy
 from tests.hubproc import HubProcess, pg_execute
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
@@ -91,7 +98,16 @@ def outage_run(hub: HubProcess, outage: Callable[[], contextlib.AbstractContextM
     hub.kill()
     hub.start()
     assert hub.get(f"/api/matches/{mid}/events")["events"] == after
+    assert_quiet_log(hub)
     return figures
+
+
+def assert_quiet_log(hub: HubProcess, max_line: int = 1000) -> list[str]:
+    """No traceback and no long line in the hub's log; its lines."""
+    lines = hub.log.read_text(errors="replace").splitlines()
+    assert not [line for line in lines if "Traceback" in line or "Exception in ASGI" in line], hub.tail()
+    assert not [line for line in lines if len(line) > max_line], max(lines, key=len)
+    return lines
 
 
 def test_postgres_outage(tmp_path):
@@ -135,3 +151,86 @@ def test_sqlite_locked(tmp_path):
     finally:
         hub.stop()
     print(f"\n[store-outage sqlite] during: HTTP {figures['http']}, socket {figures['socket']}")
+
+
+async def _reconnecting(hub: HubProcess, tables: list[dict[str, Any]], seconds: float,
+                        outage: tuple[float, float]) -> tuple[Counter[Any], Counter[Any]]:
+    """Tablets (two per table) and watchers (one per table) connecting again and again for
+    `seconds`: how the tablets' sessions ended and what the watchers' subscribes answered, for the
+    attempts that began inside `outage` (start, end; monotonic, 0.5 s inside its edges)."""
+    tablets: Counter[Any] = Counter()
+    watchers: Counter[Any] = Counter()
+    end = time.monotonic() + seconds
+
+    def inside(began: float) -> bool:
+        return outage[0] + 0.5 <= began <= outage[1] - 0.5
+
+    async def tablet(tb: dict[str, Any]) -> None:
+        while time.monotonic() < end:
+            began = time.monotonic()
+            try:
+                async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}", open_timeout=5) as ws:
+                    await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
+                    answer = json.loads(await asyncio.wait_for(ws.recv(), 15))["type"]
+            except ConnectionClosed as closed:
+                answer = closed.rcvd.code if closed.rcvd else None
+            if inside(began):
+                tablets[answer] += 1
+            await asyncio.sleep(0.2)
+
+    async def watcher(tb: dict[str, Any]) -> None:
+        while time.monotonic() < end:
+            began = time.monotonic()
+            async with connect(f"{hub.ws_base}/ws/watch", open_timeout=5) as ws:
+                await ws.send(json.dumps({"type": "subscribe", "channel": f"table:{tb['id']}"}))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 15))
+            if inside(began):
+                watchers[msg.get("code") or msg["type"]] += 1
+            await asyncio.sleep(0.2)
+
+    await asyncio.gather(*(tablet(tb) for tb in tables for _ in range(2)), *(watcher(tb) for tb in tables))
+    return tablets, watchers
+
+
+def test_postgres_cut_while_tablets_reconnect(tmp_path):
+    """PostgreSQL cut for 5 s (the audit's was 8 s) under tablets and watchers reconnecting every
+    0.2 s: every tablet session begun during it closes 1011 (none without a code), every watcher's
+    subscribe answers `unavailable`, all are served again after it, and the log has a few short
+    lines, no traceback."""
+    require_pg()
+    schema = "outage_" + uuid.uuid4().hex[:10]
+    pg_execute(PG_DSN, f'CREATE SCHEMA "{schema}"')
+    proxy = SilentProxy("127.0.0.1", 5432)
+    proxy.start()
+    hub = HubProcess(PG_URL.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}"), tmp_path, schema=schema)
+    try:
+        hub.start()
+        t = hub.admin_post("/api/tournaments", {"name": "Outage"})
+        tables = [hub.admin_post(f"/api/tournaments/{t['id']}/tables", {"name": f"T{i}"}) for i in range(4)]
+
+        async def run() -> tuple[Counter[Any], Counter[Any], Counter[Any], Counter[Any]]:
+            start = time.monotonic()
+            during = asyncio.ensure_future(_reconnecting(hub, tables, 6.0, (start + 1.0, start + 6.0)))
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(proxy.cut)
+            await asyncio.sleep(5.0)
+            await asyncio.to_thread(proxy.reopen)
+            tablets, watchers = await during
+            again = time.monotonic()
+            after = await _reconnecting(hub, tables, 3.0, (again + 0.5, again + 3.0))
+            return tablets, watchers, *after
+
+        tablets, watchers, tablets_after, watchers_after = asyncio.run(run())
+    finally:
+        hub.stop()
+        proxy.stop()
+        pg_execute(PG_DSN, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    print(f"\n[store-outage cut] during: tablets {dict(tablets)}, watchers {dict(watchers)}")
+    assert set(tablets) == {1011} and tablets[1011] >= 20, tablets
+    assert set(watchers) == {"unavailable"} and watchers["unavailable"] >= 10, watchers
+    assert set(tablets_after) == {"ready"} and set(watchers_after) == {"snapshot"}, (tablets_after, watchers_after)
+    lines = assert_quiet_log(hub)
+    # One line a failure would be hundreds; the budgets let a few through for all clients together.
+    assert sum("hub.api.table_socket" in line for line in lines) <= 5, hub.tail()
+    assert sum("hub.watch.subscriptions" in line for line in lines) <= 5, hub.tail()
+    assert len(lines) <= 30, hub.tail()

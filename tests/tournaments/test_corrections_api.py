@@ -1,6 +1,7 @@
 """PROTOCOL.md section 9 over REST on the real rules: a result entered by hand (every discipline),
-reopening a result or a walkover, reinstating a withdrawn player, late entries, deleting and
-archiving a tournament, signing out everywhere; each refusal with its code."""
+reopening a result or a walkover, reinstating a withdrawn player, late entries, removing a player
+before the draw, deleting and archiving a tournament, signing out everywhere; each refusal with its
+code."""
 
 from __future__ import annotations
 
@@ -242,6 +243,26 @@ def test_late_entries_stale_draw_and_draw_used(c: TestClient) -> None:
     ev.settled(first["key"])
     r = c.post(url, json={"name": "Too Late"}, headers=admin())
     assert r.status_code == 409 and r.json()["error"]["code"] == "draw_used"
+
+
+def test_a_player_removed_before_the_draw_is_gone_and_after_it_is_withdrawn_instead(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    p2 = ev.players[1]["id"]
+    url = f"/api/tournaments/{ev.tid}/players/{p2}"
+    assert c.delete(url).status_code == 401
+    r = c.delete(url, headers=admin())
+    assert r.status_code == 200 and r.json() == {"id": p2, "name": "Player 2", "removed": True}, r.text
+    assert p2 not in [p["id"] for p in c.get(f"/api/tournaments/{ev.tid}/players").json()["players"]]
+    assert p2 not in [p["id"] for p in ev.get()["players"]]  # gone, not withdrawn
+    assert c.delete(url, headers=admin()).status_code == 404
+    assert c.delete(f"/api/tournaments/nope/players/{p2}", headers=admin()).status_code == 404
+    t = ev.draw()
+    assert len(t["draw"]["entrants"]) == 3 and p2 not in t["draw"]["entrants"]
+    p1 = ev.players[0]["id"]
+    r = c.delete(f"/api/tournaments/{ev.tid}/players/{p1}", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "draw_made", r.text
+    assert "withdraw" in r.json()["error"]["message"]
+    assert [p["status"] for p in ev.get()["players"] if p["id"] == p1] == ["active"]
 
 
 def test_delete_and_archive(c: TestClient) -> None:

@@ -60,6 +60,34 @@ def test_walkovers_are_no_matches_played_in_a_bracket() -> None:
     assert [r["place"] for r in results.placings(proj_of(s))][:2] == [1, 2]
 
 
+def test_a_grand_final_walkover_places_the_winners_side_finalist_second() -> None:
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("double_elimination")
+    for key in ("W1-1", "W1-2", "W2-1", "L1-1", "L2-1"):
+        s.play(key, s.match(key)["players"][0])
+    s.do({"kind": "walkover", "key": "GF", "winner": "p4"})  # to the losers-bracket player: the title
+    placed = results.placings(proj_of(s))
+    assert [(r["place"], r["player"], r["status"]) for r in placed] == [
+        (1, "p4", "champion"), (2, "p1", "eliminated"), (3, "p2", "eliminated"), (4, "p3", "eliminated")]
+    assert (placed[1]["played"], placed[1]["won"], placed[1]["lost"]) == (2, 2, 0)  # the walkover is no match
+    csv_rows = results.placings_csv(proj_of(s)).splitlines()
+    assert csv_rows[2].startswith("2,p1,")  # after the header: the finalist has a place in the file too
+
+
+def test_a_chase_sit_out_is_written_as_a_bye_in_every_round() -> None:
+    s = Stream()
+    s.add(5, seeded=True)
+    s.draw("chase_groups", rounds=2)
+    rows = {r.split(",")[0]: r.split(",") for r in results.matches_csv(proj_of(s), "zh-CN").splitlines()[1:]}
+    # key, round, round_name, group, status, player_1, player_2, player_3, ...
+    assert rows["C1-2"][4:8] == ["bye", "Player 4", "Player 5", "轮空"]
+    assert rows["C2-2"][4:8] == ["waiting", "", "", "轮空"]  # not formed yet: who sits out is not known
+    assert rows["C2-1"][4:8] == ["waiting", "", "", ""]
+    exported = {m["key"]: m for m in results.matches(proj_of(s))}
+    assert exported["C1-2"]["players"][2] is None and exported["C1-2"]["players"][0]["name"] == "Player 4"
+
+
 def test_round_names_and_bom() -> None:
     s = Stream()
     s.add(4, seeded=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from fastapi.testclient import TestClient
@@ -123,8 +124,27 @@ def test_results_exports_are_downloads(c: TestClient) -> None:
                              ("results.csv", "text/csv", "matches.csv"), ("placings.csv", "text/csv", "placings.csv")):
         r = c.get(f"/api/tournaments/{tid}/{path}")
         assert r.status_code == 200 and r.headers["content-type"].startswith(kind)
-        assert r.headers["content-disposition"] == f'attachment; filename="Club-night-{name}"'
+        assert r.headers["content-disposition"] == (
+            f"attachment; filename=\"Club-night-{name}\"; filename*=UTF-8''Club-night-%E6%98%A5-{name}")
     assert c.get("/api/tournaments/nope/results.csv").status_code == 404
+
+
+def test_export_file_names_keep_chinese(c: TestClient) -> None:
+    """RFC 6266: the name in its own script as `filename*` (UTF-8, percent-encoded), and an ASCII
+    `filename` for clients that read only that (the tournament's id when nothing of it is ASCII)."""
+    for title, ascii_name, whole in (("深圳金九公开赛 2026", "2026", "深圳金九公开赛-2026"),
+                                     ("全国九球 / 决赛", None, "全国九球-决赛"),
+                                     ('Open "A"; B', "Open-A-B", "Open-A-B")):
+        tid, _ = make(c, title, 2, 1)
+        r = c.get(f"/api/tournaments/{tid}/placings.csv")
+        assert r.status_code == 200
+        disposition = r.headers["content-disposition"]
+        head, fallback, extended = (part.strip() for part in disposition.split(";"))
+        assert head == "attachment"
+        assert fallback == f'filename="{ascii_name or tid}-placings.csv"', disposition
+        assert fallback.isascii() and extended.isascii()
+        assert extended.startswith("filename*=UTF-8''")
+        assert unquote(extended.removeprefix("filename*=UTF-8''")) == f"{whole}-placings.csv", disposition
 
 
 def test_summarize_is_pure_and_keeps_byes_out() -> None:

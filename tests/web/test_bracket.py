@@ -213,7 +213,8 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
         r = httpx.get(hub.url + href, timeout=10)
         assert r.status_code == 200
         disposition = r.headers["content-disposition"]
-        assert disposition.startswith("attachment; filename=") and disposition.endswith(f'-{name}"'), disposition
+        assert disposition.startswith("attachment; filename=") and f'-{name}"; filename*=UTF-8' in disposition
+        assert disposition.endswith(f"-{name}"), disposition
     assert "Grand final" in httpx.get(hub.url + phone.get_attribute("#export-csv", "href"), timeout=10).text
     # In Chinese the matches file names its rounds in Chinese too.
     phone.click("#lang-switch")

@@ -484,6 +484,41 @@ def test_requeue_is_said_on_the_tablet_in_plain_words(hub: ServedHub, browser: A
         ctx.close()
 
 
+def test_a_chase_sit_out_names_its_players_and_shows_its_empty_slots_as_bye(hub: ServedHub, browser: Any) -> None:
+    """Five chase players: two sit out of each round. The hub lists the sit-out's third slot as
+    "bye" (never a player) in round 1 and already in round 2, not yet formed; the desk names the
+    two players only, and the bracket shows its empty slot as a bye, not "TBD"."""
+    tid = hub.admin_post("/api/tournaments", {"name": f"Sit {uuid.uuid4().hex[:4]}"})["id"]
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, 6)]})
+    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "chase_groups", "seeding": "random", "seed": 1, "rounds": 2,
+                                                   "match": {"discipline": "chase_nine", "format": {"racks": 3}}})
+    got = entries(hub, tid)
+    sitting = got["C1-2"]
+    assert sitting["status"] == "bye" and sitting["players"][2] == "bye" and None not in sitting["players"]
+    assert got["C2-2"]["status"] == "waiting" and got["C2-2"]["players"] == [None, None, "bye"]
+    names = {p["id"]: p["name"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]}
+    guard = PageWatch()
+    ctx, desk = open_desk(browser, hub, "laptop")
+    guard.attach(desk)
+    try:
+        desk.goto(f"{hub.url}/desk/{tid}/run")
+        row = "#run-rounds li.entry[data-key='C1-2']"
+        desk.wait_for_selector(row)
+        assert desk.inner_text(f"{row} .e-names") == " – ".join(names[p] for p in sitting["players"][:2])
+        assert desk.inner_text(f"{row} .e-result") == "bye"
+        assert desk.inner_text("#run-rounds li.entry[data-key='C2-2'] .e-names") == "TBD – TBD"
+        shot(desk, "corrections-chase-sit-out-desk")
+        desk.goto(f"{hub.url}/bracket/{tid}")
+        card = ".bm[data-key='C1-2'] .bm-p"
+        desk.wait_for_selector(card)
+        slots = desk.locator(card).all_inner_texts()
+        assert len(slots) == 3 and "bye" in slots[2] and "TBD" not in slots[2], slots
+        assert "bye" in desk.locator(".bm[data-key='C2-2'] .bm-p").all_inner_texts()[2]
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()
+
+
 def test_a_chase_result_by_hand_with_a_shared_top_has_no_winner(hub: ServedHub, browser: Any) -> None:
     """Three players of chase nine-ball report net points; two share the top score, so the form
     offers no winner (the hub takes winner null), and points that do not sum to zero are refused."""

@@ -2,9 +2,11 @@
 `cuehub serve`: pasted names survive Next, a reload and a closed tab (and the draw step says they
 are not added yet); a GBK/GB18030 CSV (Excel on Chinese Windows), a UTF-16 one (Excel's Unicode
 text) and UTF-8 with or without a byte order mark are read, a workbook or binary file is said
-plainly; `;` lines with quotes, taken seeds added unseeded, equal names all tagged. Then a
-tournament's life at the desk: late entries while the draw is stale and the redraw that takes them
-in, delete (nothing played) or archive (results), and sign out everywhere."""
+plainly; a header row in either language is no player wherever it is (a second file loaded below
+the first) and its columns are followed; `;` lines with quotes, taken seeds added unseeded, equal
+names all tagged. Then a tournament's life at the desk: a player removed before the draw (Remove,
+both languages) and withdrawn after it, late entries while the draw is stale and the redraw that
+takes them in, delete (nothing played) or archive (results), and sign out everywhere."""
 
 from __future__ import annotations
 
@@ -127,20 +129,90 @@ def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> No
         ctx.close()
 
 
+def test_a_header_row_is_no_player_in_any_file_loaded(hub: ServedHub, browser: Any) -> None:
+    """Three files loaded one below the other, each with its own header (Chinese, English, and one
+    with a row number column and the seed before the club): no header becomes a player, and each
+    file's columns are read as its header says."""
+    tid = new_tournament(hub)
+    guard = PageWatch()
+    ctx, page = open_desk(browser, hub, "laptop")
+    guard.attach(page)
+    try:
+        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.wait_for_selector("#players-text")
+        load(page, "a.csv", "姓名,俱乐部,种子\n张小龙,上海,1\n".encode("gb18030"))
+        page.wait_for_selector("#players-parsed")
+        load(page, "b.csv", b"\xef\xbb\xbf" + b"Name,Club,Seed\nZheng Yubo,Beijing,2\n")
+        page.locator("#players-message").filter(has_text="b.csv").wait_for()
+        load(page, "c.csv", "序号，名字，种子，俱乐部\n1，李　明，3，广州\n".encode())
+        page.locator("#players-message").filter(has_text="c.csv").wait_for()
+        assert page.input_value("#players-text").count("\n") >= 5  # all three files are in the box
+        assert preview_names(page) == ["张小龙", "Zheng Yubo", "李　明"], preview_names(page)
+        assert "players-problems" not in page.content()
+        page.click("#add-players")
+        page.wait_for_selector("#player-list li >> nth=2")
+        got = hub.get(f"/api/tournaments/{tid}/players")["players"]
+        assert [(p["name"], p["club"], p["seed"]) for p in got] == [
+            ("张小龙", "上海", 1), ("Zheng Yubo", "Beijing", 2), ("李　明", "广州", 3)]
+        shot(page, "desk-keeps-headers")
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("locale, remove, withdraw", [("en-US", "Remove", "Withdraw"), ("zh-CN", "移除", "退赛")])
+def test_remove_before_the_draw_withdraw_after_it(hub: ServedHub, browser: Any, locale: str, remove: str,
+                                                 withdraw: str) -> None:
+    tid = new_tournament(hub, "Remove")
+    hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "T1"})
+    names = ("甲", "乙", "丙", "丁", "戊")
+    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in names]})
+    guard = PageWatch()
+    ctx, page = open_desk(browser, hub, "laptop", locale)
+    guard.attach(page)
+    try:
+        page.goto(f"{hub.url}/desk/{tid}/players")
+        row = ".player-row[data-player='p2']"
+        page.wait_for_selector(f"{row} [data-action=remove]")
+        assert page.locator("[data-action=withdraw]").count() == 0  # before the draw: nobody withdraws
+        assert page.inner_text(f"{row} [data-action=remove]") == remove
+        page.click(f"{row} [data-action=remove]")
+        page.wait_for_selector("#modal-confirm")
+        assert "乙" in page.inner_text("#modal-text")
+        shot(page, f"desk-keeps-remove-confirm-{locale}")
+        page.click("#modal-confirm")
+        page.wait_for_selector(row, state="detached")
+        assert page.locator(".player-row").count() == 4
+        players = hub.get(f"/api/tournaments/{tid}/players")["players"]
+        assert [p["name"] for p in players] == ["甲", "丙", "丁", "戊"]  # gone, not withdrawn
+        assert all(p["status"] == "active" for p in players)
+        # The draw made (from another desk): Withdraw, no Remove.
+        hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seed": 1, "match": {
+            "discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}})
+        page.wait_for_selector(".player-row[data-player='p3'] [data-action=withdraw]")
+        assert page.locator("[data-action=remove]").count() == 0
+        assert page.inner_text(".player-row[data-player='p3'] [data-action=withdraw]") == withdraw
+        shot(page, f"desk-keeps-withdraw-after-draw-{locale}")
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()
+
+
 def test_semicolons_taken_seeds_and_equal_names(hub: ServedHub, browser: Any) -> None:
     tid = new_tournament(hub)
     hub.admin_post(f"/api/tournaments/{tid}/players", {"name": "Seeded Already", "seed": 5})
     ctx, page = open_desk(browser, hub, "laptop")
     try:
         page.goto(f"{hub.url}/desk/{tid}/players")
-        page.fill("#players-text", '"Smith, John";;\n"Doe, Jane";Club "X";5\nHan Yu\nhan yu\nHan Yu')
+        page.fill("#players-text", '"Smith, John";;\n"Doe, Jane";Club "X";5\nHan Yu\nhan yu\nHan Yu\n李明\n李　明')
         page.wait_for_selector("#players-parsed")
-        assert preview_names(page) == ["Smith, John", "Doe, Jane", "Han Yu", "han yu", "Han Yu"]
+        assert preview_names(page) == ["Smith, John", "Doe, Jane", "Han Yu", "han yu", "Han Yu", "李明", "李　明"]
         cells = [r.split("\t") for r in page.locator("#players-preview tbody tr").all_inner_texts()]
         assert cells[1][2] == 'Club "X"' and cells[1][3].strip() == ""  # seed 5 is taken: added without one
         assert "seed 5 is already Seeded Already's: added without a seed" in page.inner_text("#players-problems")
-        assert page.locator("#players-preview tbody tr.dup").count() == 3  # all three, the first too
-        assert "Add 5 players" in page.inner_text("#add-players")
+        # all three, the first too; and 李明 and 李　明 (an ideographic space): one name (ui.js foldName)
+        assert page.locator("#players-preview tbody tr.dup").count() == 5
+        assert "Add 7 players" in page.inner_text("#add-players")
     finally:
         ctx.close()
 

@@ -101,6 +101,29 @@ def test_search_highlights_scrolls_to_the_next_match_and_links(hub: Hub, browser
     page.context.close()
 
 
+def test_search_ignores_width_and_every_space(hub: Hub, browser: Any, guard: PageWatch) -> None:
+    """Names as Chinese organisers type them: an ideographic space (U+3000) inside a name, full-width
+    Latin letters, a club with a space. The search folds them all the same way (ui.js foldName):
+    "李明" finds "李　明", "yang fan" finds "ＹＡＮＧ Fan", and the other way round."""
+    entries = [{"name": "李　明"}, {"name": "ＹＡＮＧ Fan"}, {"name": "Wu Jiaqing", "club": "上海　浦东"},
+               {"name": "李明华"}]
+    ev = Event(hub, entries, tables=0, name="Folds")
+    ev.draw("single_elimination")
+    ids = {p["name"]: p["id"] for p in ev.players}
+    page, _ = open_page(browser, guard, f"{hub.url}/bracket/{ev.tid}", "phone", "zh")
+    bracket_ready(page)
+    box = page.locator("#player-search")
+    li, yang, wu = ["李　明", "李明华"], ["ＹＡＮＧ Fan"], ["Wu Jiaqing"]
+    for query, found in (("李明", li), ("李 明", li), ("李　明", li), ("yang fan", yang), ("ｙａｎｇｆａｎ", yang),
+                         ("YANG　FAN", yang), ("上海浦东", wu), ("wujiaqing", wu)):
+        box.fill(query)  # the results are listed on the input event, before fill returns
+        got = sorted(h.get_attribute("data-player") for h in page.locator("#search-results .hit").all())
+        assert got == sorted(ids[n] for n in found), (query, got)
+    shot(page, "fans-search-folds")
+    assert not guard.errors
+    page.context.close()
+
+
 def test_search_finds_a_player_in_a_folded_round(hub: Hub, browser: Any, guard: PageWatch,
                                                   shapes: dict[str, Any]) -> None:
     """A finished 64-player bracket on a phone folds its early rounds; a player out in round 1 is

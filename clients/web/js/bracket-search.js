@@ -3,23 +3,23 @@
 // links to their page (/player/{tid}/{pid}). The choice is kept in the URL (?player=pid) so a
 // shared link opens highlighted, and it survives every live redraw.
 import { t } from "./i18n.js";
-import { el, fill, isolated } from "./ui.js";
+import { el, fill, foldName, isolated } from "./ui.js";
 import { isMatch, nextMatch, playerMatches } from "./draw-view.js";
 import { sectionOf } from "./bracket-draw.js";
 
 const MAX_RESULTS = 8;
 
-/** Lower case, compatibility forms folded, spaces squeezed: "ＹＡＮＧ  fan" finds "Yang Fan". */
-export function fold(s) { return String(s || "").normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim(); }
-
+/** Players whose name or club holds `query`, both folded by foldName (ui.js: width, case and
+ * whitespace, the ideographic space too: "ＹＡＮＧ fan" finds "Yang Fan", "李明" finds "李　明"),
+ * or whose seed it is ("#3", "3"); a name that starts with it first, then the seeds' order. */
 export function findPlayers(players, query) {
-  const q = fold(query);
+  const q = foldName(query);
   if (!q) return [];
   const hits = [];
   for (const p of players) {
-    const name = fold(p.name);
+    const name = foldName(p.name);
     const at = name.indexOf(q);
-    const club = p.club ? fold(p.club).indexOf(q) : -1;
+    const club = p.club ? foldName(p.club).indexOf(q) : -1;
     const seed = /^#?\d+$/.test(q) && p.seed === Number(q.replace("#", ""));
     if (at >= 0 || club >= 0 || seed) hits.push({ p, rank: seed ? -1 : at === 0 ? 0 : at > 0 ? 1 : 2 });
   }

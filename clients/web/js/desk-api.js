@@ -72,6 +72,7 @@ export const hub = {
   addPlayers: (tid, players) => api("POST", `/api/tournaments/${enc(tid)}/players`, { players }),
   updatePlayer: (tid, pid, changes) => api("PATCH", `/api/tournaments/${enc(tid)}/players/${enc(pid)}`, changes),
   withdrawPlayer: (tid, pid) => api("POST", `/api/tournaments/${enc(tid)}/players/${enc(pid)}/withdraw`),
+  removePlayer: (tid, pid) => api("DELETE", `/api/tournaments/${enc(tid)}/players/${enc(pid)}`),
   makeDraw: (tid, body) => api("POST", `/api/tournaments/${enc(tid)}/draw`, body),
   reinstatePlayer: (tid, pid) => api("POST", `/api/tournaments/${enc(tid)}/players/${enc(pid)}/reinstate`),
   reopen: (tid, key) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/reopen`),

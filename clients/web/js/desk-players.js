@@ -1,20 +1,49 @@
 // Step "players": type or paste the list (one a line: "name", or "name, club, seed"), or load a CSV
-// file (name, club, seed; a header row is recognised; UTF-8, UTF-16 or GBK/GB18030, desk-file.js);
+// file (name, club, seed; a header row in English or Chinese is recognised wherever it is, and its
+// columns followed: headerColumns; UTF-8, UTF-16 or GBK/GB18030, desk-file.js);
 // what was understood is shown before anything is sent. What was typed and not added yet is kept
 // in this browser (localStorage per tournament) until it is added, so Next, a reload or a closed
 // tab loses nothing. Then the players: rename, change club or seed (seed: before the draw only),
-// withdraw (a withdrawn player's unplayed matches go to the opponent as walkovers) and reinstate.
+// remove (before the draw: gone from the list), withdraw (after it: a withdrawn player's unplayed
+// matches go to the opponent as walkovers) and reinstate.
 // After the draw, late entries are taken while no draw match has a result; the draw is then stale
 // until it is made again (the draw step).
 import { t, inParens } from "./i18n.js";
-import { el, fill } from "./ui.js";
+import { el, fill, foldName } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { readTextFile } from "./desk-file.js";
 import { namesForIds } from "./entries.js";
 import { field, say, noticeLine, nextStep, busy, errorText, ask, named } from "./desk-ui.js";
 
 const MAX_NAME = 100;
-const HEADER = /^(name|player|names|姓名|选手|名字)$/i;
+// A header row, in either language, wherever it is (a second file loaded below the first brings
+// its own): every cell one of these words, one of them a name's. It also says the order of the
+// columns for the lines after it ("序号,姓名,种子,俱乐部"); a column it does not know is left out.
+const HEADER_WORDS = {
+  name: ["name", "names", "player", "players", "playername", "fullname", "姓名", "名字", "名称", "选手", "选手姓名", "球员", "参赛者", "参赛选手"],
+  club: ["club", "team", "clubname", "俱乐部", "球会", "球队", "队伍", "代表队", "单位"],
+  seed: ["seed", "seeding", "seedno", "种子", "种子号", "种子序号", "排位"],
+  skip: ["#", "no", "no.", "number", "序号", "编号", "handicap", "让球"],
+};
+const DEFAULT_COLUMNS = { name: 0, club: 1, seed: 2 };
+
+/** A cell as a header word: folded as names are (foldName: ＮＡＭＥ, "Player name"), no trailing colon. */
+const headerWord = (cell) => foldName(cell).replace(/:$/, "");
+
+/** The columns a header row names ({name, club?, seed?} -> cell index), or null when `cells` is no header. */
+export function headerColumns(cells) {
+  const columns = {};
+  let words = 0;
+  for (const [i, cell] of cells.entries()) {
+    const word = headerWord(cell);
+    if (!word) continue;
+    const kind = Object.keys(HEADER_WORDS).find((k) => HEADER_WORDS[k].includes(word));
+    if (!kind) return null;
+    words += 1;
+    if (kind !== "skip" && !(kind in columns)) columns[kind] = i;
+  }
+  return words && "name" in columns ? columns : null;
+}
 
 const PASTE_KEY = (tid) => `cuehub.desk.paste.${tid}`;
 
@@ -68,13 +97,16 @@ export function parsePlayers(text, existing = []) {
   const rows = [];
   const problems = [];
   const seeds = new Map(existing.filter((p) => p.seed).map((p) => [p.seed, p.name]));
+  let columns = DEFAULT_COLUMNS;
   lines.forEach((raw, i) => {
     const line = i + 1;
     if (!raw.trim() || raw.trim().startsWith("#")) return;
     const sep = separatorOf(raw);
     const cells = sep ? csvCells(raw, sep) : [raw.trim().replace(/^"(.*)"$/, "$1")];
-    const [name = "", club = "", seedText = ""] = cells;
-    if (!rows.length && !problems.length && HEADER.test(name)) return; // a header row
+    const header = headerColumns(cells);
+    if (header) { columns = header; return; } // a header row: not a player; its columns from here on
+    const cell = (kind) => (kind in columns ? cells[columns[kind]] || "" : "");
+    const [name, club, seedText] = [cell("name"), cell("club"), cell("seed")];
     if (!name) { problems.push({ line, text: t("dk_p_no_name"), kind: "err" }); return; }
     if ([...name].length > MAX_NAME) { problems.push({ line, text: t("dk_p_long", { n: MAX_NAME }), kind: "err" }); return; }
     let seed = null;
@@ -88,10 +120,10 @@ export function parsePlayers(text, existing = []) {
   });
   const count = new Map();
   for (const n of [...existing.map((p) => p.name), ...rows.map((r) => r.name)]) {
-    const k = n.toLowerCase();
+    const k = foldName(n); // "李明" and "李　明", "Han Yu" and "ＨＡＮ ＹＵ": the same name
     count.set(k, (count.get(k) || 0) + 1);
   }
-  for (const r of rows) r.dup = count.get(r.name.toLowerCase()) > 1;
+  for (const r of rows) r.dup = count.get(foldName(r.name)) > 1;
   return { rows, problems };
 }
 
@@ -209,12 +241,33 @@ export function playersView(ctx) {
   }
 
   async function withdraw(p, button) {
-    if (!(await ask(t(drawMade() ? "dk_p_withdraw_confirm" : "dk_p_remove_confirm", { name: p.name })))) return;
+    if (!(await ask(t("dk_p_withdraw_confirm", { name: p.name })))) return;
     busy(button, message, async () => {
       await hub.withdrawPlayer(ctx.tid, p.id);
       say(message, t("dk_p_withdrawn", { name: p.name }), "ok");
       await ctx.reload();
     });
+  }
+
+  /** Before the draw a player is removed, not withdrawn: gone from the list (the hub refuses it
+   * once the draw is made: 409 draw_made, said as any refusal). */
+  async function remove(p, button) {
+    if (!(await ask(t("dk_p_remove_confirm", { name: p.name })))) return;
+    busy(button, message, async () => {
+      await hub.removePlayer(ctx.tid, p.id);
+      say(message, t("dk_p_removed", { name: p.name }), "ok");
+      await ctx.reload();
+    });
+  }
+
+  /** Remove before the draw; Withdraw (an active player) after it. */
+  function leaveButton(p) {
+    const before = !drawMade();
+    if (!before && p.status !== "active") return null;
+    const button = el("button", { class: "btn small danger", type: "button", dataset: { action: before ? "remove" : "withdraw" },
+      text: t(before ? "dk_p_remove" : "dk_p_withdraw") });
+    button.addEventListener("click", () => (before ? remove(p, button) : withdraw(p, button)));
+    return button;
   }
 
   function paintList() {
@@ -223,8 +276,6 @@ export function playersView(ctx) {
       el("h3", { text: t("dk_p_list", { n: all.length }) }),
       !all.length ? el("p", { class: "muted", id: "no-players", text: t("dk_p_none") })
         : el("ol", { class: "player-list", id: "player-list" }, all.map((p) => {
-          const wd = el("button", { class: "btn small danger", type: "button", dataset: { action: "withdraw" }, text: t("dk_p_withdraw") });
-          wd.addEventListener("click", () => withdraw(p, wd));
           return el("li", { class: `player-row status-${p.status}`, dataset: { player: p.id } },
             editing === p.id ? editForm(p) : el("div", { class: "p-main" },
               el("span", { class: "p-name", text: p.name }),
@@ -235,7 +286,7 @@ export function playersView(ctx) {
             editing === p.id ? null : el("div", { class: "p-actions" },
               el("button", { class: "btn small", type: "button", dataset: { action: "edit" }, text: t("dk_p_edit"),
                 onclick: () => { editing = p.id; paintList(); list.querySelector(".p-name-input")?.focus(); } }),
-              p.status === "active" ? wd : null,
+              leaveButton(p),
               p.status === "withdrawn" ? (() => {
                 const back = el("button", { class: "btn small", type: "button", dataset: { action: "reinstate" }, text: t("dk_p_reinstate") });
                 back.addEventListener("click", () => reinstate(p, back));

@@ -247,6 +247,13 @@ export function runView(ctx) {
     return t(`dk_es_${m.status}`);
   }
 
+  /** The slots a round's entry names: a bye's empty ones left out; a chase sit-out's "bye" slots
+   * too (its result says "Bye" already); a bracket's "bye" slot is named ("p1 – Bye"). */
+  function shownSlots(m) {
+    const slots = m.players || [];
+    return slots.filter((p) => (p !== null || m.status !== "bye") && !(p === "bye" && slots.length > 2));
+  }
+
   function roundsList() {
     const byRound = new Map();
     for (const m of entries()) {
@@ -259,7 +266,7 @@ export function runView(ctx) {
       el("h4", { text: roundName(round, ms[0]) }),
       el("ul", { class: "round-list" }, ms.map((m) => el("li", { class: `entry es-${m.status}`, dataset: { key: m.key, status: m.status } },
         el("span", { class: "e-key", text: m.key }),
-        el("span", { class: "e-names" }, (m.players || []).filter((p) => p !== null || m.status !== "bye").map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
+        el("span", { class: "e-names" }, shownSlots(m).map((p, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
           p === "bye" ? el("span", { class: "muted", text: t("dk_es_bye") }) : el("bdi", { class: m.winner && p === m.winner ? "won" : "", text: name(p) })])),
         el("span", { class: "e-result muted small" }, named(resultOf(m))),
         el("span", { class: "e-acts" },

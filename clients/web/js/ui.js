@@ -27,6 +27,12 @@ function append(parent, children) {
   }
 }
 
+/** A name as every search and comparison of names on the pages sees it (the bracket's "Find a
+ * player", the desk's "same name as another"): compatibility forms folded (full-width ＹＡＮＧ and
+ * half-width katakana to their ordinary forms, the ideographic space U+3000 to a space), lower case,
+ * and no whitespace at all, so "李明" finds "李　明" and "yang fan" finds "YangFan". */
+export function foldName(s) { return String(s ?? "").normalize("NFKC").toLowerCase().replace(/\s+/g, ""); }
+
 /** `text` as nodes for el(), every place one of `names` is found in it (a player's, a table's or a
  * tournament's name put into a translated sentence) in a <bdi>: a right-to-left name never reorders
  * the words around it. Longer names are found first (a name inside another stays in the longer
