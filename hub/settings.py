@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     watch_port: int | None = Field(None, ge=0, le=65535)
     watch_host: str | None = None
     watch_url: str | None = None
+    # Snapshots of one watch channel a minute from one client address, every socket of a process
+    # together (hub/watch/budgets.py): a fresh socket has a fresh per-socket budget, an address does
+    # not. Leave room for a venue's phones behind one NAT address.
+    snapshots_per_address: int = Field(120, ge=1)
     # Heartbeats on every WebSocket (tablets, /ws/watch, the gateway port): a ping every this many
     # seconds, and a socket that has not answered one within as long again is closed (its
     # watcher's subscriptions go with it).
