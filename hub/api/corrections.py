@@ -245,6 +245,9 @@ async def delete_tournament(tid: str, request: Request) -> dict[str, Any]:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     deps.services(request).flow.forget(tid)
     tournaments(request).forget(tid)
+    exports = deps.services(request).exports
+    if exports is not None:
+        exports.forget(tid)
     writer = deps.writer(request)
     for table_id in table_ids:  # screens of its tables look again (nothing there now)
         writer.table_changed(table_id, tid)
