@@ -88,6 +88,12 @@ class Settings(BaseSettings):
     # and a start reloads no more than that. A resend of a forgotten id is judged afresh.
     refusals_per_match: int = Field(1000, ge=1)
     refusal_ttl_s: float = Field(7 * 86400.0, gt=0)
+    # Matches a process keeps in memory (folded, with their command ids), and how many of those may
+    # be finished ones (hub/matches/cache.py); the watch history of `since` keeps the updates of as
+    # many finished matches (hub/watch/feeds.py). A match's memory grows with its events: beyond
+    # these the least recently used are dropped and folded again from the store when needed.
+    match_cache: int = Field(512, ge=1)
+    finished_match_cache: int = Field(16, ge=0)
     # Slow and idle clients on the hub's port (and the gateway's handshake): a connection must finish
     # a request's head within header_timeout_s (from connecting, or from its previous response), its
     # body within body_timeout_s, and an idle keep-alive connection is closed after keep_alive_s.

@@ -366,6 +366,8 @@ class MatchWriter:
             moved_from = live.row.table_id
             live.row = replace(live.row, table_id=moved_to)
         self._publish(live, event.to_json(), moved_from)
+        if proj["status"] == "finished":  # one more finished match in memory: the oldest beyond the bound go
+            self.cache.bound(live.row.id)
         return Ack(event.version)
 
     async def _reject(self, live: LiveMatch, command_id: str | None, code: str, message: str,

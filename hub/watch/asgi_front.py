@@ -45,6 +45,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings = state.settings
     core = WatchCore(state.engine, state.rules, state.writer, bus_for(settings),
                      tournaments=state.tournaments, snapshots_per_address=settings.snapshots_per_address)
+    core.match_feeds.max_finished = settings.finished_match_cache  # rings of finished matches kept
     await core.start()
     state.watch = core
     # The websockets front of the same core: uvicorn hands it /ws/watch upgrades on the hub's own

@@ -327,6 +327,7 @@ async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Ev
     metrics = Metrics()
     core = WatchCore(engine, rules, None, bus_for(settings), metrics=metrics,
                      snapshots_per_address=settings.snapshots_per_address)
+    core.match_feeds.max_finished = settings.finished_match_cache
     await core.start()
     server = WatchServer(core, settings, metrics)
     await server.start(host, port)
