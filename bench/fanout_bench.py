@@ -197,7 +197,9 @@ def start_hubs(
     `uvicorn hub.app:create_app --factory` (uvicorn's own WebSocket protocol: the FastAPI /ws/watch)."""
     # The tablet rate limit (50 commands/s by default, 4429 past a burst) would cap the saturation
     # phase's 200 updates/s: lifted, since this measures the fan-out, not the flood guard.
-    env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_TABLE_RATE": "100000", "HUB_TABLE_BURST": "100000"}
+    # Every watcher connects from this host: the snapshot budget per address is lifted too.
+    env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "HUB_TABLE_RATE": "100000", "HUB_TABLE_BURST": "100000",
+           "HUB_SNAPSHOTS_PER_ADDRESS": "10000000"}
     if redis:
         schema = "bench_" + uuid.uuid4().hex[:8]
         subprocess.run(

@@ -102,6 +102,8 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         # Refusals remembered within bounds: HUB_REFUSALS_PER_MATCH, HUB_REFUSAL_TTL_S.
         writer.cache.refusals_per_match = settings.refusals_per_match
         writer.cache.refusal_ttl_ms = int(settings.refusal_ttl_s * 1000)
+        # Matches in memory, finished ones among them: HUB_MATCH_CACHE, HUB_FINISHED_MATCH_CACHE.
+        writer.cache.max_live, writer.cache.max_finished = settings.match_cache, settings.finished_match_cache
         listings = Listings(engine, rules_module, writer)
         # Tablet presence first: the clocks ask it before any time foul (hub/matches/presence.py).
         presence = Presence(engine, writer)

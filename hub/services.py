@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
     from hub.rules.interface import MatchRules
+    from hub.tournaments.exports import ExportCache
     from hub.tournaments.flow import TournamentFlow
     from hub.tournaments.summary import TournamentList
     from hub.tournaments.writer import TournamentWriter
@@ -62,6 +63,7 @@ class Services:
     token_cache: TokenCache | None = None
     desk_guard: Guard | None = None
     tournament_list: TournamentList | None = None
+    exports: ExportCache | None = None  # the tournaments' exports, per version (hub/tournaments/exports.py)
     # Open table sockets by table id: closers keyed by id(closer) (hub/api/access.py).
     table_sessions: dict[str, dict[int, Callable[[int], None]]] = field(default_factory=dict)
 

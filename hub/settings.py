@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     watch_port: int | None = Field(None, ge=0, le=65535)
     watch_host: str | None = None
     watch_url: str | None = None
+    # Snapshots of one watch channel a minute from one client address, every socket of a process
+    # together (hub/watch/budgets.py): a fresh socket has a fresh per-socket budget, an address does
+    # not. Leave room for a venue's phones behind one NAT address.
+    snapshots_per_address: int = Field(120, ge=1)
     # Heartbeats on every WebSocket (tablets, /ws/watch, the gateway port): a ping every this many
     # seconds, and a socket that has not answered one within as long again is closed (its
     # watcher's subscriptions go with it).
@@ -84,6 +88,12 @@ class Settings(BaseSettings):
     # and a start reloads no more than that. A resend of a forgotten id is judged afresh.
     refusals_per_match: int = Field(1000, ge=1)
     refusal_ttl_s: float = Field(7 * 86400.0, gt=0)
+    # Matches a process keeps in memory (folded, with their command ids), and how many of those may
+    # be finished ones (hub/matches/cache.py); the watch history of `since` keeps the updates of as
+    # many finished matches (hub/watch/feeds.py). A match's memory grows with its events: beyond
+    # these the least recently used are dropped and folded again from the store when needed.
+    match_cache: int = Field(512, ge=1)
+    finished_match_cache: int = Field(16, ge=0)
     # Slow and idle clients on the hub's port (and the gateway's handshake): a connection must finish
     # a request's head within header_timeout_s (from connecting, or from its previous response), its
     # body within body_timeout_s, and an idle keep-alive connection is closed after keep_alive_s.

@@ -3,8 +3,12 @@
 - `POST /api/matches/{mid}/result` `{"winner", "score": {pid: n}, "reason"?}`: a result entered by
   hand, stored as a `result_entered` event of the match (hub/rules/entered.py says what it checks;
   a refusal is 422 `bad_result`). For a draw match the draw takes it as any result (the flow, when
-  it was scheduled or live; here at once, when a finished match's score is corrected). `409
-  result_used` when the corrected result would change a match that has started.
+  it was scheduled or live; here at once, when a finished match's score is corrected), always the
+  match's own latest (hub/tournaments/draw_results.py). `409 result_used` when the corrected result
+  would change a match that has started. The result is stored only while the draw is as that check
+  read it (checked in the append's transaction; judged again when it moved, and `409 draw_moved`
+  when it kept moving), so two desks entering results at once on two processes cannot leave the
+  bracket with another winner than the match's.
 - `POST /api/tournaments/{tid}/draw/{key}/reopen`: a walkover given by the desk is undone (the
   match is ready again, at the end of the queue); a finished match is opened again: its finishing
   event is undone (a result entered by hand, else the last stroke: the match is live again on its
@@ -29,14 +33,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hub import draws
 from hub.api import correction_models as xm
 from hub.api import deps, models
 from hub.api.errors import ApiError
 from hub.api.tournaments import _apply, _body, _entry, _flow_idle, _players, _projection, _state, tournaments
-from hub.matches.writer import Ack, MatchWriter
-from hub.store import catalog, removal
+from hub.matches.writer import Ack, Answer, MatchWriter, Rejected
+from hub.store import catalog, match_events, removal, tournament_events
 from hub.tournaments.flow import draw_entries
 
 router = APIRouter(prefix="/api", tags=["corrections"], responses=models.errors(503))
@@ -74,6 +79,46 @@ def _result_command(body: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "result_entered", "winner": body["winner"], "score": body["score"], "reason": body.get("reason")}
 
 
+# A draw match's result is stored only while the draw is as the desk's check read it; the draw moving
+# meanwhile (another process took this match's result, say) makes the check run again, this often.
+DRAW_ATTEMPTS = 5
+DRAW_MOVED = "draw_moved"
+
+
+def _draw_unmoved(tid: str, version: int) -> catalog.InTransaction:
+    """The result's append checks, in its transaction, that the tournament's stream is still at
+    `version`, the one `refuse_started` judged: a take of this match's result locks the match row
+    (hub/tournaments/draw_results.py), so it cannot commit between this check and the append's commit."""
+    async def check(conn: AsyncConnection) -> None:
+        if await tournament_events.head_in(conn, tid) != version:
+            raise match_events.CheckFailed(DRAW_MOVED, "the draw changed meanwhile")
+
+    return check
+
+
+async def _enter_once(request: Request, row: catalog.MatchRow, command: dict[str, Any]) -> Answer:
+    """Judge the result on the match and the draw as they are now, and store it if neither moved."""
+    writer: MatchWriter = deps.writer(request)
+    rules = deps.services(request).rules
+    match_state = await writer.state(row.id)
+    if match_state is None:
+        raise ApiError(404, "not_found", f"no match {row.id!r}")
+    try:
+        checked = rules.decide(match_state, command, server=True)[1]
+    except rules.Reject as r:
+        raise ApiError(422, "bad_result", r.message) from None
+    check = None
+    if row.draw_key is not None:
+        state = await _state(request, row.tournament_id)
+        taken = state.results.get(row.draw_key)
+        if taken is not None and taken.match_id == row.id:  # a correction of a result the draw holds
+            correction = {"key": row.draw_key, "match_id": row.id, "winner": checked["winner"],
+                          "scores": checked["score"], "ranking": None}
+            await refuse_started(request, state, "result_taken", correction, besides=row.draw_key)
+        check = _draw_unmoved(row.tournament_id, state.version)
+    return await writer.submit(row.id, None, command, server=True, check=check)
+
+
 @router.post("/matches/{mid}/result", dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(xm.ResultEntry),
              responses=models.ok(models.MatchProjection, "The match, finished, its result entered by hand.")
@@ -86,38 +131,24 @@ async def enter_result(mid: str, request: Request) -> dict[str, Any]:
         raise ApiError(404, "not_found", f"no match {mid!r}")
     if row.status == catalog.CANCELLED:
         raise ApiError(409, "cancelled", "this match was taken off its table: it has no result to enter")
-    rules = deps.services(request).rules
-    match_state = await writer.state(mid)
-    if match_state is None:
-        raise ApiError(404, "not_found", f"no match {mid!r}")
-    try:
-        checked = rules.decide(match_state, command, server=True)[1]
-    except rules.Reject as r:
-        raise ApiError(422, "bad_result", r.message) from None
-    correction = None
-    if row.draw_key is not None:
-        state = await _state(request, row.tournament_id)
-        entry = draw_entries(draws.projection(state)).get(row.draw_key)
-        if entry is not None and entry.get("match_id") == mid and entry["status"] == "finished":
-            correction = {"key": row.draw_key, "match_id": mid, "winner": checked["winner"],
-                          "scores": checked["score"], "ranking": None}
-            await refuse_started(request, state, "result_taken", correction, besides=row.draw_key)
-    answer = await writer.submit(mid, None, command, server=True)
+    for _ in range(DRAW_ATTEMPTS):
+        answer = await _enter_once(request, row, command)
+        if not (isinstance(answer, Rejected) and answer.code == DRAW_MOVED):
+            break
     if not isinstance(answer, Ack):
         status = 422 if answer.code == "bad_command" else 409
         raise ApiError(status, "bad_result" if status == 422 else answer.code, answer.message)
     proj = await writer.projection(mid)
     assert proj is not None
-    if correction is not None:  # the draw already holds this match's result: it takes the new one now
-        ranking = (proj.get("result") or {}).get("ranking")
-        take = {"kind": "take_result", **correction, "ranking": list(ranking) if ranking else None, "entered": True}
-        try:
-            await tournaments(request).apply(row.tournament_id, take)
-        except draws.DrawReject as r:
-            if r.code != "already_decided":
-                raise ApiError(r.status, r.code, r.message) from None
     if row.draw_key is not None:
-        await _flow_idle(request, row.tournament_id)
+        tid = row.tournament_id
+        taken = (await _state(request, tid)).results.get(row.draw_key)
+        if taken is not None and taken.match_id == mid:  # the draw holds this match's result: the new one now
+            try:
+                await deps.services(request).flow.results.take(tid, row.draw_key, mid)
+            except draws.DrawReject as r:
+                raise ApiError(r.status, r.code, r.message) from None
+        await _flow_idle(request, tid)
     return proj
 
 
@@ -225,6 +256,9 @@ async def delete_tournament(tid: str, request: Request) -> dict[str, Any]:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     deps.services(request).flow.forget(tid)
     tournaments(request).forget(tid)
+    exports = deps.services(request).exports
+    if exports is not None:
+        exports.forget(tid)
     writer = deps.writer(request)
     for table_id in table_ids:  # screens of its tables look again (nothing there now)
         writer.table_changed(table_id, tid)

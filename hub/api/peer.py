@@ -37,7 +37,11 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 def client_keys(request: Request) -> list[str]:
     """The counters an attempt from this client is counted on: [address] or [/64, /48]."""
-    host = request.client.host if request.client else ""
+    return address_keys(request.client.host if request.client else "")
+
+
+def address_keys(host: str) -> list[str]:
+    """The counters a client at `host` (an address, as the hub trusts it) is counted on."""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
@@ -87,13 +91,11 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-class ForwardedHeaders:
-    """ASGI middleware: the client address and scheme from a trusted proxy's headers."""
+class TrustedProxies:
+    """HUB_TRUSTED_PROXIES applied: who the client is, from the TCP peer and X-Forwarded-For."""
 
-    def __init__(self, app: Any, trusted: Iterable[str] = ()) -> None:
-        self.app = app
+    def __init__(self, trusted: Iterable[str] = ()) -> None:
         self.networks = _networks(trusted)
-        self.warned = False
 
     def trusts(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
         if self.networks is None:  # "*": any peer, even one that is not an address (a test client)
@@ -102,6 +104,34 @@ class ForwardedHeaders:
             return False
         mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
         return any((mapped or ip) in net for net in self.networks)
+
+    def forwarded_client(self, forwarded_for: str) -> str | None:
+        """The client a trusted proxy's X-Forwarded-For names: its right-most address that is not
+        itself a trusted proxy (None when it names no address)."""
+        hops = [h for h in (_address(x) for x in forwarded_for.split(",")) if h is not None]
+        client = next((h for h in reversed(hops) if not self.trusts(h)), hops[0] if hops else None)
+        if client is None:
+            return None
+        return str(client.ipv4_mapped or client) if isinstance(client, ipaddress.IPv6Address) else str(client)
+
+    def client(self, peer: str | None, forwarded_for: str | None) -> str:
+        """The client's address: the one X-Forwarded-For names when `peer` is a trusted proxy,
+        else the peer itself (the watch sockets the websockets server takes, which no ASGI
+        middleware sees, are counted per this)."""
+        if forwarded_for is not None and self.trusts(_address(peer) if peer else None):
+            named = self.forwarded_client(forwarded_for)
+            if named is not None:
+                return named
+        return peer or ""
+
+
+class ForwardedHeaders(TrustedProxies):
+    """ASGI middleware: the client address and scheme from a trusted proxy's headers."""
+
+    def __init__(self, app: Any, trusted: Iterable[str] = ()) -> None:
+        super().__init__(trusted)
+        self.app = app
+        self.warned = False
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):
@@ -122,11 +152,9 @@ class ForwardedHeaders:
             return scope
         scope = dict(scope)
         if forwarded_for is not None:
-            hops = [h for h in (_address(x) for x in forwarded_for.decode("latin-1").split(",")) if h is not None]
-            client = next((h for h in reversed(hops) if not self.trusts(h)), hops[0] if hops else None)
+            client = self.forwarded_client(forwarded_for.decode("latin-1"))
             if client is not None:
-                scope["client"] = (str(client.ipv4_mapped or client) if isinstance(client, ipaddress.IPv6Address)
-                                   else str(client), 0)
+                scope["client"] = (client, 0)
         if forwarded_proto is not None:
             proto = forwarded_proto.decode("latin-1").split(",")[-1].strip().lower()
             secure = proto in ("https", "wss")

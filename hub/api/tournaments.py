@@ -11,14 +11,17 @@ tables. Beyond the fixed names of section 7 the organiser also has:
   table; it goes back to the end of the queue (the next ready match takes the table);
 - `POST /api/tournaments/{tid}/queue` `{"keys": [...]}`: those ready matches are called first, in that order;
 - `GET /api/tournaments/{tid}/results.json`, `results.csv` (every draw match), `placings.csv`: the
-  results for export (`hub/tournaments/results.py`).
+  results for export (`hub/tournaments/results.py`), cached per tournament version and language
+  and built off the event loop (`hub/tournaments/exports.py`), with an `ETag` (`If-None-Match`: 304).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -31,8 +34,10 @@ from hub.api import deps, draw_templates, models
 from hub.api.errors import ApiError, read_json
 from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
+from hub.ops import conditional
 from hub.store import catalog
-from hub.tournaments import results
+from hub.tournaments import exports, results
+from hub.tournaments.exports import ExportCache
 from hub.tournaments.flow import draw_entries
 from hub.tournaments.projection import page_matches, tournament_projection
 from hub.tournaments.writer import NotStored, TournamentWriter
@@ -388,25 +393,51 @@ def _disposition(proj: dict[str, Any], what: str, ext: str) -> str:
     return f"attachment; filename=\"{ascii_only}\"; filename*=UTF-8''{quote(whole, safe='')}"
 
 
+async def _export(request: Request, proj: dict[str, Any], kind: str, lang: str | None, media_type: str,
+                  headers: dict[str, str], build: Callable[[], bytes]) -> Response:
+    """An export, cached per tournament version and language (hub/tournaments/exports.py): 304 for a
+    client that has this version's, else the bytes built once, off the event loop."""
+    services = deps.services(request)
+    if services.exports is None:
+        services.exports = ExportCache()
+    # no-cache: a client (or a proxy) revalidates each time, and gets a 304 while nothing changed.
+    headers = {**headers, "Cache-Control": "no-cache"}
+    etag = exports.etag_of(proj, kind, lang)
+    if conditional.is_fresh(request, etag):
+        return conditional.respond(request, b"", media_type, headers, etag=etag)
+    export = await services.exports.get(proj, kind, lang, build)
+    return conditional.respond(request, export.body, media_type, headers, etag=export.etag)
+
+
+def _json_bytes(content: Any) -> bytes:
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
 @router.get("/tournaments/{tid}/results.json", response_model=None,
-            responses=models.ok(cm.ResultsExport, "Placings, standings and every draw match.") | models.errors(404))
-async def results_json(tid: str, request: Request, lang: str | None = None) -> JSONResponse:
+            responses=models.ok(cm.ResultsExport, "Placings, standings and every draw match; `ETag` given, "
+                                "`If-None-Match` answered 304.") | models.errors(404))
+async def results_json(tid: str, request: Request, lang: str | None = None) -> Response:
     proj = await _whole(request, tid)
-    return JSONResponse(results.results_json(proj, lang), headers={
-        "Content-Disposition": _disposition(proj, "results", "json")})
+    return await _export(request, proj, "results.json", lang, "application/json", {
+        "Content-Disposition": _disposition(proj, "results", "json")},
+        lambda: _json_bytes(results.results_json(proj, lang)))
 
 
 @router.get("/tournaments/{tid}/results.csv", response_model=None, response_class=Response,
-            responses=cm.csv_ok("Every draw match, a row each.") | models.errors(404))
+            responses=cm.csv_ok("Every draw match, a row each; `ETag` given, `If-None-Match` answered 304.")
+            | models.errors(404))
 async def results_csv(tid: str, request: Request, lang: str | None = None) -> Response:
     proj = await _whole(request, tid)
-    return Response(results.matches_csv(proj, lang), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": _disposition(proj, "matches", "csv")})
+    return await _export(request, proj, "results.csv", lang, "text/csv; charset=utf-8", {
+        "Content-Disposition": _disposition(proj, "matches", "csv")},
+        lambda: results.matches_csv(proj, lang).encode("utf-8"))
 
 
 @router.get("/tournaments/{tid}/placings.csv", response_model=None, response_class=Response,
-            responses=cm.csv_ok("The final placings, a row per player.") | models.errors(404))
+            responses=cm.csv_ok("The final placings, a row per player; `ETag` given, `If-None-Match` answered 304.")
+            | models.errors(404))
 async def placings_csv(tid: str, request: Request) -> Response:
     proj = await _whole(request, tid)
-    return Response(results.placings_csv(proj), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": _disposition(proj, "placings", "csv")})
+    return await _export(request, proj, "placings.csv", None, "text/csv; charset=utf-8", {
+        "Content-Disposition": _disposition(proj, "placings", "csv")},
+        lambda: results.placings_csv(proj).encode("utf-8"))

@@ -133,7 +133,7 @@ def order_queue(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
 
 
 def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking", "entered"))
+    fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking", "entered", "match_version"))
     match = draw_match(state, cmd)
     correcting = match.status == "finished"  # a score corrected by hand replaces the result
     if not correcting:
@@ -161,6 +161,9 @@ def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
     entered = fields.flag(cmd.get("entered") or False, "entered")
     if entered:  # a score entered by hand: the draw's screens say so
         data["entered"] = True
+    if cmd.get("match_version") is not None:  # the match's version the result was read at (the flow
+        # takes it again when the match has moved on since: hub/tournaments/flow.py)
+        data["match_version"] = fields.whole(cmd["match_version"], "match_version", 0, 2**31 - 1)
     if correcting:
         result = state.results[match.key]
         if result.winner == winner and dict(result.scores) == clean and result.entered == entered:

@@ -66,6 +66,7 @@ class Result(NamedTuple):
     ranking: tuple[str, ...] | None
     version: int
     entered: bool = False  # a score entered by hand at the desk
+    match_version: int | None = None  # the match's stream version this result was read at (None: not recorded)
 
 
 class Walkover(NamedTuple):

@@ -2,8 +2,12 @@
 with the store before a read and folded again from it when behind, least recently used evicted.
 
 `MatchCache` does no commands: `hub/matches/writer.py` runs them (holding a match's `lock`) and
-tells the cache what it stored. The store is the truth; this bounds memory (MAX_LIVE matches) and
-saves round trips, never loses anything.
+tells the cache what it stored. The store is the truth; this bounds memory and saves round trips,
+never loses anything: at most `max_live` matches (HUB_MATCH_CACHE), and of those at most
+`max_finished` finished ones (HUB_FINISHED_MATCH_CACHE). A match's memory grows with its events
+(its command ids, its racks), so a long event day must not keep every finished match: beyond the
+bound the least recently used finished ones are dropped, and folded again from the store if they
+are needed again (a correction, a late read).
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ REFUSALS_PER_MATCH = 1000
 REFUSAL_TTL_MS = 7 * 86_400_000
 
 # Matches kept in memory (state, projection, command ids); the least recently used beyond this
-# are folded again from the store when next needed.
+# are folded again from the store when next needed (HUB_MATCH_CACHE).
 MAX_LIVE = 512
+# Finished matches among them (HUB_FINISHED_MATCH_CACHE): the flow and the screens read a match
+# just after it ends, rarely later.
+MAX_FINISHED = 16
 
 
 @dataclass(slots=True)
@@ -55,6 +62,8 @@ class MatchCache:
         self._load_locks: dict[str, asyncio.Lock] = {}
         self.refusals_per_match = REFUSALS_PER_MATCH
         self.refusal_ttl_ms = REFUSAL_TTL_MS
+        self.max_live = MAX_LIVE
+        self.max_finished = MAX_FINISHED
 
     async def load(self, match_id: str) -> LiveMatch | None:
         live = self._live.get(match_id)
@@ -85,16 +94,30 @@ class MatchCache:
         keeps the two copies from both storing a version."""
         self._live[match_id] = live
         self._live.move_to_end(match_id)
-        if len(self._live) <= MAX_LIVE:
+        self.bound(match_id)
+
+    def bound(self, keep: str | None = None) -> None:
+        """Forget the least recently used matches beyond `max_live`, and the least recently used
+        finished ones beyond `max_finished`, but `keep` and any that a writer holds (its lock)."""
+        if len(self._live) > self.max_live:
+            for old_id in list(self._live)[: len(self._live) - self.max_live]:
+                self._drop(old_id, keep)
+        finished = [mid for mid, live in self._live.items() if live.projection.get("status") == "finished"]
+        for old_id in finished[: max(0, len(finished) - self.max_finished)]:
+            self._drop(old_id, keep)
+
+    def _drop(self, old_id: str, keep: str | None) -> None:
+        old = self._live[old_id]
+        if old.lock.locked() or old_id == keep:
             return
-        for old_id in list(self._live)[: len(self._live) - MAX_LIVE]:
-            old = self._live[old_id]
-            if old.lock.locked() or old_id == match_id:
-                continue
-            del self._live[old_id]
-            load_lock = self._load_locks.get(old_id)
-            if load_lock is not None and not load_lock.locked():
-                del self._load_locks[old_id]
+        del self._live[old_id]
+        load_lock = self._load_locks.get(old_id)
+        if load_lock is not None and not load_lock.locked():
+            del self._load_locks[old_id]
+
+    def finished_count(self) -> int:
+        """Finished matches in memory now (tests, diagnostics)."""
+        return sum(1 for live in self._live.values() if live.projection.get("status") == "finished")
 
     def forget(self, match_id: str) -> None:
         """Drop the match from memory (cancelled, or its last write failed); the store keeps it."""

@@ -14,6 +14,7 @@ from typing import Any
 from hub.matches.writer import Ack, Answer, MatchWriter
 from hub.ops.logs import bind
 from hub.ops.metrics import COMMAND_KINDS, REJECT_CODES, Metrics
+from hub.store import catalog
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ class InstrumentedWriter(MatchWriter):
 
     async def submit(
         self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
-        *, server: bool = False, token: str | None = None,
+        *, server: bool = False, token: str | None = None, check: catalog.InTransaction | None = None,
     ) -> Answer:
         m = self.metrics
         source = "server" if server else "table"
@@ -40,7 +41,7 @@ class InstrumentedWriter(MatchWriter):
                 row = await self.match_row(match_id)
                 with bind(table_id=row.table_id if row else None, tournament_id=row.tournament_id if row else None):
                     answer = await super().submit(match_id, command_id, command, expected_version, server=server,
-                                                  token=token)
+                                                  token=token, check=check)
                     elapsed = time.perf_counter() - t0
                     m.ack_seconds.observe(elapsed, source=source)
                     if isinstance(answer, Ack):

@@ -241,7 +241,7 @@ class MatchWriter:
 
     async def submit(
         self, match_id: str, command_id: str | None, command: Mapping[str, Any], expected_version: int | None = None,
-        *, server: bool = False, token: str | None = None,
+        *, server: bool = False, token: str | None = None, check: catalog.InTransaction | None = None,
     ) -> Answer:
         """Run one command envelope. Never raises for bad input: the answer says what happened.
         A database failure raises SQLAlchemyError (HTTP answers 503; the tablet reconnects and resends).
@@ -257,7 +257,10 @@ class MatchWriter:
         head (one round trip less on every stroke). That is safe because memory can only be
         behind when another process stored events: then an accepted command's append collides
         with the stored version (unique (match_id, version)) and is judged again after a refold,
-        and a refusal is only given after checking the store's head (see `_reject`)."""
+        and a refusal is only given after checking the store's head (see `_reject`).
+
+        `check(conn)` runs in the transaction that would store the event, after the match row's
+        lock (store.append); its store.CheckFailed is the answer (not remembered under the id)."""
         live = await self.cache.load(match_id)
         if live is None:
             return Rejected("unknown_match", f"no match {match_id!r}")
@@ -275,7 +278,7 @@ class MatchWriter:
                         f"expected version {expected_version}, the match is at {live.version}", token=token,
                     )
                 else:
-                    answer = await self._decide_and_store(live, command_id, command, server, token)
+                    answer = await self._decide_and_store(live, command_id, command, server, token, check)
                 if answer is not _LOST_RACE:
                     return answer
                 # Memory was behind the store (another process stored first) and has been
@@ -290,7 +293,7 @@ class MatchWriter:
 
     async def _decide_and_store(
         self, live: LiveMatch, command_id: str | None, command: Mapping[str, Any], server: bool,
-        token: str | None = None,
+        token: str | None = None, check: catalog.InTransaction | None = None,
     ) -> Answer:
         rules = self._rules
         try:
@@ -327,7 +330,10 @@ class MatchWriter:
                 return await self._reject(live, command_id, "not_allowed", refusal, token=token)
         try:
             await store.append(self._engine, live.row.id, event, status=proj["status"], void_target=void_target,
-                               table_id=moved_to, token=None if token is None else (live.row.table_id, token))
+                               table_id=moved_to, token=None if token is None else (live.row.table_id, token),
+                               check=check)
+        except store.CheckFailed as failed:
+            return Rejected(failed.code, failed.message)
         except store.DuplicateCommand as dup:  # another process stored this id first
             await self.cache.refold(live)
             return Ack(dup.version)
@@ -360,6 +366,8 @@ class MatchWriter:
             moved_from = live.row.table_id
             live.row = replace(live.row, table_id=moved_to)
         self._publish(live, event.to_json(), moved_from)
+        if proj["status"] == "finished":  # one more finished match in memory: the oldest beyond the bound go
+            self.cache.bound(live.row.id)
         return Ack(event.version)
 
     async def _reject(self, live: LiveMatch, command_id: str | None, code: str, message: str,

@@ -328,6 +328,29 @@ async def match_statuses(engine: AsyncEngine, match_ids: list[str]) -> dict[str,
         return {r.id: r.status for r in rows}
 
 
+async def match_heads(engine: AsyncEngine, match_ids: list[str]) -> dict[str, tuple[str, int]]:
+    """(status, version) of each match (cancelled ones included); unknown ids are left out."""
+    if not match_ids:
+        return {}
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            sa.select(matches.c.id, matches.c.status, matches.c.version).where(matches.c.id.in_(match_ids)))
+        return {r.id: (r.status, int(r.version)) for r in rows}
+
+
+async def lock_match(conn: AsyncConnection, match_id: str) -> tuple[str, int] | None:
+    """Take the match row's write lock in the caller's transaction (the lock every append of the
+    match takes first: hub/store/match_events.py) and read its (status, version): no event of the
+    match can be stored until the caller commits. None for an unknown match."""
+    row = (
+        await conn.execute(
+            matches.update().where(matches.c.id == match_id).values(version=matches.c.version)
+            .returning(matches.c.status, matches.c.version)
+        )
+    ).first()
+    return None if row is None else (row.status, int(row.version))
+
+
 async def open_matches(engine: AsyncEngine, tid: str) -> dict[str, str]:
     """table id -> its open (scheduled or live) match id, for one tournament's tables."""
     async with engine.connect() as conn:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,16 @@ class AlreadyRefused(Exception):
     def __init__(self, answer: RejectAnswer) -> None:
         super().__init__(f"command already refused: {answer.code}")
         self.answer = answer
+
+
+class CheckFailed(Exception):
+    """A check the caller ran in the append's transaction (after the match row's lock) said no:
+    nothing was stored. `code` and `message` say why, as a refusal would."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 class TokenRevoked(Exception):
@@ -106,9 +117,11 @@ async def append(
     void_target: int | None = None,
     table_id: str | None = None,
     token: tuple[str, str] | None = None,
+    check: Callable[[AsyncConnection], Awaitable[None]] | None = None,
 ) -> None:
     """Store `event` as the match's next version, in one transaction with the match's new status
-    (and, for an undo, the voiding of `void_target`). Returns only after the commit.
+    (and, for an undo, the voiding of `void_target`). Returns only after the commit. `check(conn)`
+    runs in that transaction once the match row is locked; it raises CheckFailed to store nothing.
 
     Raises VersionConflict or DuplicateCommand when the schema refuses the row, and TableBusy when
     the match would reopen (an undo after the end) or move (`table_id`) onto a table that has another
@@ -123,6 +136,8 @@ async def append(
         async with engine.begin() as conn:
             await _lock_match(conn, match_id, row)
             await _check_before_append(conn, match_id, event.command_id, token)
+            if check is not None:
+                await check(conn)
             await conn.execute(
                 events.insert().values(
                     match_id=match_id,

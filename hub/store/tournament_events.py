@@ -56,6 +56,14 @@ async def head(engine: AsyncEngine, tournament_id: str) -> int:
         return int(value or 0)
 
 
+async def head_in(conn: AsyncConnection, tournament_id: str) -> int:
+    """The stream's latest version, read in the caller's transaction."""
+    value = await conn.scalar(
+        sa.select(sa.func.max(tournament_events.c.version)).where(tournament_events.c.tournament_id == tournament_id)
+    )
+    return int(value or 0)
+
+
 async def with_draws(engine: AsyncEngine) -> list[str]:
     """Tournaments that ever had a draw (the ones the flow may have work for at start-up)."""
     async with engine.connect() as conn:

@@ -8,6 +8,13 @@ With `--repair`, rows that disagree are rewritten from the fold. Live projection
 stored: a hub process rebuilds them the same way on first access, so after a restore or an
 upgrade of the rules this is the whole rebuild.
 
+Every draw is folded too (hub/draws), and each result the draw holds is compared with its match's
+fold: a bracket whose winner or scores differ from the match's, or that holds a result of a match
+that is not finished, is reported (`BRACKET`). `--repair` does not touch those: a running hub's
+flow takes a match's result again when the match moved on since the draw took it
+(hub/tournaments/draw_results.py); what it refused (a match fed by the result has been played
+since) is for the desk to put right.
+
 Progress goes to stderr (a bar on a terminal, a line every few seconds otherwise); the summary
 goes to stdout; the exit status is 1 when any match failed to fold or disagreed (unrepaired).
 """
@@ -27,8 +34,9 @@ from typing import Any, TextIO
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub import draws
 from hub.settings import Settings
-from hub.store import catalog
+from hub.store import catalog, tournament_events
 from hub.store.match_events import _row_event
 from hub.store.schema import events, matches
 
@@ -43,10 +51,13 @@ class Report:
     failed: list[tuple[str, str]] = field(default_factory=list)      # (match id, error)
     mismatched: list[tuple[str, str]] = field(default_factory=list)  # (match id, what differs)
     repaired: int = 0
+    draws: int = 0
+    # (tournament id, key, match id, what differs): a draw's result that is not its match's
+    brackets: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.failed and len(self.mismatched) == self.repaired
+        return not self.failed and len(self.mismatched) == self.repaired and not self.brackets
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -55,7 +66,9 @@ class Report:
             "events_per_second": round(self.events / self.seconds) if self.seconds > 0 else None,
             "by_status": self.by_status, "failed": [{"match_id": m, "error": e} for m, e in self.failed],
             "mismatched": [{"match_id": m, "differs": d} for m, d in self.mismatched],
-            "repaired": self.repaired, "ok": self.ok,
+            "repaired": self.repaired, "draws": self.draws,
+            "brackets": [{"tournament_id": t, "key": k, "match_id": m, "differs": d} for t, k, m, d in self.brackets],
+            "ok": self.ok,
         }
 
 
@@ -103,6 +116,8 @@ async def replay(
         rows = [r for r in rows if r.id in wanted]
     if progress is not None:
         progress.total = len(rows)
+    # What each draw match's fold says of its result, to check the draws against (small: no events).
+    outcomes: dict[str, MatchOutcome] = {}
     # Events for a batch of matches in one query each: few round trips, bounded memory.
     for start in range(0, len(rows), batch):
         chunk = rows[start:start + batch]
@@ -132,6 +147,9 @@ async def replay(
                 continue
             status = str(proj.get("status"))
             version = stream[-1].version if stream else 0
+            if row.draw_key is not None:
+                outcomes[row.id] = MatchOutcome(status, proj.get("winner"),
+                                                {p["id"]: p["score"] for p in proj.get("players") or []})
             report.by_status[status] = report.by_status.get(status, 0) + 1
             differs = []
             if row.status != status:
@@ -151,10 +169,45 @@ async def replay(
                         report.failed.append((row.id, f"repair failed: {type(exc).__name__}: {exc}"))
             if progress is not None:
                 progress.update(report.matches, report.events)
+    for tid in sorted({r.tournament_id for r in rows if r.draw_key is not None}):
+        await check_draw(engine, tid, outcomes, report)
     report.seconds = time.perf_counter() - t0
     if progress is not None:
         progress.update(report.matches, report.events, final=True)
     return report
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    status: str
+    winner: str | None
+    scores: dict[str, int]
+
+
+async def check_draw(engine: AsyncEngine, tid: str, outcomes: dict[str, MatchOutcome], report: Report) -> None:
+    """Fold the tournament's draw and report each result it holds that is not its match's."""
+    try:
+        state = draws.fold(tid, await tournament_events.read(engine, tid))
+    except Exception as exc:  # noqa: BLE001 - a bad stream is reported, not fatal
+        report.failed.append((tid, f"the draw: {type(exc).__name__}: {exc}"))
+        return
+    report.draws += 1
+    for key, result in sorted(state.results.items()):
+        match = outcomes.get(result.match_id)
+        if match is None:  # not replayed (--match), or gone
+            continue
+        if match.status != "finished":
+            differs = f"the bracket holds a result ({result.winner} won), the match is {match.status}"
+        elif result.winner != match.winner or dict(result.scores) != match.scores:
+            differs = (f"the bracket says {result.winner} won {_scores(result.scores)}, "
+                       f"the match {match.winner} won {_scores(match.scores)}")
+        else:
+            continue
+        report.brackets.append((tid, key, result.match_id, differs))
+
+
+def _scores(scores: Any) -> str:
+    return ":".join(str(v) for _, v in sorted(dict(scores).items()))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -198,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"FAILED {mid}: {err}")
         for mid, what in report.mismatched:
             print(f"{'repaired' if args.repair else 'MISMATCH'} {mid}: {what}")
+        for tid, key, mid, what in report.brackets:
+            print(f"BRACKET {tid} {key} (match {mid}): {what}")
         print("ok" if report.ok else "NOT ok")
     return 0 if report.ok else 1
 

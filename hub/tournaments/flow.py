@@ -4,10 +4,13 @@
 runs are folded into one more pass. A pass compares the draw state (the fold) with the matches in
 the store and does the first thing that is due, then looks again, until nothing is due:
 
-1. a called match that finished -> `take_result` (its winner and scores; chase_nine its ranking);
+1. a called match that finished -> `take_result` (its winner and scores; chase_nine its ranking),
+   read from the match as it is when the tournament's event commits (hub/tournaments/draw_results.py);
+   a result whose match finished again since it was taken (a correction) -> taken again;
 2. a called match that is gone (cancelled outside the draw) -> `uncall`;
 3. a result whose match was reopened by an undo -> the downstream matches called meanwhile are
-   taken off their tables (they have not started: the reopen guard saw to that), then `void_result`;
+   taken off their tables (they have not started: the reopen guard saw to that), then `void_result`
+   (while the match is still open when it commits);
 4. a called match whose players changed (a result voided or changed upstream, a reinstatement that
    reopened the walkover that fed it: its players may not even be known any more, `waiting`) ->
    taken off its table (cancelled: its tablets get `match_left`), so the table takes the next one;
@@ -40,6 +43,7 @@ from hub.draws.interface import DrawRules
 from hub.matches.writer import Ack, Change, MatchWriter, TableNotice
 from hub.store import catalog
 from hub.store import tournament_events as store
+from hub.tournaments.draw_results import DrawResults
 from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter
 
 log = logging.getLogger(__name__)
@@ -92,6 +96,7 @@ class TournamentFlow:
         # Tables an undo is reopening a match on (table id -> until, loop time): the flow gives them
         # nothing meanwhile, or the match it took off them would be replaced before the undo lands.
         self._reserved: dict[str, float] = {}
+        self.results = DrawResults(engine, matches, tournaments, draws)
         self.passes = 0  # reconcile passes run (tests, diagnostics)
 
     # --- lifecycle ----------------------------------------------------------------------------
@@ -217,8 +222,9 @@ class TournamentFlow:
         # players unknown again: `waiting`): else it would look gone, be uncalled without being
         # cancelled, and stay on its table.
         mids = {e["match_id"] for e in held.values()} | {mid for mid, _table in called.values()}
-        statuses = await catalog.match_statuses(self._engine, sorted(mids))
-        # 1, 2: called matches that finished, or vanished
+        heads = await catalog.match_heads(self._engine, sorted(mids))
+        statuses = {mid: status for mid, (status, _version) in heads.items()}
+        # 1, 2: called matches that finished, or vanished; results whose match finished again since
         for key, (mid, _table) in called.items():
             status = statuses.get(mid)
             if status == "finished":
@@ -226,13 +232,18 @@ class TournamentFlow:
                     return True
             elif status is None or status == catalog.CANCELLED:
                 return await self._command(tid, {"kind": "uncall", "key": key})
-        # 3: results whose match was reopened
+        for key, mid, version in self.results.due(state, heads):
+            if await self.results.retake(tid, state, key, mid, version):
+                return True
+        # 3: results whose match was reopened (a void the draw refused is not tried again at that version)
         for key, e in held.items():
-            if e["status"] == "finished" and statuses.get(e["match_id"]) in catalog.OPEN_STATUSES:
+            mid = e["match_id"]
+            if (e["status"] == "finished" and statuses.get(mid) in catalog.OPEN_STATUSES
+                    and not self.results.looked(mid, heads[mid][1])):
                 for down in draws.downstream(state, key):
                     if down in called and await self.take_off(tid, down, called[down][0]):
                         return True
-                return await self._command(tid, {"kind": "void_result", "key": key, "match_id": e["match_id"]})
+                return await self.results.void(tid, key, mid, heads[mid][1])
         # 4: calls whose players are no longer those of the match
         for key in draws.stale_calls(state):
             if await self.take_off(tid, key, called[key][0]):
@@ -274,23 +285,11 @@ class TournamentFlow:
             return True
 
     async def _take_result(self, tid: str, key: str, mid: str) -> bool:
-        proj = await self._matches.projection(mid)
-        if proj is None or proj.get("status") != "finished":
-            return False
-        winner = proj.get("winner")
-        if winner is None and proj.get("discipline") != "chase_nine":
-            log.error("tournament %s: match %s (%s) finished without a winner", tid, mid, key)
-            return False
-        command = {
-            "kind": "take_result", "key": key, "match_id": mid, "winner": winner,
-            "scores": {p["id"]: p["score"] for p in proj.get("players") or []},
-        }
-        ranking = (proj.get("result") or {}).get("ranking")
-        if ranking:
-            command["ranking"] = list(ranking)
-        if (proj.get("result") or {}).get("entered"):
-            command["entered"] = True
-        return await self._command(tid, command)
+        try:
+            return await self.results.take(tid, key, mid) != "open"
+        except self._draws.DrawReject as r:  # the state moved under us (another process took it): look again
+            log.info("tournament %s: take_result refused (%s: %s)", tid, r.code, r.message)
+            return True
 
     def forget(self, tid: str) -> None:
         """The tournament was deleted: no more passes for it."""

@@ -46,6 +46,23 @@ class NotStored(Exception):
     had started meanwhile): nothing was stored."""
 
 
+class MatchMoved(NotStored):
+    """The match the command was decided on is not as it was any more (an event of it was stored
+    since, by any process): nothing was stored; read the match again and decide again."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAt:
+    """What a command about a match's result expects of the match when the tournament's event
+    commits: one of `statuses`, at `version` (None: any). The match row is locked in the
+    tournament's transaction and checked there, so no event of the match can land between the
+    check and the commit (a result taken is the match's own latest, whatever process stored it)."""
+
+    match_id: str
+    statuses: tuple[str, ...]
+    version: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentChange:
     """One stored tournament event, as listeners see it (treat as read-only)."""
@@ -147,10 +164,15 @@ class TournamentWriter:
     # --- writes -----------------------------------------------------------------------------
 
     async def apply(self, tid: str, command: Mapping[str, Any],
-                    store_with: StoreWith[Any] | None = None) -> tuple[Any, Any]:
+                    store_with: StoreWith[Any] | None = None, expect: MatchAt | None = None) -> tuple[Any, Any]:
         """Decide `command` and store its event; returns (the new state, the stored event). Raises draws.DrawReject
-        (nothing stored), UnknownTournament, NotStored, or whatever `store_with` raises (e.g.
-        catalog.TableBusy), in which case nothing was stored either."""
+        (nothing stored), UnknownTournament, NotStored (MatchMoved when the match is not as `expect`
+        says at the commit), or whatever `store_with` raises (e.g. catalog.TableBusy), in which case
+        nothing was stored either."""
+        if expect is not None:
+            if store_with is not None:
+                raise ValueError("expect and store_with are not combined")
+            store_with = _expecting(self._engine, expect)
         live, _ = await self._load(tid)
         if live is None:
             raise UnknownTournament(tid)
@@ -203,6 +225,19 @@ class TournamentWriter:
     def _keep(live: _Live, version: int, state: Any, pure: dict[str, Any]) -> None:
         if live.version < version:
             live.state, live.version, live.pure, live.pure_version = state, version, pure, version
+
+
+def _expecting(engine: AsyncEngine, expect: MatchAt) -> StoreWith[None]:
+    """The transaction of an event that must find the match as `expect` says: its row locked first."""
+    async def store_with(append: catalog.InTransaction) -> None:
+        async with engine.begin() as conn:
+            head = await catalog.lock_match(conn, expect.match_id)
+            if (head is None or head[0] not in expect.statuses
+                    or (expect.version is not None and head[1] != expect.version)):
+                raise MatchMoved(f"{expect.match_id} is {head} now")
+            await append(conn)
+
+    return store_with
 
 
 def _fold_one(draws: DrawRules, state: Any, event: Any,

@@ -29,6 +29,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 
 from hub.api import access, models
+from hub.api.peer import address_keys
 from hub.bus import bus_for
 from hub.services import services_of
 from hub.watch.core import Conn, WatchCore
@@ -43,7 +44,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state = services_of(app)
     settings = state.settings
     core = WatchCore(state.engine, state.rules, state.writer, bus_for(settings),
-                     tournaments=state.tournaments)
+                     tournaments=state.tournaments, snapshots_per_address=settings.snapshots_per_address)
+    core.match_feeds.max_finished = settings.finished_match_cache  # rings of finished matches kept
     await core.start()
     state.watch = core
     # The websockets front of the same core: uvicorn hands it /ws/watch upgrades on the hub's own
@@ -92,6 +94,8 @@ async def watch_socket(ws: WebSocket) -> None:
         await ws.close(code=code)
 
     conn = Conn(core, send, close)
+    # The client as the hub trusts it (peer.ForwardedHeaders rewrote the scope's client already).
+    conn.client = tuple(address_keys(ws.client.host if ws.client else ""))
     core.connect(conn)
     sender = conn.start()
     try:

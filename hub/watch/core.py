@@ -40,6 +40,7 @@ from hub.ops.metrics import Metrics, metrics_of
 from hub.rules.interface import MatchRules
 from hub.tournaments.writer import TournamentChange, TournamentWriter
 from hub.watch import wire
+from hub.watch.budgets import SNAPSHOTS_PER_ADDRESS
 from hub.watch.feeds import MatchFeeds, TableFeeds
 from hub.watch.subscriptions import MAX_SUBSCRIPTIONS, Subscriptions
 from hub.watch.tournament_feeds import TournamentFeeds
@@ -56,7 +57,8 @@ class WatchCore:
     its own to publish). `metrics` defaults to the writer's."""
 
     def __init__(self, engine: AsyncEngine, rules: MatchRules, writer: MatchWriter | None, bus: Bus,
-                 metrics: Metrics | None = None, tournaments: TournamentWriter | None = None) -> None:
+                 metrics: Metrics | None = None, tournaments: TournamentWriter | None = None,
+                 snapshots_per_address: int = SNAPSHOTS_PER_ADDRESS) -> None:
         self.engine = engine
         self.rules = rules
         self.writer = writer
@@ -69,7 +71,7 @@ class WatchCore:
         self.match_feeds.tables = self.table_feeds
         self.tournament_feeds = TournamentFeeds(engine, self.match_feeds, self.metrics, self._spawn)
         self.subscriptions = Subscriptions(engine, rules, self.metrics, self.match_feeds, self.table_feeds,
-                                           self.tournament_feeds)
+                                           self.tournament_feeds, snapshots_per_address)
         self._changes: deque[Change | TournamentChange | TableNotice] = deque()
         self._wake = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None

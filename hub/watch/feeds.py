@@ -1,6 +1,10 @@
 """The match: and table: feeds of the watch core: what each process knows of every match it serves.
 
-Per match (`MatchFeed`) the latest projection and a ring of recent updates (for `since`).
+Per match (`MatchFeed`) the latest projection and a ring of recent updates (for `since`): HISTORY
+updates of a match being played, and of finished matches only the `max_finished` that finished
+last (HUB_FINISHED_MATCH_CACHE, as the writer's cache): each update holds the whole projection, so
+a long event day would otherwise keep a few KB for every event of every match it played. A `since`
+older than the ring is served from the store.
 Versions are checked on arrival: a duplicate is dropped, a gap makes the feed reread the missing
 events from the store before it goes on, so each process delivers every version once, in order.
 
@@ -21,6 +25,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.matches.cache import MAX_FINISHED
 from hub.ops.metrics import Metrics
 from hub.rules.interface import MatchRules
 from hub.store import catalog
@@ -91,6 +96,10 @@ class MatchFeeds:
         self.feeds: OrderedDict[str, MatchFeed] = OrderedDict()
         self.tables: TableFeeds | None = None
         self.resyncs = 0  # store rereads (gaps and bus reconnects); tests read it
+        # Finished matches whose ring is kept, the one that finished last at the end; beyond
+        # `max_finished` the oldest's ring is emptied (the store serves its `since`).
+        self.max_finished = MAX_FINISHED
+        self._finished_rings: OrderedDict[str, None] = OrderedDict()
         # True while the bus may be losing messages (its subscription down or silent): a new
         # subscriber is then served from the store, not from what this process last heard.
         self.stale: Callable[[], bool] = lambda: False
@@ -137,8 +146,27 @@ class MatchFeeds:
         feed.snap_cache.clear()
         if event != "null":
             feed.ring.append(Step(v, data, event, bool(head.get("undo"))))
+            self._bound_rings(feed)
         if fan_out:
             self._fan_out(feed, v, data, event, head.get("at"), forced, tablets)
+
+    def _bound_rings(self, feed: MatchFeed) -> None:
+        """Keep the rings of the `max_finished` matches that finished last; empty the others'."""
+        finished = self._finished_rings
+        if (feed.short or {}).get("status") != "finished":
+            finished.pop(feed.mid, None)  # playing (again, after an undo): HISTORY bounds its ring
+            return
+        finished[feed.mid] = None
+        finished.move_to_end(feed.mid)
+        while len(finished) > self.max_finished:
+            mid, _ = finished.popitem(last=False)
+            old = self.feeds.get(mid)
+            if old is not None:
+                old.ring.clear()
+
+    def ring_steps(self) -> int:
+        """Updates held in every ring (tests, diagnostics)."""
+        return sum(len(feed.ring) for feed in self.feeds.values())
 
     def _fan_out(self, feed: MatchFeed, v: int, data: str, event: str, at: int | None = None,
                  forced: bool = False, tablets: bool = True) -> None:
@@ -187,6 +215,7 @@ class MatchFeeds:
             feed = self.feeds[mid]
             if not feed.watchers and mid not in held and not feed.loading:
                 del self.feeds[mid]
+                self._finished_rings.pop(mid, None)
 
     # --- the store ---------------------------------------------------------------------------
 
@@ -212,6 +241,7 @@ class MatchFeeds:
                     elif steps:  # a tablet's `state` is the whole match: the latest one is enough
                         self._tell_tablets(feed, feed.version, feed.data)
                     feed.short = short_form(r.projection) if r.version == feed.version else feed.short
+                    self._bound_rings(feed)
                 pending, feed.pending = feed.pending, []
                 gap = False
                 for head, data, event in pending:
@@ -242,6 +272,7 @@ class MatchFeeds:
                 continue
             if not feed.watchers and mid not in held:
                 del self.feeds[mid]  # reloaded from the store when next watched
+                self._finished_rings.pop(mid, None)
                 continue
             feed.loading = True
             self.spawn(self._resync(feed))

@@ -49,6 +49,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
+from hub.api.peer import TrustedProxies, address_keys
 from hub.ops.heap import freeze_startup_heap
 from hub.ops.metrics import CONTENT_TYPE, Metrics
 from hub.ops.ports import guarded_ws_connection
@@ -163,6 +164,14 @@ class WatchServer:
         self.handed: set[HandedConnection] = set()  # handed-over connections past their handshake
         self.heartbeat = Heartbeat(self.handed, settings.ws_ping_s)
         self.request = shared_request(PATH)
+        self.proxies = TrustedProxies(settings.trusted_proxies)
+
+    def client(self, ws: ServerConnection) -> tuple[str, ...]:
+        """The counters of a watcher's address: the TCP peer, or the client a trusted proxy's
+        X-Forwarded-For names (no ASGI middleware sees these sockets: HUB_TRUSTED_PROXIES here)."""
+        peer = ws.remote_address[0] if ws.remote_address else None
+        forwarded = ws.request.headers.get("X-Forwarded-For") if ws.request is not None else None
+        return tuple(address_keys(self.proxies.client(None if peer is None else str(peer), forwarded)))
 
     @property
     def accepting(self) -> bool:
@@ -197,6 +206,7 @@ class WatchServer:
                 await ws.close(CLOSE_FORBIDDEN_ORIGIN)
                 return
             conn = SocketConn(self.core, ws, self.outbox)
+            conn.client = self.client(ws)
             ws.watcher = conn
             self.core.connect(conn)
             self.handed.add(ws)
@@ -284,6 +294,7 @@ class WatchServer:
             return
         core = self.core
         conn = SocketConn(core, ws, self.outbox)
+        conn.client = self.client(ws)
         core.connect(conn)
         try:
             async for message in ws:
@@ -314,7 +325,9 @@ async def run_gateway(settings: Settings, host: str, port: int, stop: asyncio.Ev
     engine = make_engine(settings)
     rules = importlib.import_module("hub.rules")
     metrics = Metrics()
-    core = WatchCore(engine, rules, None, bus_for(settings), metrics=metrics)
+    core = WatchCore(engine, rules, None, bus_for(settings), metrics=metrics,
+                     snapshots_per_address=settings.snapshots_per_address)
+    core.match_feeds.max_finished = settings.finished_match_cache
     await core.start()
     server = WatchServer(core, settings, metrics)
     await server.start(host, port)

@@ -18,7 +18,7 @@ from hub.ops.metrics import Metrics
 from hub.rules.interface import MatchRules
 from hub.store.db import now_ms
 from hub.store.outage import describe, store_failed
-from hub.watch.budgets import CLOSE_POLICY, SNAPSHOTS_PER_MINUTE, SocketBudgets
+from hub.watch.budgets import CLOSE_POLICY, SNAPSHOTS_PER_ADDRESS, SNAPSHOTS_PER_MINUTE, AddressBudgets, SocketBudgets
 from hub.watch.feeds import MatchFeeds, TableFeed, TableFeeds
 from hub.watch.history import dumps, replay
 from hub.watch.tournament_feeds import TournamentFeed, TournamentFeeds
@@ -33,7 +33,8 @@ MAX_FRAME = 4096  # a watcher's messages are small
 
 class Subscriptions:
     def __init__(self, engine: AsyncEngine, rules: MatchRules, metrics: Metrics, matches: MatchFeeds,
-                 tables: TableFeeds, tournaments: TournamentFeeds) -> None:
+                 tables: TableFeeds, tournaments: TournamentFeeds,
+                 snapshots_per_address: int = SNAPSHOTS_PER_ADDRESS) -> None:
         self.engine = engine
         self.rules = rules
         self.metrics = metrics
@@ -44,6 +45,7 @@ class Subscriptions:
         # Warnings per connection are bounded (a socket repeating a failing frame writes a few lines).
         self.log_budget = LogBudget(lines=5, window_s=60.0)
         self.budgets = SocketBudgets()
+        self.address_budgets = AddressBudgets(snapshots_per_address)  # every socket of this process
 
     def connect(self, conn: Conn) -> None:
         self.conns.add(conn)
@@ -147,11 +149,17 @@ class Subscriptions:
             conn.close_with(CLOSE_POLICY)
 
     def _snapshot_allowed(self, conn: Conn, channel: str) -> bool:
-        if self.budgets.snapshot(conn, channel):
-            return True
-        self._error(conn, "too_many_snapshots",
-                    f"at most {SNAPSHOTS_PER_MINUTE} snapshots of a channel a minute: try again later", channel)
-        return False
+        if not self.budgets.snapshot(conn, channel):
+            self._error(conn, "too_many_snapshots",
+                        f"at most {SNAPSHOTS_PER_MINUTE} snapshots of a channel a minute: try again later", channel)
+            return False
+        if not self.address_budgets.snapshot(conn.client, channel):
+            self.budgets.refund(conn, channel)
+            self._error(conn, "too_many_snapshots",
+                        f"at most {self.address_budgets.per_minute} snapshots of a channel a minute from one "
+                        "address: try again later", channel)
+            return False
+        return True
 
     def _attach(self, conn: Conn, channel: str, watchers: set[Conn]) -> Sub:
         if conn.subs.get(channel) is None:

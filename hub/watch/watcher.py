@@ -87,7 +87,7 @@ class Conn:
     task)."""
 
     __slots__ = ("gateway", "_send", "_close", "subs", "queue", "forced", "wake", "send_started",
-                 "closing", "overflows", "task", "sending")
+                 "closing", "overflows", "task", "sending", "client")
     lazy = False
 
     def __init__(self, gateway: Snapshots, send: Callable[[str], Awaitable[None]],
@@ -105,6 +105,9 @@ class Conn:
         self.overflows = 0
         self.task: asyncio.Task[None] | None = None
         self.sending = False
+        # The counters of the client's address (hub/api/peer.py address_keys; the front sets them):
+        # the snapshot budget per address (budgets.AddressBudgets). Empty: not known.
+        self.client: tuple[str, ...] = ()
 
     def push(self, item: Item) -> None:
         if self.closing is not None:

@@ -96,3 +96,54 @@ def test_replay_postgres(pg_settings: Settings) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     report = json.loads(r.stdout)
     assert report["matches"] == 3 and report["events"] == 6 and report["ok"] is True
+
+
+def test_replay_reports_a_bracket_winner_that_is_not_its_matchs(sqlite_settings: Settings) -> None:
+    """A result stored on a draw match behind the flow's back (what the result race across two
+    processes left) is reported as BRACKET, not repaired by --repair; a hub started on the store takes
+    the match's result again by itself (the draw recorded the match version it read), and then the
+    replay is clean."""
+    import asyncio
+
+    from spine_helpers import admin
+
+    from hub.rules.events import Event
+    from hub.store import match_events
+    from hub.store.db import make_engine
+    from tests.tournaments.test_api import Event as Tournament
+
+    with TestClient(create_app(sqlite_settings)) as c:
+        ev = Tournament(c, players=2, tables=1)
+        ev.draw()
+        m = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "called")
+        a, b = m["players"]
+        r = c.post(f"/api/matches/{m['match_id']}/result", json={"winner": a, "score": {a: 2, b: 0}}, headers=admin())
+        assert r.status_code == 200, r.text
+        assert ev.settled(m["key"])["winner"] == a
+        tid, key, mid = ev.tid, m["key"], m["match_id"]
+
+    async def plant() -> None:  # b won after all: stored on the match, the draw never told
+        engine = make_engine(sqlite_settings)
+        try:
+            data = {"winner": b, "score": {a: 1, b: 2}, "reason": None}
+            await match_events.append(engine, mid, Event(2, "result_entered", data, 1, None), status="finished")
+        finally:
+            await engine.dispose()
+
+    asyncio.run(plant())
+    env = {"HUB_DATABASE_URL": sqlite_settings.database_url}
+    r = run_replay(env, "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f"BRACKET {tid} {key} (match {mid}): the bracket says {a} won" in r.stdout, r.stdout
+    assert f"the match {b} won" in r.stdout and r.stdout.strip().endswith("NOT ok")
+    r = run_replay(env, "--json", "--repair", "--no-progress")
+    report = json.loads(r.stdout)
+    assert r.returncode == 1 and report["draws"] == 1 and report["repaired"] == 0
+    assert [(x["tournament_id"], x["key"], x["match_id"]) for x in report["brackets"]] == [(tid, key, mid)]
+
+    with TestClient(create_app(sqlite_settings)) as c:  # the flow takes the match's result again
+        ev = Tournament.__new__(Tournament)
+        ev.c, ev.tid = c, tid
+        assert ev.until(lambda t: t["draw"]["matches"][0]["winner"] == b)["draw"]["champion"] == b
+    r = run_replay(env, "--no-progress")
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout

@@ -559,3 +559,53 @@ def test_reopen_clears_a_leftover_match_no_call_holds(c: TestClient) -> None:
     t = ev.until(lambda t: entry_of(t, w11["key"])["status"] == "called" and entry_of(t, "W2-1")["status"] == "waiting")
     assert table_of(t, t1)["match"]["id"] == w11["match_id"]
     assert table_of(t, t2)["match"]["id"] == w12["match_id"]  # W2-1's second match went too: t2 shows W1-2
+
+
+def _moving_the_draw(monkeypatch: pytest.MonkeyPatch, c: TestClient, tid: str, spare: str, times: int) -> list[int]:
+    """Each of the first `times` reads of the draw by POST .../result is followed by another change
+    of the draw (a spare table paused or resumed), as if another process stored it meanwhile."""
+    from hub.api import corrections
+    from hub.services import services_of
+
+    real = corrections._state
+    reads: list[int] = []
+
+    async def state_then_the_draw_moves(request: Any, t: str) -> Any:
+        state = await real(request, t)
+        reads.append(state.version)
+        if len(reads) <= times:
+            kind = "pause_table" if len(reads) % 2 else "resume_table"
+            await services_of(c.app).tournaments.apply(tid, {"kind": kind, "table_id": spare})
+        return state
+
+    monkeypatch.setattr(corrections, "_state", state_then_the_draw_moves)
+    return reads
+
+
+def test_a_result_by_hand_is_judged_again_when_the_draw_moved_under_its_check(
+        c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The append checks, in its transaction, that the draw is as the check read it: a draw that moved
+    in between (another process took a result, say) makes the result judged again, stored once."""
+    ev = Event(c, players=2, tables=2)
+    ev.draw()
+    m = called(ev)[0]
+    a, b = m["players"]
+    spare = next(t for t in ev.table_ids if t != m["table_id"])
+    reads = _moving_the_draw(monkeypatch, c, ev.tid, spare, times=2)
+    proj = enter(c, m["match_id"], a, {a: 2, b: 0})
+    assert proj["version"] == 1 and proj["winner"] == a  # stored once
+    assert len(reads) >= 3 and reads[1] == reads[0] + 1 and reads[2] == reads[1] + 1  # judged three times
+    assert ev.settled(m["key"])["winner"] == a
+
+
+def test_a_result_by_hand_while_the_draw_keeps_moving_is_409_draw_moved(
+        c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    ev = Event(c, players=2, tables=2)
+    ev.draw()
+    m = called(ev)[0]
+    a, b = m["players"]
+    spare = next(t for t in ev.table_ids if t != m["table_id"])
+    _moving_the_draw(monkeypatch, c, ev.tid, spare, times=100)
+    r = c.post(f"/api/matches/{m['match_id']}/result", json={"winner": a, "score": {a: 2, b: 0}}, headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "draw_moved", r.text
+    assert c.get(f"/api/matches/{m['match_id']}").json()["status"] == "scheduled"  # nothing stored
