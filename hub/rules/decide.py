@@ -40,6 +40,8 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         command = {**command, "player": _player_at_table(st, kind)}
     rack = st.rack
     data = command_data(kind, command, st.setup.player_ids)
+    if kind == "foul":
+        DISCIPLINES[st.setup.discipline].validate_foul(data["reason"])
     if kind == "undo":
         if not st.undoable:
             raise Reject("nothing_to_undo", "there is nothing left to undo")

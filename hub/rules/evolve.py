@@ -108,18 +108,19 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
     was_break = st.rack.phase == "break"
     fouls: list[str] = []
     restart_clock = True
+    if was_break and kind in ("shot", "foul", "clock_expired"):
+        # The match clock starts with the first break and an official timeout ends with the next
+        # break (cleared before the stroke: it may end the rack and begin another). A foul before
+        # the break stroke counts as the break (RULES.md "Also settled").
+        st.official_timeout = False
+        st.official_timeout_since = None
+        st.first_break_played = True
     if kind == "start":
         _start(st, data)
     elif kind == "lag":
         core.ask(st, data["winner"], ("break", "pass"), "lag")
         note.append(f"{data['winner']} wins the lag")
     elif kind == "shot":
-        if was_break:
-            # The match clock starts with the first break and an official timeout ends with
-            # the next break (cleared before the stroke: it may end the rack and begin another).
-            st.official_timeout = False
-            st.official_timeout_since = None
-            st.first_break_played = True
         fouls = (discipline.break_shot if was_break else discipline.play_shot)(st, data, note)
     elif kind == "decision":
         _decision(st, discipline, data["player"], data["choice"], note)

@@ -7,6 +7,7 @@ from typing import Any
 
 from hub.rules import core
 from hub.rules.discipline import Discipline
+from hub.rules.events import Reject
 from hub.rules.state import MatchState
 
 # Duya rules ch.2 4(a): break-and-run 10, table run 7, victory 4, foul 1 to the opponent.
@@ -21,6 +22,11 @@ WEAK_BREAK_CHOICES = ("play", "rerack_self", "rerack_other")
 class GoldenNine(Discipline):
     name = "golden_nine"
     penalty_types = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
+
+    def validate_foul(self, reason: str) -> None:
+        if reason == "weak_break":
+            # RULES.md "Also settled": a weak break is judged on the break stroke itself (its called_fouls)
+            raise Reject("bad_command", "weak_break is called on the break stroke (called_fouls), not as a foul")
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack

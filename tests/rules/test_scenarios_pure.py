@@ -1,4 +1,5 @@
-"""Every public scenario of ../shared/scenarios through the pure engine (no HTTP)."""
+"""Every public scenario of ../shared/scenarios, and every acceptance-style one of tests/scenarios/acceptance
+(not acceptance/failing/), through the pure engine (no HTTP; tests/scenarios runs them over HTTP and the socket)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,16 @@ from tests.rules.harness import Match, subset_match
 
 # HUB_SCENARIOS_DIR: where the public scenarios are (default ../shared/scenarios beside the checkout).
 SCENARIOS = Path(os.environ.get("HUB_SCENARIOS_DIR") or Path(__file__).resolve().parents[3] / "shared" / "scenarios")
-FILES = sorted(SCENARIOS.glob("*.json"))
+ACCEPTANCE = Path(__file__).resolve().parents[1] / "scenarios" / "acceptance"
+FILES = sorted(SCENARIOS.glob("*.json")) + sorted(ACCEPTANCE.glob("*.json"))
+IDS = [f"acceptance/{f.stem}" if f.parent == ACCEPTANCE else f.stem for f in FILES]
 
 
 def test_scenarios_found() -> None:
     assert FILES, f"no scenarios under {SCENARIOS}"
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_scenario(path: Path) -> None:
     sc = json.loads(path.read_text())
     m = Match(sc["discipline"], sc["players"], sc["format"], sc.get("options"))

@@ -830,7 +830,8 @@ function renderActions() {
   const playerSel = el("select", { id: "act-player" }, match.players.map((p) =>
     el("option", { value: p.id, text: p.name, selected: p.id === turn })));
   const penaltySel = el("select", { id: "act-penalty" }, PENALTIES.map((p) => el("option", { value: p, text: tc("pen", p) })));
-  const foulSel = el("select", { id: "act-foul" }, calledFouls(d, r.phase === "break").map((c) => el("option", { value: c, text: tc("f", c) })));
+  // a called foul with no stroke: never weak_break (judged on the break stroke itself: RULES.md "Also settled")
+  const foulSel = el("select", { id: "act-foul" }, calledFouls(d, false).map((c) => el("option", { value: c, text: tc("f", c) })));
   const sel = () => playerSel.value;
   const btn = (id, label, onclick, opts = {}) => el("button", { type: "button", class: `btn ${opts.cls || ""}`, id, text: label, disabled: !!opts.disabled, onclick });
   const turnPlayer = () => (known ? r.shooter : undefined);
