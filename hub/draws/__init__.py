@@ -28,7 +28,7 @@ Commands and the events they make
 | uncall | key | match_uncalled {key, match_id} |
 | move_call | key, table_id | call_moved {key, match_id, table_id} |
 | order_queue | keys | queue_ordered {keys} |
-| take_result | key, match_id, winner, scores, ranking?, entered? | result_taken {the same} |
+| take_result | key, match_id, winner, scores, ranking?, entered?, withdrawn? | result_taken {the same} |
 | void_result | key, match_id | result_voided {key, match_id} |
 | pause_table / resume_table | table_id | table_paused / table_resumed {table_id} |
 | reinstate | player | player_reinstated {player} |
@@ -58,8 +58,10 @@ lists the called matches a correction would change (the I/O layer checks they ha
 - ``take_result``: from the match that finished: ``winner`` (null only for a chase_nine match
   whose top score is shared), ``scores`` {pid: the match ``score``} for exactly its players,
   ``ranking`` optional (its players, highest first), ``entered`` (a score entered by hand: the
-  draw match shows ``entered: true``).  ``void_result``: the finished match was
-  reopened by an undo: the key is ``called`` again on its table; refused while a key
+  draw match shows ``entered: true``), ``withdrawn`` (the match's players who withdrew from the event
+  while it was played: it was forfeited; the draw match shows ``withdrawn: [ids]``).
+  ``void_result``: the finished match was reopened by an undo: the key is ``called`` again on its
+  table; refused while a key
   downstream of it is called, finished or given an explicit walkover (``downstream_started``),
   or while its table or one of its players is in another called match (``table_busy``,
   ``player_busy``): the I/O layer should refuse such an undo (its reopen guard).

@@ -66,6 +66,7 @@ class Result(NamedTuple):
     ranking: tuple[str, ...] | None
     version: int
     entered: bool = False  # a score entered by hand at the desk
+    withdrawn: tuple[str, ...] = ()  # players who withdrew from the event while it was played
 
 
 class Walkover(NamedTuple):

@@ -132,6 +132,8 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
     elif kind == "penalty":
         note.append(f"penalty: {data['type']}")
         discipline.penalty(st, data["player"], data["type"], note)
+        if data.get("withdrawn"):
+            _withdrew(st, data["player"], ev.version, note)
     elif kind == "concede":
         note.append(f"{data['player']} concedes the {data['scope']}")
         discipline.concede(st, data["player"], data["scope"], note)
@@ -151,6 +153,15 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
         note.append("match time is up")
         core.settle_on_points(st, "time", note)
     return fouls, restart_clock
+
+
+def _withdrew(st: MatchState, pid: str, version: int, note: list[str]) -> None:
+    """The forfeit of a player withdrawn from the event: the result says who withdrew, and only the
+    desk undoes it (a reopen)."""
+    st.desk_only = (*st.desk_only, version)
+    if st.result is not None:
+        st.result = {**st.result, "withdrawn": [*st.result.get("withdrawn", ()), pid]}
+    note.append(f"{pid} withdrew from the event")
 
 
 def _apply_pause(st: MatchState, ev: Event) -> None:
