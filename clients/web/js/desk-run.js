@@ -238,7 +238,10 @@ export function runView(ctx) {
     if (m.status === "walkover") return m.winner ? t("dk_wo_result", { name: name(m.winner) }) : t("dk_es_walkover");
     if (m.status === "finished") {
       const sc = m.scores ? (m.players || []).map((p) => (p in m.scores ? m.scores[p] : "")).join(" : ") : "";
-      return `${m.winner ? t(m.entered ? "dk_won_entered" : "dk_won_by", { name: name(m.winner) }) : t("draw")}${sc ? inParens(sc) : ""}`;
+      const gone = (m.withdrawn || []).map(name).join(", "); // forfeited: withdrawn from the event while it was played
+      const who = gone ? (m.winner ? t("dk_won_withdrew", { name: name(m.winner), loser: gone }) : t("withdrew", { name: gone }))
+        : m.winner ? t(m.entered ? "dk_won_entered" : "dk_won_by", { name: name(m.winner) }) : t("draw");
+      return `${who}${sc ? inParens(sc) : ""}`;
     }
     if (m.status === "called") {
       const tb = tables().find((x) => x.id === m.table_id);

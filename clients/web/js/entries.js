@@ -2,7 +2,7 @@
 // verdict banner, and the commentator's stroke lines. Nothing here judges anything: a verdict is
 // read from the hub's projection (`last`), never worked out in the page.
 import { t, tc, inParens } from "./i18n.js";
-import { playerName, noteText } from "./ui.js";
+import { playerName, noteText, withdrewLast } from "./ui.js";
 
 /** A player's name; "the player at the table" for an entry that names none (entered offline). */
 export function who(match, id) {
@@ -65,6 +65,7 @@ export function verdictOf(match) {
   let headline;
   if (foul) headline = `${t("foul_loud")}: ${fouls.join(", ")}`;
   else if (last.kind === "shot") headline = t("legal_stroke");
+  else if (withdrewLast(match)) headline = t("withdrew", { name: playerName(match, last.player) });
   else headline = tc("k", last.kind);
   const by = last.player ? playerName(match, last.player) : "";
   let next = "";
