@@ -129,11 +129,11 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
     elif kind == "clock_expired":
         note.append("shot clock expired")
         fouls = discipline.foul_outside_stroke(st, data["player"], "time", note)
+    elif kind == "penalty" and data.get("withdrawn"):
+        _withdrew(st, discipline, data["player"], ev.version, note)
     elif kind == "penalty":
         note.append(f"penalty: {data['type']}")
         discipline.penalty(st, data["player"], data["type"], note)
-        if data.get("withdrawn"):
-            _withdrew(st, data["player"], ev.version, note)
     elif kind == "concede":
         note.append(f"{data['player']} concedes the {data['scope']}")
         discipline.concede(st, data["player"], data["scope"], note)
@@ -155,9 +155,11 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
     return fouls, restart_clock
 
 
-def _withdrew(st: MatchState, pid: str, version: int, note: list[str]) -> None:
-    """The forfeit of a player withdrawn from the event: the result says who withdrew, and only the
+def _withdrew(st: MatchState, discipline: Discipline, pid: str, version: int, note: list[str]) -> None:
+    """The forfeit of a player withdrawn from the event (`forfeit_match`, as the discipline rules it):
+    the result says who withdrew, the note says only that (not a referee's penalty), and only the
     desk undoes it (a reopen)."""
+    discipline.penalty(st, pid, "forfeit_match", [])
     st.desk_only = (*st.desk_only, version)
     if st.result is not None:
         st.result = {**st.result, "withdrawn": [*st.result.get("withdrawn", ()), pid]}

@@ -67,7 +67,7 @@ export function verdictOf(match) {
   else if (last.kind === "shot") headline = t("legal_stroke");
   else if (withdrewLast(match)) headline = t("withdrew", { name: playerName(match, last.player) });
   else headline = tc("k", last.kind);
-  const by = last.player ? playerName(match, last.player) : "";
+  const by = last.player && !withdrewLast(match) ? playerName(match, last.player) : ""; // the headline names who withdrew
   let next = "";
   if (match.status === "finished") next = "";
   else if (r.pending) next = t("decision_for", { name: playerName(match, r.pending.player) });
@@ -76,7 +76,9 @@ export function verdictOf(match) {
       : t("to_play", { name: playerName(match, r.shooter) });
     if (r.ball_in_hand) next += ` · ${r.ball_in_hand === "behind_line" ? t("bih_behind_line") : t("bih_anywhere")}`;
   }
-  return { version: last.version, foul, headline, by, fouls, next, notes: (last.notes || []).map((n) => noteText(match, n)) };
+  // a withdrawal's one note says what the headline says
+  const notes = withdrewLast(match) ? [] : (last.notes || []).map((n) => noteText(match, n));
+  return { version: last.version, foul, headline, by, fouls, next, notes };
 }
 
 /** One line for a verdict: "Foul: no rail after contact — Yang Fan to play · Ball in hand". */

@@ -203,8 +203,8 @@ export function lastText(match) {
   if (!last) return "";
   const parts = [];
   const who = last.player ? playerName(match, last.player) : "";
-  if (withdrewLast(match)) parts.push(t("withdrew", { name: who })); // not a referee's penalty
-  else parts.push(`${tc("k", last.kind)}${who ? " · " + who : ""}`);
+  // a withdrawal (not a referee's penalty) is said by its note alone
+  if (!withdrewLast(match)) parts.push(`${tc("k", last.kind)}${who ? " · " + who : ""}`);
   if (last.foul || (last.fouls && last.fouls.length)) {
     parts.push(`${t("foul")}: ${(last.fouls || []).map((f) => tc("f", f)).join(", ")}`);
   }
