@@ -220,7 +220,7 @@ function throughToNextStage(proj, pid) {
   const stages = (proj && proj.draw && proj.draw.stages) || [];
   const from = stages.find((st) => (st.advanced || []).includes(pid));
   const next = from && stages.find((st) => st.stage === from.stage + 1);
-  if (!next || next.status === "finished" || proj.draw.status === "finished") return null;
+  if (!next || next.status === "finished") return null;
   if (playerMatches(proj, pid).some((x) => (x.stage || 1) >= next.stage)) return null;
   const first = ((proj.draw.matches || []).filter((x) => (x.stage || 1) === next.stage)
     .sort((a, b) => roundNo(a.round) - roundNo(b.round)))[0];
