@@ -160,7 +160,8 @@ def enter(ui: str, page: Any, discipline: str, case: Case) -> int:
                 taps.tap("#break-plus")
         else:
             taps.tap(f"#break-counts [data-count='{case.count}']")
-    elif not case.facts["pocketed"]:
+    elif not case.facts["pocketed"] and page.locator("#rail-question.hidden").count() == 0:
+        # (a scratch asks no rail question: a foul whatever the rail; the tablet stores rail true)
         if case.facts.get("rail") is True:
             taps.tap("#flag-rail")
         elif case.facts.get("rail") is False and ui == "after":

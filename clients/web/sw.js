@@ -4,7 +4,7 @@
 // (or does not answer within NETWORK_WAIT_MS, a half-dead network), the copy cached at the last
 // visit. Every /tablet/{id} page is the same shell, kept under one key. The table socket and the
 // hub's other reads are never cached here: entries wait in the tablet's own queue (live.js).
-const CACHE = "cuehub-tablet-v1";
+const CACHE = "cuehub-tablet-v2"; // v2: draw-view.js (ui.js names a draw match's round with it)
 const SHELL = "/tablet/_shell";
 const NETWORK_WAIT_MS = 4000;
 const ASSETS = [
@@ -17,6 +17,7 @@ const ASSETS = [
   "/static/js/i18n-fans.js",
   "/static/js/stroke_form.js",
   "/static/js/entries.js",
+  "/static/js/draw-view.js",
 ];
 
 self.addEventListener("install", (event) => {

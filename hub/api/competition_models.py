@@ -120,6 +120,9 @@ class DrawMatch(_Open):
     winner_to: str | None
     loser_to: str | None
     scores: dict[str, int] | None
+    entered: bool | None = Field(None, description="A finished match whose score was entered by hand at the desk.")
+    withdrawn: list[str] | None = Field(None, description="A finished match forfeited by these players, who withdrew "
+                                                         "from the event while it was played.")
 
 
 class MatchesPage(_Open):

@@ -177,7 +177,8 @@ async def _reopen_match(request: Request, tid: str, key: str, mid: str) -> None:
         proj = await writer.projection(mid)
         if proj is None or proj["status"] != "finished":
             return
-        answer = await writer.submit(mid, f"reopen:{key}:{proj['version']}", {"kind": "undo"})
+        # the desk's own undo (server): it may undo the desk's decisions, which a tablet may not
+        answer = await writer.submit(mid, f"reopen:{key}:{proj['version']}", {"kind": "undo"}, server=True)
         if not isinstance(answer, Ack):
             code = "result_used" if answer.code == "not_allowed" else answer.code
             raise ApiError(409, code, answer.message)

@@ -133,7 +133,8 @@ def order_queue(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
 
 
 def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking", "entered", "match_version"))
+    fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking", "entered", "match_version",
+                      "withdrawn"))
     match = draw_match(state, cmd)
     correcting = match.status == "finished"  # a score corrected by hand replaces the result
     if not correcting:
@@ -164,12 +165,26 @@ def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
     if cmd.get("match_version") is not None:  # the match's version the result was read at (the flow
         # takes it again when the match has moved on since: hub/tournaments/flow.py)
         data["match_version"] = fields.whole(cmd["match_version"], "match_version", 0, 2**31 - 1)
+    withdrawn = _withdrawn(state, match, cmd.get("withdrawn"))
+    if withdrawn:  # lost by a withdrawal from the event while it was played: the draw's screens say so
+        data["withdrawn"] = list(withdrawn)
     if correcting:
         result = state.results[match.key]
-        if result.winner == winner and dict(result.scores) == clean and result.entered == entered:
+        if (result.winner == winner and dict(result.scores) == clean and result.entered == entered
+                and result.withdrawn == withdrawn):
             raise conflict("already_decided", f"{match.key} has this result already")
         refuse_if_used(state, "result_taken", data, besides=match.key)
     return "result_taken", data
+
+
+def _withdrawn(state: TournamentState, match: DrawMatch, raw: Any) -> tuple[str, ...]:
+    """`withdrawn`: the match's players who withdrew from the event while it was played (it was
+    forfeited for them), each once."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(set(map(str, raw))) != len(raw):
+        raise bad("withdrawn must be a list of the match's players, each once")
+    return tuple(_in_match(state, match, pid, "withdrawn") for pid in raw)
 
 
 def void_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -3,8 +3,9 @@
 The I/O layer adds ``id``, ``name``, ``version`` and ``tables`` around it. Beyond section 7:
 ``archived``; ``draw.stale`` (players joined after the draw: a redraw takes them in); ``draw.counts``
 (``counts``: the match count every page shows); a finished draw match whose score was entered by
-hand carries ``entered: true``.  JSON-ready: every
-value is a str, int, bool, None, list or dict, and nothing in it is shared with the state.
+hand carries ``entered: true``, one forfeited by a withdrawal from the event ``withdrawn: [ids]``.
+JSON-ready: every value is a str, int, bool, None, list or dict, and nothing in it is shared with
+the state.
 """
 
 from __future__ import annotations
@@ -76,4 +77,6 @@ def match_json(m: DrawMatch, result: Result | None = None) -> dict[str, Any]:
                 "scores": dict(m.scores) if m.scores is not None else None})
     if m.status == "finished" and result is not None and result.entered:
         out["entered"] = True  # its score was entered by hand at the desk
+    if m.status == "finished" and result is not None and result.withdrawn:
+        out["withdrawn"] = list(result.withdrawn)  # forfeited: these players withdrew from the event
     return out

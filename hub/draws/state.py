@@ -67,6 +67,7 @@ class Result(NamedTuple):
     version: int
     entered: bool = False  # a score entered by hand at the desk
     match_version: int | None = None  # the match's stream version this result was read at (None: not recorded)
+    withdrawn: tuple[str, ...] = ()  # players who withdrew from the event while it was played
 
 
 class Walkover(NamedTuple):

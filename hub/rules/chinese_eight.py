@@ -38,9 +38,16 @@ class ChineseEight(Discipline):
         rack.after_break = True
         if not requirement:
             fouls.insert(0, "bad_break")
+        # RULES.md "Also settled": not_trying on a break counts as on any other stroke
+        lost = self._not_trying(st, pid, note) if "not_trying" in shot["called_fouls"] else None
         if rack.rebreak_warned and not requirement:
             core.count_foul(st, pid)
             note.append("the warned rebreak failed again: the rack is lost")
+            core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
+            return fouls
+        if lost:
+            core.count_foul(st, pid)
+            note.append(f"{lost}: the rack is lost")
             core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
             return fouls
         if fouls == ["bad_break"]:

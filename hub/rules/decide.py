@@ -43,9 +43,15 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         command = {**command, "player": _player_at_table(st, kind)}
     rack = st.rack
     data = command_data(kind, command, st.setup.player_ids)
+    if kind == "foul":
+        DISCIPLINES[st.setup.discipline].validate_foul(data["reason"])
+    if kind == "penalty" and command.get("withdrawn") is not None:
+        data = {**data, **_withdrawal(command, data, server)}
     if kind == "undo":
         if not st.undoable:
             raise Reject("nothing_to_undo", "there is nothing left to undo")
+        if st.undoable[-1] in st.desk_only and not server:
+            raise Reject("not_allowed", "the desk decided this result: only the desk can undo it (a reopen)")
         return kind, {"target": st.undoable[-1]}
     if kind == "table_moved":
         if st.status != "scheduled":
@@ -63,6 +69,16 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         check_balls_on_table(data, rack.on_table)
         discipline.validate_shot(st, data)
     return kind, data
+
+
+def _withdrawal(command: Mapping[str, Any], data: Mapping[str, Any], server: bool) -> dict[str, Any]:
+    """`withdrawn: true` on a `forfeit_match` penalty: the hub's own, for a player withdrawn from the
+    event while the match is played (the desk's decision: only the desk undoes it)."""
+    if not server:
+        raise Reject("bad_command", "withdrawn is set by the hub, for a player withdrawn at the desk")
+    if command.get("withdrawn") is not True or data["type"] != "forfeit_match":
+        raise Reject("bad_command", "withdrawn must be true, on a forfeit_match penalty")
+    return {"withdrawn": True}
 
 
 def _player_at_table(st: MatchState, kind: str) -> str:

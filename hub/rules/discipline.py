@@ -56,9 +56,13 @@ class Discipline:
             raise Reject("not_allowed", "a push-out is only allowed in wpa_nine and wpa_ten, on the first stroke after "
                                         "the break")
 
+    def validate_foul(self, reason: str) -> None:
+        """Extra discipline checks on a well-formed `foul` command's reason (raise Reject)."""
+
     def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
-        """A called foul or a time foul with no stroke played: the balls stay as they lie."""
-        st.rack.after_break = False
+        """A called foul or a time foul with no stroke played: the balls stay as they lie. In phase
+        `break` it counts as the break (RULES.md "Also settled"): the next stroke is the first after it."""
+        st.rack.after_break = st.rack.phase == "break"
         st.rack.push_out_allowed = False
         self.foul(st, pid, [code], note)
         return [code]

@@ -15,8 +15,9 @@ Checks (`Reject("bad_command", ...)`, the API answers 422 `bad_result`):
 Folded: each player's `score` is the one given (and `racks_won` too in a race; golden_nine and
 chase_nine keep their racks as played), the match is `finished` with the winner and
 `result: {"entered": true, "reason": <the text or null>}` (chase_nine adds its `ranking`), no
-rack is in play and every clock stops. It is undoable like a stroke: an undo (the tablet's, or a
-reopen) brings back the match as it was before it.
+rack is in play and every clock stops. Only the desk undoes it (a reopen, a server-made undo): a
+tablet's undo of it is `not_allowed` (PROTOCOL.md section 9); the undo brings back the match as it
+was before it.
 """
 
 from __future__ import annotations
@@ -107,4 +108,5 @@ def apply(st: MatchState, version: int, data: Mapping[str, Any]) -> None:
         st.match_clock.running_since = None
     shown = " : ".join(str(p.score) for p in st.players)
     st.undoable.append(version)
+    st.desk_only = (*st.desk_only, version)
     st.last = (version, KIND, None, (), (f"result entered by the desk: {shown}",))

@@ -108,18 +108,19 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
     was_break = st.rack.phase == "break"
     fouls: list[str] = []
     restart_clock = True
+    if was_break and kind in ("shot", "foul", "clock_expired"):
+        # The match clock starts with the first break and an official timeout ends with the next
+        # break (cleared before the stroke: it may end the rack and begin another). A foul before
+        # the break stroke counts as the break (RULES.md "Also settled").
+        st.official_timeout = False
+        st.official_timeout_since = None
+        st.first_break_played = True
     if kind == "start":
         _start(st, data)
     elif kind == "lag":
         core.ask(st, data["winner"], ("break", "pass"), "lag")
         note.append(f"{data['winner']} wins the lag")
     elif kind == "shot":
-        if was_break:
-            # The match clock starts with the first break and an official timeout ends with
-            # the next break (cleared before the stroke: it may end the rack and begin another).
-            st.official_timeout = False
-            st.official_timeout_since = None
-            st.first_break_played = True
         fouls = (discipline.break_shot if was_break else discipline.play_shot)(st, data, note)
     elif kind == "decision":
         _decision(st, discipline, data["player"], data["choice"], note)
@@ -128,6 +129,8 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
     elif kind == "clock_expired":
         note.append("shot clock expired")
         fouls = discipline.foul_outside_stroke(st, data["player"], "time", note)
+    elif kind == "penalty" and data.get("withdrawn"):
+        _withdrew(st, discipline, data["player"], ev.version, note)
     elif kind == "penalty":
         note.append(f"penalty: {data['type']}")
         discipline.penalty(st, data["player"], data["type"], note)
@@ -152,6 +155,17 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
         note.append("match time is up")
         core.settle_on_points(st, "time", note)
     return fouls, restart_clock
+
+
+def _withdrew(st: MatchState, discipline: Discipline, pid: str, version: int, note: list[str]) -> None:
+    """The forfeit of a player withdrawn from the event (`forfeit_match`, as the discipline rules it):
+    the result says who withdrew, the note says only that (not a referee's penalty), and only the
+    desk undoes it (a reopen)."""
+    discipline.penalty(st, pid, "forfeit_match", [])
+    st.desk_only = (*st.desk_only, version)
+    if st.result is not None:
+        st.result = {**st.result, "withdrawn": [*st.result.get("withdrawn", ()), pid]}
+    note.append(f"{pid} withdrew from the event")
 
 
 def _apply_pause(st: MatchState, ev: Event) -> None:

@@ -24,6 +24,11 @@ class GoldenNine(Discipline):
     penalty_types = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
     win_types = ("normal", "small_gold", "big_gold")
 
+    def validate_foul(self, reason: str) -> None:
+        if reason == "weak_break":
+            # RULES.md "Also settled": a weak break is judged on the break stroke itself (its called_fouls)
+            raise Reject("bad_command", "weak_break is called on the break stroke (called_fouls), not as a foul")
+
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)

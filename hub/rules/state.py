@@ -135,6 +135,9 @@ class MatchState:
     match_clock: MatchClock | None = None
     first_order: tuple[str, ...] = ()  # rack 1's order (chase_nine ranking ties)
     undoable: list[int] = field(default_factory=list)  # versions an undo may void, oldest first
+    # Of those, the desk's decisions (a result entered by hand, a withdrawn player's forfeit): only the
+    # desk undoes them (PROTOCOL.md section 9). A tuple: replaced, never changed in place.
+    desk_only: tuple[int, ...] = ()
     table_id: str | None = None  # set by a `table_moved` event; else the setup's table
     link_lost_since: int | None = None  # server ms since the table's tablets were last heard (link_lost)
     expired_turn: ExpiredTurn | None = None

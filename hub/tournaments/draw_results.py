@@ -64,6 +64,8 @@ def result_command(key: str, mid: str, proj: dict[str, Any] | None) -> dict[str,
         command["ranking"] = list(result["ranking"])
     if result.get("entered"):
         command["entered"] = True
+    if result.get("withdrawn"):  # forfeited by a withdrawal from the event while it was played
+        command["withdrawn"] = list(result["withdrawn"])
     return command
 
 

@@ -17,7 +17,8 @@ the store and does the first thing that is due, then looks again, until nothing 
 5. a withdrawn player's called match: not started -> taken off its table (the fold then gives it to
    the opponent as a walkover; a chase round none of whose matches has started loses all its calls,
    so it is formed again without the player); being played -> the withdrawn player forfeits it on
-   the match (`penalty forfeit_match`, a command of the match like any other);
+   the match (the hub's `penalty forfeit_match` with `withdrawn: true`: the result and the draw match
+   say who withdrew, and only the desk undoes it, by a reopen);
 6. free tables (no open match, not paused) -> `dispatch` pairs them with the queue, and each call
    stores its match and its `match_called` in one transaction.
 
@@ -309,8 +310,10 @@ class TournamentFlow:
 
     async def _forfeit(self, mid: str, players: list[str]) -> None:
         for pid in players:
+            # the hub's own (server) forfeit, marked: the result says who withdrew, and only the desk undoes it
             answer = await self._matches.submit(
-                mid, f"withdrawn:{pid}", {"kind": "penalty", "player": pid, "type": "forfeit_match"}
+                mid, f"withdrawn:{pid}", {"kind": "penalty", "player": pid, "type": "forfeit_match", "withdrawn": True},
+                server=True,
             )
             if not isinstance(answer, Ack):
                 log.warning("match %s: the withdrawn %s could not forfeit (%s)", mid, pid, answer)

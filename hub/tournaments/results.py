@@ -11,9 +11,10 @@ and `lost` count the matches played.
 
 Rounds have readable names (`round_name`: "Winners round 2", "Losers round 1", "Grand final",
 "Final", "Group A, round 3"; `lang=zh-CN` gives them, and the word for a bye, in Chinese). A result
-entered by hand at the desk says so: `entered` in the JSON, "by hand" (手动录入) in the CSV. The CSV
-files start with a UTF-8 byte order mark (so a spreadsheet reads Chinese names right) and use CRLF
-line ends.
+entered by hand at the desk says so: `entered` in the JSON, "by hand" (手动录入) in the CSV; a match
+forfeited by a player who withdrew from the event while it was played names them: `withdrawn` (ids) in
+the JSON, the `withdrew` column (names) in the CSV. The CSV files start with a UTF-8 byte order mark
+(so a spreadsheet reads Chinese names right) and use CRLF line ends.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 from hub.tournaments.round_names import bye_word, entered_word, namer
 
 MATCH_COLUMNS = ("key", "round", "round_name", "group", "status", "player_1", "player_2", "player_3",
-                 "score_1", "score_2", "score_3", "winner", "match_id", "table", "stage", "entered")
+                 "score_1", "score_2", "score_3", "winner", "match_id", "table", "stage", "entered", "withdrew")
 BOM = "\ufeff"  # a spreadsheet then reads the file as UTF-8 (Chinese names)
 PLACING_COLUMNS = ("place", "player_id", "name", "club", "seed", "status", "played", "won", "lost", "points")
 
@@ -140,6 +141,7 @@ def matches(proj: dict[str, Any], lang: str | None = None) -> list[dict[str, Any
             "winner": m.get("winner"), "winner_name": names.get(m.get("winner") or ""),
             "match_id": m.get("match_id"), "table": tables.get(m.get("table_id") or ""),
             "entered": bool(m.get("entered")),  # the result was entered by hand at the desk
+            "withdrawn": list(m.get("withdrawn") or []),  # forfeited: these players withdrew from the event
         })
     return out
 
@@ -167,12 +169,14 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
 
 def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
     rows = []
+    names = {p["id"]: p["name"] for p in proj.get("players") or []}
     bye, entered = bye_word(lang), entered_word(lang)
     drawn = (proj.get("draw") or {}).get("matches") or []
     for m, slots in zip(matches(proj, lang), (d["players"] for d in drawn), strict=True):
         row = {k: m.get(k) for k in ("key", "stage", "round", "round_name", "group", "status", "match_id", "table")}
         row["winner"] = m.get("winner_name")
         row["entered"] = entered if m["entered"] else ""  # by hand at the desk, not played on a tablet
+        row["withdrew"] = ", ".join(names.get(pid) or pid for pid in m["withdrawn"])  # who withdrew, forfeiting it
         for i, p in enumerate(m["players"][:3]):
             # a slot that will never get a player ("bye": a chase sit-out's, even in a round not formed yet)
             never = m["status"] == "bye" or slots[i] == "bye"

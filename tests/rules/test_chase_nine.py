@@ -118,3 +118,17 @@ def test_concede_match_not_allowed():
     assert m.reject({"kind": "concede", "player": "a", "scope": "match"}) == "not_allowed"
     p = m.send({"kind": "concede", "player": "a", "scope": "rack"})
     assert p["racks"][0]["winner"] == "c" and scores(p) == [-3, 0, 3]
+
+
+def test_foul_before_the_break_stroke_counts_as_the_break():
+    # RULES.md Also settled: the next stroke gets first_shot_s (a foul command or a time foul in phase break)
+    opts = {"shot_clock": {"shot_s": 40, "first_shot_s": 50, "break_s": 20, "extension_s": 25}}
+    m = started(options=opts)
+    p = m.send({"kind": "foul", "player": "a", "reason": "other"})
+    assert scores(p) == [-1, 0, 1] and p["rack"]["shooter"] == "b" and p["rack"]["ball_in_hand"] == "anywhere"
+    assert p["clock"]["shot"]["limit_s"] == 50
+    assert m.shot("b", 1, [], rail=True)["clock"]["shot"]["limit_s"] == 40
+    t = started(options=opts)
+    p = t.send({"kind": "clock_expired", "player": "a"}, at=t.now + 20_000, server=True)
+    assert p["last"]["fouls"] == ["time"]
+    assert p["clock"]["shot"]["player"] == "b" and p["clock"]["shot"]["limit_s"] == 50

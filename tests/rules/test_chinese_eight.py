@@ -95,3 +95,23 @@ def test_timeout_rules():
     assert m6.reject({"kind": "shot", "player": "a", "first_contact": 1}) == "not_allowed"
     m6.send({"kind": "resume"})
     assert m6.reject({"kind": "timeout", "player": "b"}) == "not_allowed"  # once per match
+
+
+def test_not_trying_on_a_break_stroke_warns_and_counts_for_the_rack():
+    # RULES.md Also settled: as on any other stroke; the second in the rack loses it
+    m = started()
+    p = m.shot("a", 1, [], break_rails=4, called_fouls=["not_trying"])
+    assert p["players"][0]["warnings"] == 1 and p["players"][0]["fouls_in_rack"] == 1
+    assert p["rack"]["ball_in_hand"] == "behind_line" and p["rack"]["shooter"] == "b" and p["racks"] == []
+    m.shot("b", 3, [], rail=True)
+    p = m.shot("a", 3, [], rail=True, called_fouls=["not_trying"])
+    assert p["racks"][0]["winner"] == "b" and p["racks"][0]["reason"] == "loss" and p["players"][0]["warnings"] == 1
+
+
+def test_not_trying_on_the_warned_rebreak_warns_once_and_the_rack_is_lost():
+    m = started()
+    m.shot("a", 1, [], break_rails=2)
+    m.send({"kind": "decision", "player": "b", "choice": "rerack_other"})  # a warned
+    p = m.shot("a", 1, [], break_rails=2, called_fouls=["not_trying"])
+    assert p["racks"][0]["winner"] == "b" and p["racks"][0]["reason"] == "loss"
+    assert p["players"][0]["warnings"] == 2 and "bad_break" in p["last"]["fouls"]

@@ -1,5 +1,5 @@
 """`result_entered`: a result entered by hand settles a scheduled, live or finished match in every
-discipline, is checked against the format, and an undo takes it back."""
+discipline, is checked against the format, and the desk's undo takes it back (a tablet's is refused)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_a_live_match_with_a_clock_stops_and_an_undo_brings_it_back() -> None:
     assert before["clock"]["shot"] is not None
     proj = entered(m, "b", {"a": 4, "b": 10}, reason=None)
     assert proj["status"] == "finished" and proj["clock"]["shot"] is None and proj["result"]["reason"] is None
-    back = m.send({"kind": "undo"})
+    back = m.send({"kind": "undo"}, server=True)  # the desk's reopen
     assert back["status"] == "live" and back["players"] == before["players"] and back["rack"] == before["rack"]
 
 
@@ -89,3 +89,32 @@ def test_reason_too_long() -> None:
     m = Match("golden_nine")
     assert m.reject({"kind": "result_entered", "winner": "a", "score": {"a": 1, "b": 0}, "reason": "x" * 201},
                     server=True) == "bad_command"
+
+
+def test_a_tablet_cannot_undo_a_result_the_desk_entered() -> None:
+    # PROTOCOL.md section 9: a tablet's undo of a result entered by hand is not_allowed (the desk reopens it)
+    m = Match("wpa_nine", fmt={"race_to": 2})
+    m.send({"kind": "start", "breaker": "a"})
+    m.shot("a", 1, [9], break_rails=4)
+    entered(m, "a", {"a": 2, "b": 0})
+    assert m.reject({"kind": "undo"}) == "not_allowed"
+    assert m.send({"kind": "undo"}, server=True)["status"] == "live"
+    assert m.send({"kind": "undo"})["racks"] == []  # the stroke before it is the tablet's again
+
+
+def test_a_withdrawal_forfeit_names_who_withdrew_and_only_the_desk_undoes_it() -> None:
+    m = Match("golden_nine")
+    m.send({"kind": "start", "breaker": "a"})
+    m.shot("a", 1, [2], break_crossings=4)
+    withdrawal = {"kind": "penalty", "player": "b", "type": "forfeit_match", "withdrawn": True}
+    assert m.reject(withdrawal) == "bad_command"  # the hub's own, never a tablet's
+    assert m.reject({**withdrawal, "type": "forfeit_rack"}, server=True) == "bad_command"
+    proj = m.send(withdrawal, server=True)
+    assert proj["status"] == "finished" and proj["winner"] == "a"
+    assert proj["result"] == {"reason": "penalty", "withdrawn": ["b"]}
+    assert m.reject({"kind": "undo"}) == "not_allowed"
+    assert m.send({"kind": "undo"}, server=True)["status"] == "live"
+    c = Match("chase_nine")
+    c.send({"kind": "start", "order": ["a", "b", "c"]})
+    proj = c.send({**withdrawal, "player": "c"}, server=True)
+    assert proj["result"]["reason"] == "disqualification" and proj["result"]["withdrawn"] == ["c"]

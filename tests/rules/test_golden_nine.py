@@ -256,3 +256,43 @@ def test_foul_command_during_break_is_a_break_foul():
     m8.send({"kind": "start", "breaker": "a"})
     p = m8.send({"kind": "foul", "player": "a", "reason": "touched_ball"})
     assert p["rack"]["ball_in_hand"] == "behind_line" and p["rack"]["shooter"] == "b"
+
+
+def test_weak_break_as_a_foul_command_is_bad_command():
+    # RULES.md Also settled: weak_break is judged on a break stroke only (its called_fouls)
+    m = started()
+    assert m.reject({"kind": "foul", "player": "a", "reason": "weak_break"}) == "bad_command"
+    p = m.shot("a", 1, [], break_crossings=4, called_fouls=["weak_break"])
+    assert p["rack"]["pending"]["options"] == ["play", "rerack_self", "rerack_other"]
+    m.send({"kind": "decision", "player": "b", "choice": "play"})
+    assert m.reject({"kind": "foul", "player": "b", "reason": "weak_break"}) == "bad_command"
+    assert m.send({"kind": "foul", "player": "b", "reason": "other"})["players"][0]["score"] == 1
+
+
+CLOCK = {"shot_clock": {"shot_s": 40, "first_shot_s": 50, "break_s": 20, "extension_s": 25}}
+
+
+def test_foul_before_the_break_stroke_counts_as_the_break():
+    # RULES.md Also settled: a foul command or a time foul in phase break: the next stroke gets first_shot_s
+    m = started(options=CLOCK)
+    p = m.send({"kind": "foul", "player": "a", "reason": "touched_ball"})
+    assert p["rack"]["shooter"] == "b" and p["rack"]["ball_in_hand"] == "anywhere"
+    assert p["clock"]["shot"]["limit_s"] == 50 and p["players"][1]["score"] == 1
+    assert m.shot("b", 1, [], rail=True)["clock"]["shot"]["limit_s"] == 40
+    t = started(options=CLOCK)
+    p = t.send({"kind": "clock_expired", "player": "a"}, at=t.now + 20_000, server=True)
+    assert p["last"]["fouls"] == ["time"] and p["clock"]["shot"] == {**p["clock"]["shot"], "player": "b", "limit_s": 50}
+
+
+def test_time_foul_before_the_break_starts_the_match_clock_and_ends_the_official_timeout():
+    # the foul counts as the break: a timed match's clock starts with it, an official timeout ends with it
+    m = Match("golden_nine", fmt={"minutes": 30}, options={"match_clock": {"timeout_every_racks": 1, "timeout_s": 300}})
+    m.send({"kind": "start", "breaker": "a"}, at=1_000_000)
+    p = m.send({"kind": "clock_expired", "player": "a"}, at=1_030_000, server=True)
+    assert p["clock"]["match"]["running"] is True and p["clock"]["match"]["deadline"] == 1_030_000 + 30 * 60_000
+    m.shot("b", 1, [1, 2, 3, 4, 5, 6, 7, 8, 9], at=1_040_000)  # b wins rack 1: the official timeout
+    p = m.proj
+    assert p["rack"]["number"] == 2 and p["clock"]["match"]["official_timeout"] is True
+    p = m.send({"kind": "foul", "player": "b", "reason": "other"}, at=1_050_000)
+    assert p["clock"]["match"]["official_timeout"] is False and p["clock"]["match"]["running"] is True
+    assert p["rack"]["shooter"] == "a" and p["clock"]["shot"]["limit_s"] == 45  # first_shot_s = shot_s by default

@@ -214,6 +214,46 @@ def test_reinstate(c: TestClient) -> None:
     assert c.post(f"/api/tournaments/{ev.tid}/players/nobody/reinstate", headers=admin()).status_code == 404
 
 
+def test_a_desk_result_is_undone_only_at_the_desk(c: TestClient) -> None:
+    # PROTOCOL.md section 9: a tablet's undo of a result entered by hand is not_allowed; the desk reopens it
+    ev = Event(c, players=4, tables=1)
+    ev.draw()
+    first = called(ev)[0]
+    a, b = first["players"]
+    ev.command(first["match_id"], {"kind": "start", "breaker": a})
+    enter(c, first["match_id"], a, {a: 2, b: 1})
+    r = ev.command(first["match_id"], {"kind": "undo"}, expect=409)
+    assert r["error"]["code"] == "not_allowed" and "desk" in r["error"]["message"]
+    assert c.get(f"/api/matches/{first['match_id']}").json()["status"] == "finished"
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/reopen", headers=admin())
+    assert r.status_code == 200, r.text
+    assert c.get(f"/api/matches/{first['match_id']}").json()["status"] == "live"
+
+
+def test_a_withdrawal_mid_match_is_said_and_reopened_only_at_the_desk(c: TestClient) -> None:
+    ev = Event(c, players=4, tables=1)
+    ev.draw()
+    first = called(ev)[0]
+    a, quitter = first["players"]
+    ev.command(first["match_id"], {"kind": "start", "breaker": a})
+    assert c.post(f"/api/tournaments/{ev.tid}/players/{quitter}/withdraw", headers=admin()).status_code == 200
+    entry = ev.settled(first["key"])
+    assert entry["winner"] == a and entry["withdrawn"] == [quitter]  # the bracket and the desk say who withdrew
+    played = c.get(f"/api/matches/{first['match_id']}").json()
+    assert played["result"] == {"reason": "penalty", "withdrawn": [quitter]}
+    assert ev.command(first["match_id"], {"kind": "undo"}, expect=409)["error"]["code"] == "not_allowed"
+    exported = c.get(f"/api/tournaments/{ev.tid}/results.json").json()
+    assert next(m for m in exported["matches"] if m["key"] == first["key"])["withdrawn"] == [quitter]
+    # reinstated, the forfeited match can be reopened at the desk: it goes on where it stood
+    assert c.post(f"/api/tournaments/{ev.tid}/players/{quitter}/reinstate", headers=admin()).status_code == 200
+    assert ev.entry(first["key"])["status"] == "finished"  # reinstating alone does not reopen it
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{first['key']}/reopen", headers=admin())
+    assert r.status_code == 200, r.text
+    back = c.get(f"/api/matches/{first['match_id']}").json()
+    assert back["status"] == "live" and back["result"] is None
+    assert "withdrawn" not in ev.entry(first["key"])
+
+
 def test_reinstate_refused_once_the_walkover_fed_a_started_match(c: TestClient) -> None:
     ev = Event(c, players=4, tables=2)
     ev.draw()

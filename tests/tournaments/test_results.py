@@ -142,6 +142,24 @@ def test_a_result_entered_by_hand_says_so_in_the_exports() -> None:
     entered = {m["key"]: m["entered"] for m in results.matches(proj)}
     assert entered["W1-1"] is False and entered["W1-2"] is True and entered["W2-1"] is False
     rows = {r.split(",")[0]: r for r in results.matches_csv(proj).lstrip("\ufeff").splitlines()}
-    assert rows["key"].endswith(",entered")
-    assert rows["W1-2"].endswith(",by hand") and rows["W1-1"].endswith(",1,")  # an empty cell stays empty
-    assert results.matches_csv(proj, "zh-CN").splitlines()[2].endswith(",手动录入")
+    assert rows["key"].endswith(",entered,withdrew")
+    assert rows["W1-2"].endswith(",by hand,") and rows["W1-1"].endswith(",1,,")  # an empty cell stays empty
+    assert results.matches_csv(proj, "zh-CN").splitlines()[2].endswith(",手动录入,")
+
+
+def test_a_match_forfeited_by_a_withdrawal_names_who_withdrew() -> None:
+    # the flow's take_result of a match a withdrawn player forfeited carries `withdrawn`
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("single_elimination")
+    s.call("W1-1")
+    match_id = s.state.calls["W1-1"].match_id
+    s.do({"kind": "take_result", "key": "W1-1", "match_id": match_id, "winner": "p1",
+          "scores": {"p1": 0, "p4": 0}, "withdrawn": ["p4"]})
+    proj = proj_of(s)
+    assert next(m for m in proj["draw"]["matches"] if m["key"] == "W1-1")["withdrawn"] == ["p4"]
+    got = {m["key"]: m["withdrawn"] for m in results.matches(proj)}
+    assert got["W1-1"] == ["p4"] and got["W1-2"] == []
+    rows = {r.split(",")[0]: r for r in results.matches_csv(proj).lstrip("\ufeff").splitlines()}
+    name = next(p["name"] for p in proj["players"] if p["id"] == "p4")
+    assert rows["W1-1"].endswith(f",{name}") and rows["W1-2"].endswith(",,")

@@ -186,7 +186,9 @@ def test_enter_result_and_move_reach_the_tablets_and_the_board(hub: ServedHub, b
         assert m["status"] == "finished" and m["winner"] == a and m["result"]["entered"] is True
         assert "entered by the desk" in board.inner_text(f".cell[data-table='{t1['id']}']")
         assert "2" in tab1.inner_text("#over-score") and "1" in tab1.inner_text("#over-score")
-        assert tab1.is_enabled("#over-undo") and tab1.is_visible("#next-match")
+        # the desk's result is the desk's to undo: the tablet says so instead of offering its Undo
+        assert not tab1.is_enabled("#over-undo") and tab1.is_visible("#next-match")
+        assert "only the desk can undo it" in tab1.inner_text("#over-desk-only")
         desk.wait_for_selector("#run-message.ok")
         # The draw's own screens say it too: the desk's list of matches and the bracket.
         desk.locator("#run-rounds .entry[data-key='W1-1'] .e-result").filter(has_text="entered by the desk").wait_for()

@@ -229,8 +229,8 @@ def test_wpa_nine_push_out_pass_then_scratch(watch_gateway: Hub, context: Any, g
     assert "Ko Pin-yi" in text(p.tablet, "#stroke-title")
     assert p.tablet.locator("#flag-push-out").count() == 0
 
-    # b hits the 1 and scratches: a foul, a has ball in hand anywhere.
-    stroke(p.tablet, rail=True, cue="pocketed")
+    # b hits the 1 and scratches: a foul, a has ball in hand anywhere (a scratch asks no rail question).
+    stroke(p.tablet, cue="pocketed")
     p.version(5)
     m = p.projection()
     assert m["rack"]["shooter"] == "a" and m["rack"]["ball_in_hand"] == "anywhere"

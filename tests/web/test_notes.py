@@ -53,7 +53,10 @@ SAMPLES = [
     ("foul: b pays 1 to a", f"犯规：{XSS_NAME} 付给 Zheng Yubo 1分", f"Foul: {XSS_NAME} pays 1 to Zheng Yubo"),
     ("foul: a +1", "犯规：Zheng Yubo +1分", "Foul: Zheng Yubo +1"),
     ("rack 2 to b (small_gold, win_ball)", f"第2局 {XSS_NAME} 胜（小金，打进胜利球）",
-     f"Rack 2 to {XSS_NAME} (Small gold, win ball)"),
+     f"Rack 2 to {XSS_NAME} (Table run, win ball)"),
+    ("rack 3 to a (normal, loss)", "第3局 Zheng Yubo 胜（普胜，对手本局判负）",
+     "Rack 3 to Zheng Yubo (Win, opponent lost the rack)"),
+    ("b withdrew from the event", f"{XSS_NAME} 退出赛事", f"{XSS_NAME} withdrew from the event"),
     ("match over: shared top (points)", "比赛结束：并列第一（按积分）", "Match over: Shared top (on points)"),
     ("the 8 pocketed on a foul: the rack is lost", "犯规时打进8号球：本局判负",
      "The 8 pocketed on a foul: the rack is lost"),
@@ -101,7 +104,7 @@ def test_notes_in_both_languages(hub: Hub, browser: Any) -> None:
 
 
 def test_english_strings_carry_no_chinese_terms() -> None:
-    """The English strings say "Small gold", "Previous player": no 小金 or 上家 in an English verdict
+    """The English strings say "Table run", "Previous player": no 小金 or 上家 in an English verdict
     (only the language switch, which names the other language, is written in it)."""
     import re
     from pathlib import Path

@@ -3,7 +3,9 @@
 // region (role="status", aria-live="polite"), so a screen reader reads it too. Calls that come
 // together are shown one after another. The calls already on the tables when the board opens
 // are not announced (they are not new), and a call is announced once however often the
-// projection repeats it (a reconnect's snapshot included).
+// projection repeats it (a reconnect's snapshot included). Only a call still current is shown: one
+// whose match started, finished or left its table meanwhile is dropped from the queue, and taken off
+// the screen at once if it is showing (a busy evening's queue never announces the past).
 import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { matchRoundName } from "./draw-view.js";
@@ -24,11 +26,14 @@ export class CallAnnouncer {
     this.seen = null; // match ids of the calls known; null before the first projection
     this.queue = [];
     this.timer = null;
+    this.showing = null; // the call on screen
+    this.latest = null; // the latest tournament projection: what is current
     this.node = el("div", { class: "call-announce", id: "call-announce", role: "status", "aria-live": "polite", "aria-atomic": "true" });
   }
 
   /** A tournament projection: queue the draw matches called since the last one. */
   consider(proj) {
+    this.latest = proj;
     const draw = proj && proj.draw;
     const called = ((draw && draw.matches) || []).filter((m) => m.status === "called" && m.match_id);
     const first = this.seen === null;
@@ -41,17 +46,33 @@ export class CallAnnouncer {
       if (first) continue;
       this.queue.push({
         key: m.key,
-        draw, // the round's name is said in the language of the moment it is shown
-        entry: m,
+        matchId: m.match_id,
         players: (m.players || []).filter((x) => x && x !== "bye").map((x) => names.get(x) || String(x)),
         table: tables.get(m.table_id) || t("table"),
       });
     }
+    if (this.timer && this.showing && !this.current(this.showing)) {
+      clearTimeout(this.timer); // the call on screen is over: the next one, or the tables again
+      this.timer = null;
+    }
     if (!this.timer) this.next();
   }
 
+  /** Whether a call still stands in the latest projection: its draw match called to the same match,
+   * and that match not started nor finished on its table. */
+  current(call) {
+    const proj = this.latest;
+    const m = ((proj && proj.draw && proj.draw.matches) || []).find((x) => x.key === call.key);
+    if (!m || m.status !== "called" || m.match_id !== call.matchId) return false;
+    const tb = ((proj && proj.tables) || []).find((x) => x.match && x.match.id === call.matchId);
+    return !tb || tb.match.status === "scheduled";
+  }
+
   next() {
-    const call = this.queue.shift();
+    let call = this.queue.shift();
+    while (call && !this.current(call)) call = this.queue.shift();
+    this.showing = call || null;
+    const draw = this.latest && this.latest.draw;
     if (!call) {
       this.timer = null;
       this.node.classList.remove("on");
@@ -64,7 +85,8 @@ export class CallAnnouncer {
       el("div", { class: "ca-players" }, call.players.map((name, i) => [
         i ? el("span", { class: "ca-vs", text: ` ${t("bd_vs")} ` }) : null, el("bdi", { class: "ca-name", text: name })])),
       el("div", { class: "ca-table" }, el("span", { text: "→ " }), el("bdi", { text: call.table })),
-      el("div", { class: "ca-key" }, roundLabel(call.draw, call.entry, call.key))));
+      // the round's name in the language of the moment it is shown
+      el("div", { class: "ca-key" }, roundLabel(draw, ((draw && draw.matches) || []).find((x) => x.key === call.key), call.key))));
     this.node.classList.add("on");
     document.body.dataset.announcing = call.key;
     this.timer = setTimeout(() => this.next(), this.showMs);

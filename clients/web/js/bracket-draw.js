@@ -40,7 +40,7 @@ export function card(m, ctx) {
   };
   const head = el("div", { class: "bm-head" },
     el("span", { class: "bm-key", text: m.key }),
-    el("span", { class: "bm-state" }, isolated(st.text, st.table)));
+    el("span", { class: "bm-state" }, isolated(st.text, st.table, st.names)));
   if (m.match_id) {
     return el("a", { ...attrs, href: `/watch/${encodeURIComponent(m.match_id)}`, title: t("br_watch") }, head, rows);
   }

@@ -90,16 +90,13 @@ function rackOf(proj) {
 
 function addEntry(ev, proj) {
   if (entries.some((e) => e.version === ev.version)) return;
-  const voids = ev.data && ev.data.voids;
-  if (ev.kind === "undo" || voids !== undefined) {
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i];
-      if (voids !== undefined ? e.version === voids : (!e.voided && !["undo", "match_time_expired", "link_lost", "link_restored"].includes(e.kind))) {
-        e.voided = true;
-        break;
-      }
-    }
-  }
+  // The event an undo voids is its `data.target`; a stroke entered before the shot clock ran out
+  // voids the expiry it names (`data.voids`). A replay after an undo brings the target already
+  // marked voided: nothing else may be struck out then.
+  const data = ev.data || {};
+  const target = ev.kind === "undo" ? data.target : data.voids;
+  const hit = target !== undefined && target !== null ? entries.find((e) => e.version === target) : null;
+  if (hit) hit.voided = true;
   const last = proj && proj.last && proj.last.version === ev.version ? proj.last : null;
   entries.push({
     version: ev.version, kind: ev.kind, at: ev.at, data: ev.data || {}, voided: !!ev.voided, last,

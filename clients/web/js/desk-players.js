@@ -222,8 +222,33 @@ export function playersView(ctx) {
     el("button", { class: "btn", type: "button", text: t("cancel"), onclick: () => { editing = null; paintList(); } }));
   }
 
+  /** The draw matches a player's withdrawal forfeited while they were played: they stay lost when
+   * the player is reinstated, until the desk reopens them. */
+  const forfeitedBy = (pid) => (((tour() || {}).draw || {}).matches || [])
+    .filter((m) => m.status === "finished" && (m.withdrawn || []).includes(pid));
+
+  /** After a reinstatement: the matches the withdrawal forfeited, each with its Reopen (it plays on
+   * from where it stood). */
+  function offerReopen(p, forfeited) {
+    say(message, t("dk_p_reinstated_forfeited", { name: p.name, key: forfeited.map((m) => m.key).join(", ") }), "ok");
+    for (const m of forfeited) {
+      const b = el("button", { class: "btn small primary", type: "button", dataset: { action: "reopen-forfeited", key: m.key },
+        text: t("dk_p_reopen_forfeited", { key: m.key }) });
+      b.addEventListener("click", () => busy(b, message, async () => {
+        await hub.reopen(ctx.tid, m.key);
+        say(message, t("dk_reopened", { key: m.key }), "ok");
+        await ctx.reload();
+      }));
+      message.append(" ", b);
+    }
+  }
+
   async function reinstate(p, button) {
-    if (!(await ask(t("dk_p_reinstate_confirm", { name: p.name })))) return;
+    const forfeited = forfeitedBy(p.id);
+    const question = forfeited.length
+      ? t("dk_p_reinstate_forfeited", { name: p.name, keys: forfeited.map((m) => m.key).join(", ") })
+      : t("dk_p_reinstate_confirm", { name: p.name });
+    if (!(await ask(question))) return;
     busy(button, null, async () => {
       try {
         await hub.reinstatePlayer(ctx.tid, p.id);
@@ -235,7 +260,8 @@ export function playersView(ctx) {
         say(message, namesForIds(`${t("dk_p_reinstate_refused", { name: p.name })} ${errorText(e, { label })}`, { players: players() }), "err");
         return;
       }
-      say(message, t("dk_p_reinstated", { name: p.name }), "ok");
+      if (forfeited.length) offerReopen(p, forfeited);
+      else say(message, t("dk_p_reinstated", { name: p.name }), "ok");
       await ctx.reload();
     });
   }

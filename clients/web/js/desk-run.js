@@ -153,7 +153,9 @@ export function runView(ctx) {
       m ? el("div", { class: `rt-match ms-${m.status}`, dataset: { match: m.id, key: key || "" } },
         el("div", { class: "rt-meta muted small" },
           m.draw ? el("span", { class: "rt-key", text: `${m.draw.key}` }) : el("span", { text: t("dk_by_hand") }),
-          el("span", { text: ` · ${m.status === "live" && m.rack ? t("rack_n", { n: m.rack.number }) : tc("s", m.status)}` })),
+          el("span", { text: ` · ${m.status === "live" && m.rack ? t("rack_n", { n: m.rack.number }) : tc("s", m.status)}` }),
+          e && e.status === "finished" && (e.withdrawn || []).length
+            ? el("span", { class: "rt-withdrew" }, named(` · ${t("withdrew", { name: e.withdrawn.map(name).join(", ") })}`)) : null),
         el("ul", { class: "rt-players" }, (m.players || []).map((p) => el("li", { class: m.winner === p.id ? "won" : "" },
           el("span", { class: "rt-pname", text: p.name }), el("span", { class: "rt-score", text: String(p.score ?? 0) })))),
         m.status !== "scheduled" ? el("a", { class: "small", href: `/watch/${enc(m.id)}`, target: "_blank", rel: "noopener", text: t("dk_watch") }) : null)
@@ -220,7 +222,8 @@ export function runView(ctx) {
    * on is the hub's to say, with the match that blocks it. */
   const withdrawn = (pid) => ((tour().players || []).find((p) => p.id === pid) || {}).status === "withdrawn";
   // A walkover a withdrawal made is undone by reinstating the player (the players step), not here.
-  const reopenable = (m) => m.status === "finished"
+  // So is a match forfeited by a withdrawal: reinstating offers its reopen (the flow would forfeit it again).
+  const reopenable = (m) => (m.status === "finished" && !(m.withdrawn || []).some(withdrawn))
     || (m.status === "walkover" && (m.players || []).filter(Boolean).length > 1 && !(m.players || []).some(withdrawn));
 
   /** A draw match's players with the score of its match, for the result form. */
@@ -238,7 +241,10 @@ export function runView(ctx) {
     if (m.status === "walkover") return m.winner ? t("dk_wo_result", { name: name(m.winner) }) : t("dk_es_walkover");
     if (m.status === "finished") {
       const sc = m.scores ? (m.players || []).map((p) => (p in m.scores ? m.scores[p] : "")).join(" : ") : "";
-      return `${m.winner ? t(m.entered ? "dk_won_entered" : "dk_won_by", { name: name(m.winner) }) : t("draw")}${sc ? inParens(sc) : ""}`;
+      const gone = (m.withdrawn || []).map(name).join(", "); // forfeited: withdrawn from the event while it was played
+      const who = gone ? (m.winner ? t("dk_won_withdrew", { name: name(m.winner), loser: gone }) : t("withdrew", { name: gone }))
+        : m.winner ? t(m.entered ? "dk_won_entered" : "dk_won_by", { name: name(m.winner) }) : t("draw");
+      return `${who}${sc ? inParens(sc) : ""}`;
     }
     if (m.status === "called") {
       const tb = tables().find((x) => x.id === m.table_id);

@@ -40,22 +40,49 @@ export function roundTitle(type, bracket, round, lastRound, stopped = false) {
 
 /** The name of a draw match's round as the bracket heads its column ("Final", "Semi-finals",
  * "Losers round 2", "Grand final"; "Group A · Round 3" in a round robin of several groups), in
- * the page's language. `draw`: the projection's draw; `m`: one of its matches. */
+ * the page's language: the one round-name helper of every page. `draw`: the projection's draw; `m`:
+ * one of its matches, or `drawEntry(draw, ref)` for a page that has a match's `draw` reference only.
+ * The stage's rounds (`draw.stages[].rounds`, every round the stage will have) decide which round
+ * is the last; without them, the draw's matches. */
 export function matchRoundName(draw, m) {
   if (!draw || !m) return "";
   const stages = Array.isArray(draw.stages) && draw.stages.length > 1 ? draw.stages : null;
   const stage = m.stage || 1;
-  const type = (stages && (stages.find((s) => s.stage === stage) || {}).type) || draw.type;
+  const info = (Array.isArray(draw.stages) ? draw.stages : []).find((s) => s.stage === stage) || null;
+  const type = (stages && info && info.type) || draw.type;
+  const rounds = info && Array.isArray(info.rounds) && info.rounds.length ? info.rounds.map((r) => r.round) : null;
   const ms = (draw.matches || []).filter((x) => !stages || (x.stage || 1) === stage);
   if (type === "single_elimination" || type === "double_elimination") {
+    const losers = m.bracket === "losers";
+    if (rounds) { // the bracket's sections: the losers, and the winners (the grand finals aside)
+      const section = rounds.filter((r) => !/^GF/.test(r) && /^L\d/.test(r) === losers);
+      const stopped = type === "double_elimination" && !rounds.some((r) => /^GF/.test(r));
+      return roundTitle(type, m.bracket, m.round, Math.max(0, ...section.map(roundNo)), stopped);
+    }
     // the bracket's sections: the losers, and the winners with the grand final
-    const section = ms.filter((x) => (x.bracket === "losers") === (m.bracket === "losers"));
+    const section = ms.filter((x) => (x.bracket === "losers") === losers);
     const stopped = type === "double_elimination" && !ms.some((x) => x.bracket === "final");
     return roundTitle(type, m.bracket, m.round, lastRoundOf(section), stopped);
   }
   const round = t("br_round_n", { n: roundNo(m.round) });
-  const groups = new Set(ms.map((x) => x.group).filter(Boolean));
-  return m.group && groups.size > 1 ? `${t("br_group", { g: m.group })} · ${round}` : round;
+  const groups = info && typeof info.groups === "number" ? info.groups : new Set(ms.map((x) => x.group).filter(Boolean)).size;
+  return m.group && groups > 1 ? `${t("br_group", { g: m.group })} · ${round}` : round;
+}
+
+/** The draw entry a match plays, from the match projection's `draw` reference ({key, round}): the
+ * draw's own entry when the page has it, else one made from the key, the round and the stages'
+ * rounds (a page that read the draw without its matches: the tablet, watch, overlay, commentator). */
+export function drawEntry(draw, ref) {
+  if (!draw || !ref || !ref.key) return null;
+  const listed = (draw.matches || []).find((x) => x.key === ref.key);
+  if (listed) return listed;
+  const round = ref.round || "";
+  const info = (draw.stages || []).find((s) => (s.rounds || []).some((r) => r.round === round)) || null;
+  const type = (info && info.type) || draw.type;
+  const bracket = /^GF/.test(round) ? "final" : /^L\d/.test(round) ? "losers"
+    : type === "round_robin" ? "group" : type === "chase_groups" ? "chase" : "winners";
+  const group = type === "round_robin" ? (/^([A-Z]+)-/.exec(ref.key) || [])[1] : null;
+  return { key: ref.key, round, stage: info ? info.stage : 1, bracket, ...(group ? { group } : {}) };
 }
 
 /** Everything a page needs to look things up in one projection, made once per render. */
@@ -86,7 +113,8 @@ export function tableName(ctx, id) { const tb = ctx.tables.get(id); return tb ? 
 /** A real player in a slot: not null (not known yet) and not "bye" (never filled). */
 export function isPlayer(pid) { return pid !== null && pid !== undefined && pid !== "bye"; }
 
-/** The status line of a draw match: {cls, text, table?} ("Called to Table 4", "Up next #2", "Live · Table 1"). */
+/** The status line of a draw match: {cls, text, table?, names?} ("Called to Table 4", "Up next #2",
+ * "Live · Table 1", "Finished · Ko Pin-yi withdrew"; `table` and `names`: what the text names, to isolate). */
 export function matchState(m, ctx) {
   switch (m.status) {
     case "called": {
@@ -100,7 +128,12 @@ export function matchState(m, ctx) {
       const pos = ctx.queue.indexOf(m.key) + 1;
       return { cls: "ready", text: pos > 0 ? t("br_next_n", { n: pos }) : t("br_ready") };
     }
-    case "finished": return { cls: "done", text: t(m.entered ? "br_finished_entered" : "br_finished") };
+    case "finished": {
+      // forfeited by a player withdrawn from the event while it was played: said, not a plain result
+      const gone = (m.withdrawn || []).map((pid) => (ctx.players.get(pid) || { name: String(pid) }).name);
+      if (gone.length) return { cls: "done", names: gone, text: t("br_finished_withdrew", { name: gone.join(", ") }) };
+      return { cls: "done", text: t(m.entered ? "br_finished_entered" : "br_finished") };
+    }
     case "walkover": return { cls: "wo", text: t("br_walkover") };
     case "bye": return { cls: "bye", text: t("br_bye") };
     default: return { cls: "waiting", text: "" };
@@ -181,12 +214,14 @@ export function nextMatch(proj, ctx, pid) {
   return { ...base, state: "waiting", text };
 }
 
-/** A player who went through to the next stage before its players are placed: "Through to stage 2". */
+/** A player who went through to the next stage before its players are placed: "Through to stage 2".
+ * Once the player has a match in that stage (placed, played, or the champion's), this is over. */
 function throughToNextStage(proj, pid) {
   const stages = (proj && proj.draw && proj.draw.stages) || [];
   const from = stages.find((st) => (st.advanced || []).includes(pid));
   const next = from && stages.find((st) => st.stage === from.stage + 1);
-  if (!next) return null;
+  if (!next || next.status === "finished") return null;
+  if (playerMatches(proj, pid).some((x) => (x.stage || 1) >= next.stage)) return null;
   const first = ((proj.draw.matches || []).filter((x) => (x.stage || 1) === next.stage)
     .sort((a, b) => roundNo(a.round) - roundNo(b.round)))[0];
   if (!first) return null;

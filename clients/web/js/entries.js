@@ -2,7 +2,7 @@
 // verdict banner, and the commentator's stroke lines. Nothing here judges anything: a verdict is
 // read from the hub's projection (`last`), never worked out in the page.
 import { t, tc, inParens } from "./i18n.js";
-import { playerName, noteText } from "./ui.js";
+import { playerName, noteText, withdrewLast } from "./ui.js";
 
 /** A player's name; "the player at the table" for an entry that names none (entered offline). */
 export function who(match, id) {
@@ -65,8 +65,9 @@ export function verdictOf(match) {
   let headline;
   if (foul) headline = `${t("foul_loud")}: ${fouls.join(", ")}`;
   else if (last.kind === "shot") headline = t("legal_stroke");
+  else if (withdrewLast(match)) headline = t("withdrew", { name: playerName(match, last.player) });
   else headline = tc("k", last.kind);
-  const by = last.player ? playerName(match, last.player) : "";
+  const by = last.player && !withdrewLast(match) ? playerName(match, last.player) : ""; // the headline names who withdrew
   let next = "";
   if (match.status === "finished") next = "";
   else if (r.pending) next = t("decision_for", { name: playerName(match, r.pending.player) });
@@ -75,7 +76,9 @@ export function verdictOf(match) {
       : t("to_play", { name: playerName(match, r.shooter) });
     if (r.ball_in_hand) next += ` · ${r.ball_in_hand === "behind_line" ? t("bih_behind_line") : t("bih_anywhere")}`;
   }
-  return { version: last.version, foul, headline, by, fouls, next, notes: (last.notes || []).map((n) => noteText(match, n)) };
+  // a withdrawal's one note says what the headline says
+  const notes = withdrewLast(match) ? [] : (last.notes || []).map((n) => noteText(match, n));
+  return { version: last.version, foul, headline, by, fouls, next, notes };
 }
 
 /** One line for a verdict: "Foul: no rail after contact — Yang Fan to play · Ball in hand". */

@@ -52,7 +52,7 @@ function notFound() {
 function titleNodes() {
   if (titleParam !== "auto") return titleParam ? [el("bdi", { text: titleParam })] : [];
   const parts = [names && names.tournament, names && names.table].filter(Boolean).map((n) => el("bdi", { text: n }));
-  const round = drawText(match);
+  const round = drawText(match, names);
   return [...parts, round].filter(Boolean).flatMap((p, i) => (i ? [" · ", p] : [p]));
 }
 

@@ -10,7 +10,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, header, isolated, setConn, notFoundCard } from "./ui.js";
-import { DECIDED, drawContext, lastRoundOf, nextMatch, playerMatches, roundTitle, slotLabels, scoreOf, matchState } from "./draw-view.js";
+import { DECIDED, drawContext, matchRoundName, nextMatch, playerMatches, slotLabels, scoreOf, matchState } from "./draw-view.js";
 import { Follow } from "./player-follow.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -99,7 +99,7 @@ function renderNext() {
   nextCard.dataset.key = nxt ? nxt.m.key : "";
   if (!nxt) { fill(nextCard, el("h2", { class: "section-title", text: t("pl_next_match") }), el("p", { class: "muted", id: "next-state", text: proj.draw ? t("pl_no_next") : t("pl_no_matches") })); return; }
   const opponentName = nxt.opponent ? nameOf(ctx, nxt.opponent) : null;
-  const round = roundName(ctx, nxt.m);
+  const round = roundName(nxt.m);
   fill(nextCard,
     el("h2", { class: "section-title", text: t("pl_next_match") }),
     el("div", { class: `pl-state st-${nxt.state}`, id: "next-state" }, isolated(nxt.text, nxt.table)),
@@ -115,13 +115,9 @@ function renderNext() {
   follow.consider(nxt.state === "called" || nxt.state === "playing" ? { ...nxt, state: "called", opponentName } : nxt, me ? me.name : pid);
 }
 
-function roundName(ctx, m) {
-  const same = [...ctx.byKey.values()].filter((x) => x.bracket === m.bracket && (x.stage || 1) === (m.stage || 1));
-  const last = lastRoundOf(same);
-  if (m.group) return t("br_group", { g: m.group });
-  const stage = proj.draw.stages && proj.draw.stages.find((s) => s.stage === (m.stage || 1));
-  const stopped = Boolean(stage && stage.type === "double_elimination" && proj.draw.stages.some((s) => s.stage === stage.stage + 1));
-  return roundTitle(stage ? stage.type : ctx.type, m.bracket, m.round, last, stopped);
+/** A match's round named as the bracket and the board name it (one helper for every page). */
+function roundName(m) {
+  return matchRoundName(proj.draw, m);
 }
 
 // ---------------------------------------------------------------- every match of theirs
@@ -132,10 +128,11 @@ function matchRow(m, ctx) {
   const theirs = other.pid ? scoreOf(m, other.pid, ctx) : null;
   const decided = DECIDED.includes(m.status);
   const st = matchState(m, ctx);
-  const result = m.status === "bye" ? t("br_bye") : decided && m.winner ? (m.winner === pid ? t("pl_won") : t("pl_lost")) : isolated(st.text, st.table);
+  const result = m.status === "bye" ? t("br_bye") : st.names ? isolated(st.text, st.names)
+    : decided && m.winner ? (m.winner === pid ? t("pl_won") : t("pl_lost")) : isolated(st.text, st.table);
   const cls = decided && m.winner ? (m.winner === pid ? "won" : "lost") : m.status;
   return el("li", { class: `pl-m ${cls}`, dataset: { key: m.key, status: m.status } },
-    el("span", { class: "pl-m-round", text: `${roundName(ctx, m)} · ${m.key}` }),
+    el("span", { class: "pl-m-round", text: `${roundName(m)} · ${m.key}` }),
     el("span", { class: "pl-m-vs" }, el("span", { class: "muted", text: `${t("pl_vs")} ` }),
       other.pid ? el("bdi", { class: "name", text: nameOf(ctx, other.pid) }) : el("span", { class: "muted", text: other.text || "" })),
     el("span", { class: "pl-m-score", text: mine !== null && mine !== undefined ? `${mine}–${theirs ?? 0}` : m.status === "walkover" ? t("br_wo_short") : "" }),

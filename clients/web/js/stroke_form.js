@@ -1,7 +1,8 @@
 // The stroke form: what the referee saw, as facts for the hub to judge (PROTOCOL.md `shot`).
 //
 // A fact whose default alone would decide the verdict is asked, never assumed: with nothing
-// pocketed after a contact the referee answers "A ball reached a rail" or "No rail"; on a break
+// pocketed after a contact the referee answers "A ball reached a rail" or "No rail" (not after a
+// scratch: a foul whatever the rail); on a break
 // the count (crossings / balls to a rail) is one tap on its number. "Enter stroke" with a question
 // open highlights it, and the answer then enters the stroke (no third tap).
 import { t, tc } from "./i18n.js";
@@ -84,10 +85,13 @@ export function openQuestion(form, ctx) {
     return needed && form.breakCount === undefined ? "break_count" : null;
   }
   // Nothing pocketed after a contact: the rail is a fact of the stroke the hub judges (no_rail),
-  // so it is asked even when another foul is marked (the verdict lists every foul).
-  const railMatters = form.first_contact !== null && form.pocketed.size === 0 && !form.push_out;
+  // so it is asked even when a called foul is marked. Not with a scratch (or the cue ball off the
+  // table): that is a foul whatever the rail, and the stroke is one foul either way.
+  const railMatters = form.first_contact !== null && form.pocketed.size === 0 && !form.push_out && !cueBallGone(form);
   return railMatters && form.rail === undefined ? "rail" : null;
 }
+
+function cueBallGone(form) { return form.cue_ball === "pocketed" || form.cue_ball === "off_table"; }
 
 /** The `shot` command for the form (without `player` and `entered_at`: the page adds them). */
 export function toCommand(form, ctx) {
@@ -98,7 +102,8 @@ export function toCommand(form, ctx) {
     pocketed: [...form.pocketed].sort((a, b) => a - b),
     off_table: [...form.off_table].sort((a, b) => a - b),
     cue_ball: form.cue_ball,
-    rail: form.rail === true,
+    // a scratch's rail, not asked, is not made a second foul ("no rail") the referee never called
+    rail: form.rail === true || (form.rail === undefined && cueBallGone(form)),
     called_fouls: [...form.called],
   };
   if (phase === "break") {
@@ -174,7 +179,7 @@ export function strokeFormNodes(view) {
           el("span", { class: "value", id: "break-value", text: value }),
           el("button", { type: "button", class: "btn", id: "break-plus", text: "+", onclick: set((f.breakCount ?? 0) + 1) })))));
   } else {
-    rows.push(el("div", { class: `field question ${asked === "rail" ? "ask" : ""} ${question === "rail" ? "open" : ""}`, id: "rail-question" },
+    rows.push(el("div", { class: `field question ${asked === "rail" ? "ask" : ""} ${question === "rail" ? "open" : ""}${cueBallGone(f) ? " hidden" : ""}`, id: "rail-question" },
       el("span", { class: "label", text: t("rail_question") }),
       el("div", { class: "btnrow" },
         toggleBtn(t("rail"), f.rail === true, change(() => { f.rail = f.rail === true ? undefined : true; }, { answers: "rail" }), { id: "flag-rail" }),

@@ -9,6 +9,9 @@
 // The end of a match stays on screen: "Match over" with both players and the final score, an
 // Undo that reopens it, and "Next match"; the next match the hub has called to the table is shown
 // only once the referee taps it (kept in localStorage, so a reload keeps the finished match too).
+// After the event's last match it says the event is over. A draw match is named by its round as
+// the bracket names it ("Final · W3-1"). A result the desk decided (entered by hand, a withdrawal's
+// forfeit) is undone only at the desk: the tablet says so instead of offering its Undo.
 // A match that leaves the table (moved, back to the queue, cancelled, a withdrawal: the socket's
 // `match_left`) is said in plain words ("W1-7 moved to Table 3") and the table's current state
 // follows; nothing is offered for a match that is not on this table.
@@ -16,7 +19,7 @@ import { t, tc, onLangChange, applyI18n, inParens } from "./i18n.js";
 import { TableSession, remainingMs, serverNow, getJSON, HttpError } from "./live.js";
 import {
   el, fill, pathId, header, setConn, playerName, scoreline, ball, bihText, paintShotClock,
-  confirmDialog, lastText, statusText, resultText, clockText, isolated, playerNames,
+  confirmDialog, lastText, statusText, resultText, clockText, isolated, playerNames, matchNames, drawText,
 } from "./ui.js";
 import { newForm, formFromShot, openQuestion, toCommand, strokeFormNodes, calledFouls } from "./stroke_form.js";
 import { entryText, verdictOf, verdictLine, rejectText } from "./entries.js";
@@ -53,6 +56,8 @@ let undoneHere = null; // the match this tablet's own Undo reopens (not said as 
 const leftIds = new Set(); // matches a `match_left` was said for
 const shownIds = new Set(); // matches this tablet has shown as the one to play (a match_left of another is only logged)
 let left = null; // {what, to} of the match that last left this table, said until the next one starts
+const drawNames = new Map(); // tournament id -> matchNames() of it (its draw names the rounds), once read
+const eventOver = new Map(); // tournament id -> true once its draw is finished; false while asked
 let tableInfo = null; // {name, tournament_name} of this table, kept from the last visit
 try { tableInfo = JSON.parse(localStorage.getItem(TABLE_KEY) || "null"); } catch (_) { tableInfo = null; }
 try { over = JSON.parse(localStorage.getItem(OVER_KEY) || "null"); } catch (_) { over = null; }
@@ -279,7 +284,9 @@ function onAck(env, msg) {
 }
 
 function onReject(env, msg) {
-  const text = rejectText(msg.error, match);
+  const undone = [over, match].find((m) => m && m.id === env.match_id);
+  const deskOnly = env.command && env.command.kind === "undo" && msg.error && msg.error.code === "not_allowed" && deskDecided(undone);
+  const text = deskOnly ? t("tl_desk_only") : rejectText(msg.error, match);
   if (lock && lock.id === env.id) lock = null;
   undoTargets.delete(env.id);
   showReject(`${entryText(env.command, match)} — ${t("rejected")}: ${text}`);
@@ -452,6 +459,50 @@ function renderLeft() {
     el("button", { type: "button", class: "btn small", id: "left-ok", text: t("tl_ok"), onclick: () => { left = null; render(); } }));
 }
 
+/** "Final · W3-1": a draw match's round as the bracket names it, once the tournament's draw is read
+ * (the key alone until then); "" for a match outside a draw. */
+function roundText(m) {
+  if (!m || !m.draw || !m.tournament_id) return "";
+  const tid = m.tournament_id;
+  if (!drawNames.has(tid)) {
+    drawNames.set(tid, null);
+    matchNames(m).then((n) => { drawNames.set(tid, n); render(); });
+  }
+  return drawText(m, drawNames.get(tid));
+}
+
+/** A result the desk decided: entered by hand, or the forfeit of a player withdrawn from the event.
+ * Only the desk undoes it (PROTOCOL.md section 9): the tablet's Undo would be refused. */
+function deskDecided(m) {
+  const res = (m && m.status === "finished" && m.result) || null;
+  return !!(res && (res.entered || (res.withdrawn || []).length));
+}
+
+/** After a draw match with nothing called next: was it the event's last? Asked of the hub until its
+ * draw says finished (the result reaches the draw a moment after the match ends), a few times. */
+function checkEventOver(m, tries = 8) {
+  const tid = m && m.draw && m.tournament_id;
+  if (!tid || eventOver.get(tid) !== undefined) return;
+  eventOver.set(tid, false);
+  getJSON(`/api/tournaments/${encodeURIComponent(tid)}?matches_limit=1`).then((tr) => {
+    if (tr && tr.draw && tr.draw.status === "finished") { eventOver.set(tid, true); render(); return; }
+    throw new Error("not yet");
+  }).catch(() => {
+    if (tries <= 1) return;
+    setTimeout(() => { eventOver.delete(tid); if (over && over.id === m.id) checkEventOver(m, tries - 1); }, 2000);
+  });
+}
+
+/** What comes next on this table after `m`: the match called next, the event's end, or nothing yet. */
+function nextText(m, next) {
+  if (next) return t("tl_next_is", { what: matchLabel(next), names: next.players.map((p) => p.name).join(" – ") });
+  if (m && m.draw && m.tournament_id) {
+    checkEventOver(m);
+    if (eventOver.get(m.tournament_id)) return t("tl_event_over");
+  }
+  return t("tl_no_next");
+}
+
 /** The finished match: both players, the final score, how it ended; Undo reopens it; the next
  * match waits for "Next match". */
 function renderOver() {
@@ -460,8 +511,11 @@ function renderOver() {
   const next = match && match.id !== over.id && match.status !== "finished" ? match : null;
   const final = (over.players || []).map((p) => String(p.score ?? 0)).join(" : ");
   const entered = over.result && over.result.entered;
+  const deskOnly = deskDecided(over);
+  const round = roundText(over);
   fill(overPanel,
     el("h2", { class: "over-title", id: "over-title", text: t("p_over") }),
+    round ? el("p", { class: "over-round", id: "over-round" }, named(round, over)) : null,
     el("div", { class: "over-score", id: "over-score" },
       (over.players || []).map((p, i) => [i ? el("span", { class: "over-sep", text: ":" }) : null,
         el("div", { class: `over-player${over.winner === p.id ? " won" : ""}`, dataset: { player: p.id } },
@@ -471,10 +525,11 @@ function renderOver() {
           el("span", { class: "score", text: String(p.score ?? 0) }))])),
     el("p", { class: "over-result", id: "over-result" }, named(resultText(over) || final, over)),
     entered ? el("p", { class: "muted small", id: "over-entered", text: t("tl_entered") }) : null,
+    deskOnly ? el("p", { class: "muted small", id: "over-desk-only", text: t("tl_desk_only") }) : null,
     el("div", { class: "btnrow" },
-      el("button", { type: "button", class: "btn danger", id: "over-undo", text: t("undo"), onclick: undoClicked }),
+      el("button", { type: "button", class: "btn danger", id: "over-undo", text: t("undo"), onclick: undoClicked, disabled: deskOnly }),
       el("button", { type: "button", class: "btn primary big", id: "next-match", text: t("tl_next_match"), onclick: nextMatch })),
-    el("p", { class: "muted small", id: "over-next" }, named(next ? t("tl_next_is", { what: matchLabel(next), names: next.players.map((p) => p.name).join(" – ") }) : t("tl_no_next"), next)));
+    el("p", { class: "muted small", id: "over-next" }, named(nextText(over, next), next)));
 }
 
 function nextMatch() {
@@ -609,7 +664,8 @@ function renderState() {
   if (!m) {
     fill(statePanel,
       tableInfo && tableInfo.name ? el("bdi", { class: "tablecard", text: tableInfo.name }) : null,
-      el("p", { class: "muted", id: "no-match", text: conn === "live" ? t(dismissed ? "tl_waiting_next" : "no_match") : t("loading") }));
+      el("p", { class: "muted", id: "no-match", text: conn !== "live" ? t("loading") : lastWasFinal() ? t("tl_event_over")
+        : t(dismissed ? "tl_waiting_next" : "no_match") }));
     return;
   }
   const r = m.rack || {};
@@ -624,12 +680,21 @@ function renderState() {
     el("div", { class: "disc muted" },
       tableInfo && tableInfo.name ? [el("bdi", { class: "tablecard" }, el("strong", { text: tableInfo.name })), " · "] : null,
       `${tc("d", m.discipline)}`),
+    roundText(m) ? el("div", { class: "round muted", id: "round-name" }, named(roundText(m), m)) : null,
     scoreline(m),
     el("div", { class: "info" }, info),
     r.on_table && m.status !== "finished" ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null,
     res ? el("div", { class: "result" }, named(res, m)) : null,
     el("div", { class: "last muted", id: "last" }, named(lastText(m), m)));
+}
+
+/** The match the referee moved on from was the event's last (its draw is finished). */
+function lastWasFinal() {
+  const m = match && match.id === dismissed ? match : null;
+  if (!m || !m.draw || !m.tournament_id) return false;
+  checkEventOver(m);
+  return eventOver.get(m.tournament_id) === true;
 }
 
 /** The current match is shown unless it is the finished one the referee moved on from. */
@@ -795,6 +860,7 @@ async function undoClicked() {
   // On "Match over" the finished match is the one undone (it reopens; the hub takes the next match
   // called to this table back off it), not the next one.
   const subject = over || match;
+  if (deskDecided(subject)) { showReject(t("tl_desk_only")); return; } // the desk's to undo, not a stroke's
   let target = null;
   let version = subject ? subject.version : null;
   if (session.ready && subject) {
@@ -830,7 +896,8 @@ function renderActions() {
   const playerSel = el("select", { id: "act-player" }, match.players.map((p) =>
     el("option", { value: p.id, text: p.name, selected: p.id === turn })));
   const penaltySel = el("select", { id: "act-penalty" }, PENALTIES.map((p) => el("option", { value: p, text: tc("pen", p) })));
-  const foulSel = el("select", { id: "act-foul" }, calledFouls(d, r.phase === "break").map((c) => el("option", { value: c, text: tc("f", c) })));
+  // a called foul with no stroke: never weak_break (judged on the break stroke itself: RULES.md "Also settled")
+  const foulSel = el("select", { id: "act-foul" }, calledFouls(d, false).map((c) => el("option", { value: c, text: tc("f", c) })));
   const sel = () => playerSel.value;
   const btn = (id, label, onclick, opts = {}) => el("button", { type: "button", class: `btn ${opts.cls || ""}`, id, text: label, disabled: !!opts.disabled, onclick });
   const turnPlayer = () => (known ? r.shooter : undefined);

@@ -3,6 +3,7 @@
 
 import { t, tc, langSwitch, applyI18n, onLangChange, noteText as translateNote } from "./i18n.js";
 import { remainingMs } from "./live.js";
+import { drawEntry, matchRoundName } from "./draw-view.js";
 
 /** el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -188,6 +189,9 @@ export function resultText(match) {
   const res = match.result || {};
   // A score entered at the desk says so on every screen, with the organiser's reason when given.
   if (res.entered) return `${who} · ${res.reason ? t("result_entered_why", { reason: res.reason }) : t("result_entered")}`;
+  // A player withdrawn from the event while the match was played: said as such, not as a penalty.
+  const gone = res.withdrawn || [];
+  if (gone.length) return `${who} · ${gone.map((pid) => t("withdrew", { name: playerName(match, pid) })).join(" · ")}`;
   const why = res.reason ? ` · ${tc("r", res.reason)}` : "";
   return who + why;
 }
@@ -205,12 +209,19 @@ export function lastText(match) {
   if (!last) return "";
   const parts = [];
   const who = last.player ? playerName(match, last.player) : "";
-  parts.push(`${tc("k", last.kind)}${who ? " · " + who : ""}`);
+  // a withdrawal (not a referee's penalty) is said by its note alone
+  if (!withdrewLast(match)) parts.push(`${tc("k", last.kind)}${who ? " · " + who : ""}`);
   if (last.foul || (last.fouls && last.fouls.length)) {
     parts.push(`${t("foul")}: ${(last.fouls || []).map((f) => tc("f", f)).join(", ")}`);
   }
   for (const n of last.notes || []) parts.push(noteText(match, n));
   return parts.join(" — ");
+}
+
+/** The latest event is the forfeit of a player withdrawn from the event (the hub's, not a referee's). */
+export function withdrewLast(match) {
+  const last = match && match.last;
+  return !!(last && last.kind === "penalty" && ((match.result || {}).withdrawn || []).includes(last.player));
 }
 
 /** In-page confirmation (never window.confirm: it would block the socket's page). `text`: a string,
@@ -298,11 +309,14 @@ export function notFoundCard(messageKey, id) {
 
 const namesCache = new Map(); // tournament id -> Promise of the tournament projection
 
-/** Table and tournament names for a match (GET /api/tournaments/{tid}): {table, tournament}. */
+/** Table and tournament names for a match (GET /api/tournaments/{tid}): {table, tournament, draw}.
+ * `draw`: the tournament's draw without its matches (its type and its stages' rounds), what names a
+ * round (`drawText`). */
 export async function matchNames(match, retried = false) {
-  if (!match || !match.tournament_id) return { table: "", tournament: "" };
+  if (!match || !match.tournament_id) return { table: "", tournament: "", draw: null };
   if (!namesCache.has(match.tournament_id)) {
-    namesCache.set(match.tournament_id, fetch(`/api/tournaments/${encodeURIComponent(match.tournament_id)}`)
+    // one match of the draw is enough: the stages' rounds name every round (a big draw stays small)
+    namesCache.set(match.tournament_id, fetch(`/api/tournaments/${encodeURIComponent(match.tournament_id)}?matches_limit=1`)
       .then((r) => (r.ok ? r.json() : null)).catch(() => null));
   }
   let tr = await namesCache.get(match.tournament_id);
@@ -311,18 +325,22 @@ export async function matchNames(match, retried = false) {
     namesCache.delete(match.tournament_id);
     return matchNames(match, true);
   }
-  return { table: table ? table.name : "", tournament: tr ? tr.name || "" : "" };
+  return { table: table ? table.name : "", tournament: tr ? tr.name || "" : "", draw: (tr && tr.draw) || null };
 }
 
-/** "Round 2 · W2-1" when the match plays a draw (projection `draw`), else "". */
-export function drawText(match) {
+/** "Winners round 2 · W2-1", "Final · W3-1" when the match plays a draw (projection `draw`), named as
+ * the bracket and the board name it once the tournament's draw is known (`names` of `matchNames`);
+ * the key alone until then; else "". */
+export function drawText(match, names) {
   const d = match && match.draw;
   if (!d || !d.key) return "";
-  return t("draw_round", { round: d.round ?? "", key: d.key });
+  const draw = names && names.draw;
+  const round = draw ? matchRoundName(draw, drawEntry(draw, d)) : "";
+  return round ? t("draw_round", { round, key: d.key }) : d.key;
 }
 
 /** The meta line every match screen shows: discipline, format, table, tournament, draw round. */
 export function metaText(match, names) {
-  return [tc("d", match.discipline), formatLabel(match), names && names.table, names && names.tournament, drawText(match)]
-    .filter(Boolean).join(" · ");
+  return [tc("d", match.discipline), formatLabel(match), names && names.table, names && names.tournament,
+    drawText(match, names)].filter(Boolean).join(" · ");
 }
