@@ -29,7 +29,7 @@ Commands and the events they make
 | uncall | key | match_uncalled {key, match_id} |
 | move_call | key, table_id | call_moved {key, match_id, table_id} |
 | order_queue | keys | queue_ordered {keys} |
-| take_result | key, match_id, winner, scores, ranking?, entered?, match_version?, withdrawn? | result_taken {the same} |
+| take_result | key, match_id, winner, scores, ranking?, entered?, match_version?, withdrawn? | result_taken {same} |
 | void_result | key, match_id | result_voided {key, match_id} |
 | pause_table / resume_table | table_id | table_paused / table_resumed {table_id} |
 | reinstate | player | player_reinstated {player} |
@@ -59,9 +59,10 @@ lists the called matches a correction would change (the I/O layer checks they ha
 - ``take_result``: from the match that finished: ``winner`` (null only for a chase_nine match
   whose top score is shared), ``scores`` {pid: the match ``score``} for exactly its players,
   ``ranking`` optional (its players, highest first), ``entered`` (a score entered by hand: the
-  draw match shows ``entered: true``), ``withdrawn`` (the match's players who withdrew from the event
-  while it was played: it was forfeited; the draw match shows ``withdrawn: [ids]``), ``match_version`` (the match's stream version the result
-  was read at: the I/O layer takes the result again when the match has moved on since).
+  draw match shows ``entered: true``), ``withdrawn`` (the match's players who withdrew from the
+  event while it was played: it was forfeited; the draw match shows ``withdrawn: [ids]``),
+  ``match_version`` (the match's stream version the result was read at: the I/O layer takes the
+  result again when the match has moved on since).
   ``void_result``: the finished match was reopened by an undo: the key is ``called`` again on
   its table; refused while a key downstream of it is called, finished or given an explicit
   walkover (``downstream_started``), or while its table or one of its players is in another
