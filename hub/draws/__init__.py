@@ -42,7 +42,7 @@ lists the called matches a correction would change (the I/O layer checks they ha
 
 - ``add_players``: 1 to 512 players a call.
 - ``draw_made`` stores ``match``, ``groups``, ``rounds``, ``redraw``, ``entrants`` and, with a next
-  stage, ``then`` ({type, advance, seeding, match}); ``match`` may carry ``by_round`` (``formats``).
+  stage, ``then`` ({type, advance, seeding, match}); ``match`` may carry ``by_round`` (``race_lengths``).
 - ``make_draw``: ``seed`` a whole number 0..2**63-1 (the API picks one when the client gives
   none); ``seeding`` ``random`` (default) or ``seeded`` (see ``draw_commands``); the
   ``entrants`` (active players in seeding order) are stored, so a replay never runs the random
@@ -95,7 +95,7 @@ Reject codes (``DrawReject.status`` / ``.code``)
 Keys, rounds, brackets: ``brackets`` (``W{r}-{i}``, ``L{r}-{i}``, ``GF``, ``GF2``; the drop order
 of ``drop_order``), ``round_robin`` (``{A..Z}-{n}``; ranking in ``tie_breaks``), ``chase``
 (``C{r}-{i}``), a knockout stage (``K{r}-{i}``, ``stages``; the seats of several groups' players:
-``apart``).  Race lengths per round: ``formats`` and ``rounds``; the checks of ``then`` and
+``apart``).  Race lengths per round: ``race_lengths`` and ``rounds``; the checks of ``then`` and
 ``by_round``: ``stage_setup``.  Each match has ``stage`` (1, or 2 in the knockout); an empty slot
 (a bye) is ``"bye"`` in ``players``, ``None`` a player not known yet.
 

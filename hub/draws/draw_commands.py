@@ -11,7 +11,7 @@ anything is made: byes and a possible grand-final reset count; with a next stage
 elimination's own matches and the knockout's); a bigger one is refused ``draw_too_large`` (a round
 robin's message says how many ``groups`` would fit).
 ``match.by_round`` (race lengths per round) and ``then`` (a next stage) are checked by
-``formats`` and ``stage_setup``; ``draw_made`` stores them cleaned (``then`` only when given).
+``race_lengths`` and ``stage_setup``; ``draw_made`` stores them cleaned (``then`` only when given).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import brackets, fields, formats, stage_setup
+from hub.draws import brackets, fields, race_lengths, stage_setup
 from hub.draws.chase import DEFAULT_ROUNDS
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
@@ -122,7 +122,7 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
     if staged_size(kind, len(active), groups, rounds, then) > MAX_DRAW_MATCHES:
         raise _too_large(kind, len(active), groups, rounds, then)
     stop = then["advance"] if then is not None and kind == "double_elimination" else None
-    by_round = formats.check(match, stage_setup.stage_rounds(kind, len(active), groups, rounds, stop))
+    by_round = race_lengths.check(match, stage_setup.stage_rounds(kind, len(active), groups, rounds, stop))
     match.pop("by_round", None)
     if by_round:
         match["by_round"] = by_round

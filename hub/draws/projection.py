@@ -14,7 +14,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hub.draws import formats
+from hub.draws import race_lengths
 from hub.draws.rounds import rounds_of
 from hub.draws.settle import BYE, DrawMatch
 from hub.draws.stages import StageView
@@ -64,7 +64,7 @@ def stage_json(state: TournamentState, view: StageView) -> dict[str, Any]:
             "advance": view.advance, "seeding": view.seeding,
             "entrants": list(view.entrants) if view.entrants is not None else None,
             "advanced": list(view.advanced),
-            "rounds": [{"round": name, "side": side, "format": formats.format_for(view.template, name, side)}
+            "rounds": [{"round": name, "side": side, "format": race_lengths.format_for(view.template, name, side)}
                        for name, side in rounds_of(state, view.stage)]}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from hub.draws import formats, stage_setup, stages
+from hub.draws import race_lengths, stage_setup, stages
 
 if TYPE_CHECKING:
     from hub.draws.state import TournamentState
@@ -34,4 +34,4 @@ def match_format(state: TournamentState, stage: int, round_name: str) -> dict[st
     assert spec is not None
     template = spec.then["match"] if stage == 2 and spec.then is not None else spec.match
     side = dict(rounds_of(state, stage)).get(round_name, "")
-    return formats.format_for(template, round_name, side)
+    return race_lengths.format_for(template, round_name, side)

@@ -14,7 +14,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import fields, formats
+from hub.draws import fields, race_lengths
 from hub.draws.events import DrawReject, bad
 from hub.draws.round_robin import group_sizes
 from hub.draws.stages import KNOCKOUT
@@ -27,16 +27,16 @@ def stage_rounds(kind: str, n: int, groups: int | None, rounds: int | None,
                  stop: int | None = None) -> list[tuple[str, str]]:
     """Every round (name, side) of a first stage of ``n`` players."""
     if kind in ("single_elimination", "double_elimination"):
-        return formats.elimination_rounds(kind == "double_elimination", n, "W", stop)
+        return race_lengths.elimination_rounds(kind == "double_elimination", n, "W", stop)
     if kind == "round_robin":
         biggest = max(group_sizes(n, groups or 1))
         longest = biggest if biggest % 2 else biggest - 1  # the circle method's rounds
-        return formats.numbered_rounds(longest, "group")
-    return formats.numbered_rounds(rounds or 1, "chase")
+        return race_lengths.numbered_rounds(longest, "group")
+    return race_lengths.numbered_rounds(rounds or 1, "chase")
 
 
 def knockout_rounds(n: int) -> list[tuple[str, str]]:
-    return formats.elimination_rounds(False, n, KNOCKOUT)
+    return race_lengths.elimination_rounds(False, n, KNOCKOUT)
 
 
 def bad_advance(message: str) -> DrawReject:
@@ -84,7 +84,7 @@ def check_then(raw: Any, kind: str, first_match: Mapping[str, Any], n: int, grou
         options = fields.mapping(match.get("options") or {}, "then.match.options")
         clean = {"discipline": match["discipline"], "format": copy.deepcopy(dict(fmt)),
                  "options": copy.deepcopy(dict(options))}
-        by_round = formats.check(match, knockout_rounds(field), "then.match")
+        by_round = race_lengths.check(match, knockout_rounds(field), "then.match")
         if by_round:
             clean["by_round"] = by_round
         match = clean
