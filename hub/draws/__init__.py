@@ -12,7 +12,9 @@ Interface (nothing else is for the rest of the hub):
   ``evolve(state, event)``; ``fold(tournament_id, events)``; ``projection(state)``.
 - ``dispatch(state, [(table_id, free)]) -> [(key, table_id)]``; ``match_body(state, key)``;
   ``key_of_match(state, match_id)``; ``calls(state)``; ``stale_calls(state)``;
-  ``downstream(state, key)``; ``affected_calls(state, kind, data, besides=key)``.
+  ``downstream(state, key)``; ``affected_calls(state, kind, data, besides=key)``;
+  ``forms_rounds_again(state)``.
+- ``draw_formats``: the formats by name (``format_of``; ``catalogue()`` is ``GET /api/draw-formats``).
 
 Commands and the events they make
 ---------------------------------
@@ -138,6 +140,7 @@ Projection (the I/O layer adds ``id``, ``name``, ``tables``)::
 from hub.draws.corrections import affected_calls
 from hub.draws.decide import decide
 from hub.draws.dispatch import calls, dispatch, downstream, key_of_match, match_body, stale_calls
+from hub.draws.draw_formats import forms_rounds_again
 from hub.draws.events import DrawReject, TournamentEvent
 from hub.draws.evolve import evolve, fold, initial
 from hub.draws.projection import count_entries, projection
@@ -155,6 +158,7 @@ __all__ = [
     "downstream",
     "evolve",
     "fold",
+    "forms_rounds_again",
     "initial",
     "key_of_match",
     "match_body",
