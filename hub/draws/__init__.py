@@ -3,7 +3,7 @@
 No I/O, no asyncio, no clock reads, deterministic: a tournament's stored events fold into a
 ``TournamentState`` of facts, and everything shown about the draw is derived from those facts
 (once per state, cached).  PROTOCOL.md section 7 fixes the names; this docstring and the
-modules' own (``brackets``, ``round_robin``, ``chase``, ``derive``, ``dispatch``,
+modules' own (``draw_formats``, ``brackets``, ``round_robin``, ``chase``, ``derive``, ``dispatch``,
 ``player_commands``, ``draw_commands``) are the documentation of what it leaves open.
 
 Interface (nothing else is for the rest of the hub):

@@ -83,7 +83,7 @@ class RoundRobin(DrawFormat):
 
     def qualified(self, state: TournamentState, spec: DrawSpec, result: TypeResult) -> set[str] | None:
         """Several groups and no ``then``: each group's winner goes on."""
-        if (spec.params.get("groups") or 1) <= 1:
+        if self.value(spec.params, "groups") <= 1:
             return None
         return groups_of.group_winners(state, result.standings or [])
 
