@@ -14,11 +14,15 @@ import { raceText, roundFields, roundsBody, stageFields, stageText, thenBody } f
 const enc = encodeURIComponent;
 const KEY = (tid) => `cuehub.desk.draw.${tid}`;
 
-let catalogue = null; // GET /api/draw-formats: the same for the page's life
-async function loadFormats() {
-  if (!catalogue) catalogue = await hub.drawFormats();
-  return catalogue;
+// GET /api/draw-formats, the same for the page's life: asked for as the desk loads (it is public), so
+// the draw step has it when it opens; asked again then if that failed.
+let catalogue = null;
+let asking = null;
+function loadFormats() {
+  if (!asking) asking = hub.drawFormats().then((got) => (catalogue = got), (e) => { asking = null; throw e; });
+  return asking;
 }
+loadFormats().catch(() => { /* said by the draw step, which asks again */ });
 
 /** The choice kept in this browser, over the defaults: the hub's first format. Each format's settings
  * are kept apart (`settings[format][name]`: two formats' "rounds" may differ in meaning and default). */
