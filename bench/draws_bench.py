@@ -50,7 +50,7 @@ def round_robin(players: int, seed: int) -> list[TournamentEvent]:
     rnd = random.Random(seed)
     spec = stream.state.draw
     assert spec is not None
-    for n, (key, _, _, pair) in enumerate(schedule(spec.entrants, spec.groups or 1)):
+    for n, (key, _, _, pair) in enumerate(schedule(spec.entrants, spec.params.get("groups") or 1)):
         match_id = f"m{n}"
         events.append(
             TournamentEvent(

@@ -28,6 +28,7 @@ from hub.api import (
     commands,
     corrections,
     docs,
+    draw_formats,
     errors,
     health,
     models,
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
     app.include_router(setup.router)
     app.include_router(commands.router)
     app.include_router(tournaments.router)
+    app.include_router(draw_formats.router)
     app.include_router(corrections.router)
     app.include_router(table.router)
     app.include_router(access.router)

@@ -7,12 +7,13 @@ their bodies with `errors.read_json`, and the pure draw logic (`hub/draws/`) is 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, RootModel
+from pydantic import BaseModel, Field, RootModel, create_model
 
 from hub.api.model_kit import NAME_RULE
 from hub.api.models import DISCIPLINES, MatchFormat, MatchOptions, MatchShort, TournamentTable, _Open
+from hub.draws import draw_formats
 
 PlayerName = Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S",
                                   description="Trimmed; 1 to 100 characters. " + NAME_RULE)]
@@ -20,7 +21,10 @@ Club = Annotated[str, Field(max_length=100, description="Up to 100 characters; e
 Seed = Annotated[int, Field(ge=1, le=9999, description="Unique in the tournament; 1 is the top seed.")]
 Key = Annotated[str, Field(min_length=1, max_length=16, description="A draw match: W1-3, L2-1, GF, GF2, A-4, C2-1 ...")]
 PlayerStatus = Literal["active", "eliminated", "withdrawn", "champion", "qualified"]
-DrawType = Literal["single_elimination", "double_elimination", "round_robin", "chase_groups"]
+if TYPE_CHECKING:
+    DrawType = str
+else:  # the registry's formats (hub/draws/draw_formats/)
+    DrawType = Literal[draw_formats.names()]
 EntryStatus = Literal["waiting", "ready", "called", "finished", "walkover", "bye"]
 
 
@@ -83,26 +87,38 @@ class DrawTemplate(BaseModel):
                           "final); the most specific wins, its format fields replacing match.format's.")
 
 
+_ADVANCE = "; ".join(f"{f.name}: {f.next_stage.advance.about}" for f in draw_formats.FORMATS.values() if f.next_stage)
+
+
 class NextStage(BaseModel):
     """A second stage fed by the first (PROTOCOL.md section 11)."""
 
-    type: Literal["single_elimination"]
-    advance: int = Field(ge=1, description="round_robin: the best K of each group; double_elimination: K players "
-                                           "(a power of two, 4 to half the field), half from each side.")
+    type: Literal[draw_formats.knockouts()]  # type: ignore[valid-type]
+    advance: int = Field(ge=1, description=_ADVANCE + ".")
     seeding: Literal["results", "seeded", "random"] = "results"
     match: DrawTemplate | None = Field(None, description="Defaults to the first stage's discipline, format, options.")
 
 
-class DrawCreate(BaseModel):
+class _DrawCreate(BaseModel):
     type: DrawType
     seeding: Literal["random", "seeded"] = "random"
     seed: int | None = Field(None, ge=0, le=2**63 - 1,
                              description="The same seed gives the same draw; the hub picks one when absent.")
     match: DrawTemplate
-    groups: int | None = Field(None, ge=1, le=26, description="round_robin: groups (default 1).")
-    rounds: int | None = Field(None, ge=1, le=50, description="chase_groups: rounds (default 3).")
-    redraw: bool = Field(False, description="Replace the draw while none of its matches has started.")
-    then: NextStage | None = None
+
+
+def _setting(p: draw_formats.Param) -> Any:
+    owners = " or ".join(draw_formats.owners(p.name))
+    about = f"{owners}: {p.about} (default {p.default})."
+    return (int | None, Field(None, ge=p.minimum, le=p.maximum, description=about))
+
+
+# The formats' settings (groups, rounds...) as the registry declares them (hub/draws/draw_formats/).
+DrawCreate = create_model(
+    "DrawCreate", __base__=_DrawCreate, **{p.name: _setting(p) for p in draw_formats.params().values()},
+    redraw=(bool, Field(False, description="Replace the draw while none of its matches has started.")),
+    then=(NextStage | None, None),
+)
 
 
 class DrawMatch(_Open):
@@ -162,6 +178,38 @@ class Draw(_Open):
     matches: list[DrawMatch] = Field(description="Over REST one page of the draw's matches (see matches_page); "
                                      "all of them on the tournament channel's snapshot.")
     matches_page: MatchesPage | None = None
+
+
+class DrawFormatParam(_Open):
+    name: str
+    type: Literal["integer"]
+    minimum: int
+    maximum: int | None = Field(description="null: bounded by the field (the draw says so when made).")
+    default: int
+    about: str
+
+
+class DrawFormatStage(_Open):
+    types: list[str] = Field(description="What the next stage (`then.type`) may be.")
+    advance: DrawFormatParam
+    each_group: bool = Field(description="`advance` counts each group's best (else the field's last players).")
+    race_sides: list[str] = Field(description="The sides `match.by_round` may name in the first stage with `then`.")
+
+
+class DrawFormatInfo(_Open):
+    name: str
+    about: str
+    players_per_match: int
+    min_players: int
+    disciplines: list[str] = Field(description="The disciplines its matches may be (by their players a match).")
+    params: list[DrawFormatParam] = Field(description="The draw body's settings of this format (groups, rounds...).")
+    race_sides: list[str] = Field(description="The sides `match.by_round` may name (winners, losers, final).")
+    then: DrawFormatStage | None = Field(description="A knockout may follow (`then`); null: not this format.")
+
+
+class DrawFormatList(_Open):
+    formats: list[DrawFormatInfo]
+    default: str = Field(description="The format to offer first.")
 
 
 class Standing(_Open):

@@ -3,7 +3,7 @@
 A draw's ``match`` (and its ``then.match``) is what each of its matches will be created with: the
 rules check it now, with every ``by_round`` format merged over ``match.format`` as the round would
 play it, so a bad format is a 422 at the draw and never a stuck queue later.  Which rounds a
-``by_round`` may name is the draw logic's check (``hub.draws.formats``).
+``by_round`` may name is the draw logic's check (``hub.draws.race_lengths``).
 """
 
 from __future__ import annotations

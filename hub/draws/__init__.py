@@ -3,7 +3,7 @@
 No I/O, no asyncio, no clock reads, deterministic: a tournament's stored events fold into a
 ``TournamentState`` of facts, and everything shown about the draw is derived from those facts
 (once per state, cached).  PROTOCOL.md section 7 fixes the names; this docstring and the
-modules' own (``brackets``, ``round_robin``, ``chase``, ``derive``, ``dispatch``,
+modules' own (``draw_formats``, ``brackets``, ``round_robin``, ``chase``, ``derive``, ``dispatch``,
 ``player_commands``, ``draw_commands``) are the documentation of what it leaves open.
 
 Interface (nothing else is for the rest of the hub):
@@ -12,7 +12,9 @@ Interface (nothing else is for the rest of the hub):
   ``evolve(state, event)``; ``fold(tournament_id, events)``; ``projection(state)``.
 - ``dispatch(state, [(table_id, free)]) -> [(key, table_id)]``; ``match_body(state, key)``;
   ``key_of_match(state, match_id)``; ``calls(state)``; ``stale_calls(state)``;
-  ``downstream(state, key)``; ``affected_calls(state, kind, data, besides=key)``.
+  ``downstream(state, key)``; ``affected_calls(state, kind, data, besides=key)``;
+  ``forms_rounds_again(state)``.
+- ``draw_formats``: the formats by name (``format_of``; ``catalogue()`` is ``GET /api/draw-formats``).
 
 Commands and the events they make
 ---------------------------------
@@ -42,7 +44,7 @@ lists the called matches a correction would change (the I/O layer checks they ha
 
 - ``add_players``: 1 to 512 players a call.
 - ``draw_made`` stores ``match``, ``groups``, ``rounds``, ``redraw``, ``entrants`` and, with a next
-  stage, ``then`` ({type, advance, seeding, match}); ``match`` may carry ``by_round`` (``formats``).
+  stage, ``then`` ({type, advance, seeding, match}); ``match`` may carry ``by_round`` (``race_lengths``).
 - ``make_draw``: ``seed`` a whole number 0..2**63-1 (the API picks one when the client gives
   none); ``seeding`` ``random`` (default) or ``seeded`` (see ``draw_commands``); the
   ``entrants`` (active players in seeding order) are stored, so a replay never runs the random
@@ -95,7 +97,7 @@ Reject codes (``DrawReject.status`` / ``.code``)
 Keys, rounds, brackets: ``brackets`` (``W{r}-{i}``, ``L{r}-{i}``, ``GF``, ``GF2``; the drop order
 of ``drop_order``), ``round_robin`` (``{A..Z}-{n}``; ranking in ``tie_breaks``), ``chase``
 (``C{r}-{i}``), a knockout stage (``K{r}-{i}``, ``stages``; the seats of several groups' players:
-``apart``).  Race lengths per round: ``formats`` and ``rounds``; the checks of ``then`` and
+``apart``).  Race lengths per round: ``race_lengths`` and ``rounds``; the checks of ``then`` and
 ``by_round``: ``stage_setup``.  Each match has ``stage`` (1, or 2 in the knockout); an empty slot
 (a bye) is ``"bye"`` in ``players``, ``None`` a player not known yet.
 
@@ -138,6 +140,7 @@ Projection (the I/O layer adds ``id``, ``name``, ``tables``)::
 from hub.draws.corrections import affected_calls
 from hub.draws.decide import decide
 from hub.draws.dispatch import calls, dispatch, downstream, key_of_match, match_body, stale_calls
+from hub.draws.draw_formats import forms_rounds_again
 from hub.draws.events import DrawReject, TournamentEvent
 from hub.draws.evolve import evolve, fold, initial
 from hub.draws.projection import count_entries, projection
@@ -155,6 +158,7 @@ __all__ = [
     "downstream",
     "evolve",
     "fold",
+    "forms_rounds_again",
     "initial",
     "key_of_match",
     "match_body",

@@ -153,12 +153,11 @@ def feeds_of(double: bool, size: int, prefix: str = "W", stop: int | None = None
 SlotValue = tuple[bool, str | None, int] | None
 
 
-def derive_bracket(state: TournamentState, spec: DrawSpec) -> TypeResult:
-    """The first stage of a draw (single or double elimination)."""
-    double = spec.type == "double_elimination"
+def derive_bracket(state: TournamentState, spec: DrawSpec, double: bool, stop: int | None) -> TypeResult:
+    """The first stage of a draw: a single or (``double``) a double elimination, stopped at ``stop``
+    players (a knockout follows) or played to its final."""
     entrants = spec.entrants
     size = bracket_size(len(entrants))
-    stop = int(spec.then["advance"]) if double and spec.then is not None else None
 
     def seat(s: int) -> SlotValue:
         return (True, entrants[s - 1], spec.version) if s <= len(entrants) else (False, None, spec.version)

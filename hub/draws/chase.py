@@ -47,7 +47,7 @@ def derive_chase(state: TournamentState, spec: DrawSpec) -> TypeResult:
     matches: list[DrawMatch] = []
     round_keys: list[list[str]] = []
     formed_at: int | None = spec.version
-    for r in range(1, (spec.rounds or DEFAULT_ROUNDS) + 1):
+    for r in range(1, (spec.params.get("rounds") or DEFAULT_ROUNDS) + 1):
         if formed_at is None:
             active = sum(1 for pid in spec.entrants if not state.player(pid).withdrawn)
             trios, left = divmod(active, 3)

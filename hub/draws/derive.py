@@ -1,7 +1,7 @@
 """Derive every draw match from the facts: players, status, winner, where they go, the queue.
 
 Nothing here is patched incrementally: ``derive(state)`` walks the draw's structure in order
-(``brackets``, ``round_robin``, ``chase``) and settles each match from the facts alone (the
+(its format's: ``brackets``, ``round_robin``, ``chase``) and settles each match from the facts alone (the
 draw as made, results, walkovers, calls, uncalls, withdrawals; see ``settle``), so voiding a
 result or withdrawing a player needs no special repair.  ``TournamentState.derived`` caches the
 answer once per state.
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hub.draws import brackets, chase, round_robin, stages
+from hub.draws import draw_formats, stages
 from hub.draws.settle import DrawMatch, TypeResult
 
 if TYPE_CHECKING:
@@ -50,14 +50,10 @@ def derive(state: TournamentState) -> Derived:
     if spec is None:
         statuses = {p.id: ("withdrawn" if p.withdrawn else "active") for p in state.players}
         return Derived((), {}, (), False, None, None, {}, statuses)
-    if spec.type in ("single_elimination", "double_elimination"):
-        result = brackets.derive_bracket(state, spec)
-    elif spec.type == "round_robin":
-        result = round_robin.derive_round_robin(state, spec)
-    else:
-        result = chase.derive_chase(state, spec)
+    kind = draw_formats.format_of(spec.type)
+    result = kind.derive(state, spec)
     two = spec.then is not None
-    result = stages.derive_two_stage(state, spec, result) if two else stages.one_stage(spec, result)
+    result = stages.derive_two_stage(state, spec, result, kind) if two else stages.one_stage(spec, result)
     by_key = {m.key: m for m in result.matches}
     finished = all(m.resolved for m in result.matches)
     return Derived(result.matches, by_key, queue_of(state, result.matches), finished,
@@ -83,9 +79,9 @@ def player_statuses(state: TournamentState, result: TypeResult, finished: bool) 
             for loser_id in m.losers:
                 losses[loser_id] = losses.get(loser_id, 0) + 1
     entrants = set(state.draw.entrants) if state.draw else set()
-    several_groups = state.draw is not None and state.draw.type == "round_robin" and (state.draw.groups or 1) > 1
-    # A finished round robin of several groups: each group's winner goes on (qualified).
-    qualified = _group_winners(state, result) if finished and several_groups else None
+    # A finished draw that ends with players going on (a round robin of several groups' winners).
+    spec = state.draw
+    qualified = draw_formats.format_of(spec.type).qualified(state, spec, result) if finished and spec else None
     out: dict[str, str] = {}
     for p in state.players:
         if p.withdrawn:
@@ -108,11 +104,3 @@ def player_statuses(state: TournamentState, result: TypeResult, finished: bool) 
             out[p.id] = "active"
     return out
 
-
-def _group_winners(state: TournamentState, result: TypeResult) -> set[str]:
-    """The best-ranked player of each group who has not withdrawn."""
-    out: dict[str, str] = {}
-    for row in result.standings or []:
-        if row["group"] not in out and not state.player(row["player"]).withdrawn:
-            out[row["group"]] = row["player"]
-    return set(out.values())

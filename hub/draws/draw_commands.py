@@ -11,7 +11,7 @@ anything is made: byes and a possible grand-final reset count; with a next stage
 elimination's own matches and the knockout's); a bigger one is refused ``draw_too_large`` (a round
 robin's message says how many ``groups`` would fit).
 ``match.by_round`` (race lengths per round) and ``then`` (a next stage) are checked by
-``formats`` and ``stage_setup``; ``draw_made`` stores them cleaned (``then`` only when given).
+``race_lengths`` and ``stage_setup``; ``draw_made`` stores them cleaned (``then`` only when given).
 """
 
 from __future__ import annotations
@@ -21,69 +21,52 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import brackets, fields, formats, stage_setup
-from hub.draws.chase import DEFAULT_ROUNDS
+from hub.draws import brackets, draw_formats, fields, race_lengths, stage_setup
+from hub.draws.draw_formats.base import MAX_DRAW_MATCHES, DrawFormat, Params, players_per_match
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
 from hub.rules.setup import DISCIPLINES
 
-TYPES = ("single_elimination", "double_elimination", "round_robin", "chase_groups")
 SEEDINGS = ("random", "seeded")
-TWO_PLAYER = ("golden_nine", "wpa_nine", "chinese_eight", "wpa_eight", "wpa_ten", "other")
-MAX_GROUPS = 26
-MAX_ROUNDS = 50
 SEED_LIMIT = 2**63
-MAX_DRAW_MATCHES = 4096
 
 
-def draw_size(kind: str, players: int, groups: int | None = None, rounds: int | None = None) -> int:
+def draw_size(kind: str, players: int, params: Params | None = None) -> int:
     """How many matches (entries of ``draw.matches``) a draw of ``players`` makes at most."""
-    if kind in ("single_elimination", "double_elimination"):
-        size = 2
-        while size < players:
-            size *= 2
-        return size - 1 if kind == "single_elimination" else 2 * size - 1  # with GF2, the reset
-    if kind == "round_robin":
-        g = max(1, groups or 1)
-        small, extra = divmod(players, g)
-        sizes = [small + 1] * extra + [small] * (g - extra)
-        return sum(k * (k - 1) // 2 for k in sizes)
-    per_round = players // 3 + (1 if players % 3 else 0)
-    return per_round * (rounds or DEFAULT_ROUNDS)
+    return draw_formats.format_of(kind).size(players, params or {})
 
 
-def staged_size(kind: str, players: int, groups: int | None, rounds: int | None,
-                then: Mapping[str, Any] | None) -> int:
+def staged_size(kind: str, players: int, params: Params, then: Mapping[str, Any] | None) -> int:
     """``draw_size`` with a next stage: the first stage as it stops, then the knockout's matches."""
+    fmt = draw_formats.format_of(kind)
     if then is None:
-        return draw_size(kind, players, groups, rounds)
+        return fmt.size(players, params)
     advance = int(then["advance"])
-    if kind == "double_elimination":
-        first = len(brackets.structure(True, brackets.bracket_size(players), "W", advance))
-        return first + brackets.bracket_size(advance) - 1
-    return draw_size(kind, players, groups, rounds) + brackets.bracket_size(advance * (groups or 1)) - 1
+    field = fmt.knockout_field(advance, params)
+    return fmt.first_stage_size(players, params, advance) + brackets.bracket_size(field) - 1
 
 
-def _too_large(kind: str, players: int, groups: int | None, rounds: int | None,
-               then: Mapping[str, Any] | None = None) -> DrawReject:
-    n = staged_size(kind, players, groups, rounds, then)
-    head = f"a draw has at most {MAX_DRAW_MATCHES} matches; this {kind} of {players} players would make {n}"
-    if kind == "round_robin":
-        fit = next((g for g in range(1, MAX_GROUPS + 1) if draw_size(kind, players, g) <= MAX_DRAW_MATCHES), None)
-        hint = (f": split it into groups (\"groups\": {fit} or more)" if fit is not None
-                else f": even {MAX_GROUPS} groups are too many matches; use fewer players")
-    elif kind == "chase_groups":
-        hint = ": play fewer rounds"
-    else:
-        hint = ": split the field into several tournaments"
-    return DrawReject(422, "draw_too_large", head + hint)
+def _too_large(fmt: DrawFormat, players: int, params: Params, then: Mapping[str, Any] | None) -> DrawReject:
+    n = staged_size(fmt.name, players, params, then)
+    head = f"a draw has at most {MAX_DRAW_MATCHES} matches; this {fmt.name} of {players} players would make {n}"
+    return DrawReject(422, "draw_too_large", head + fmt.too_large_hint(players, params))
+
+
+def _params(cmd: Mapping[str, Any], fmt: DrawFormat) -> dict[str, int]:
+    """The format's settings (its defaults where absent); another format's setting is refused."""
+    mine = {p.name for p in fmt.params}
+    for name in draw_formats.params():
+        if name not in mine and cmd.get(name) is not None:
+            raise bad(f"{name} is only for a {' or a '.join(draw_formats.owners(name))} draw")
+    return {p.name: p.check(cmd.get(p.name)) for p in fmt.params}
 
 
 def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "groups", "rounds", "redraw", "then"))
+    fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "redraw", "then", *draw_formats.params()))
     kind = fields.required(cmd, "type")
-    if kind not in TYPES:
-        raise bad(f"type must be one of {', '.join(TYPES)}")
+    fmt = draw_formats.FORMATS.get(kind) if isinstance(kind, str) else None
+    if fmt is None:
+        raise bad(f"type must be one of {', '.join(draw_formats.names())}")
     seeding = cmd.get("seeding") or "random"  # absent or null: the default
     if seeding not in SEEDINGS:
         raise bad("seeding must be \"random\" or \"seeded\"")
@@ -91,17 +74,8 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
     # Non-negative: random.Random(-n) would shuffle as random.Random(n) does.
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise bad(f"seed must be a whole number from 0 to {SEED_LIMIT - 1}")
-    match = _match_template(fields.required(cmd, "match"), kind)
-    groups = None
-    if kind == "round_robin":
-        groups = fields.whole(1 if cmd.get("groups") is None else cmd["groups"], "groups", 1, MAX_GROUPS)
-    elif "groups" in cmd and cmd["groups"] is not None:
-        raise bad("groups is only for a round_robin draw")
-    rounds = None
-    if kind == "chase_groups":
-        rounds = fields.whole(DEFAULT_ROUNDS if cmd.get("rounds") is None else cmd["rounds"], "rounds", 1, MAX_ROUNDS)
-    elif "rounds" in cmd and cmd["rounds"] is not None:
-        raise bad("rounds is only for a chase_groups draw")
+    match = _match_template(fields.required(cmd, "match"), fmt)
+    params = _params(cmd, fmt)
     redraw = fields.flag(cmd.get("redraw") or False, "redraw")
     if state.draw is not None:
         if not redraw:
@@ -110,19 +84,14 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
             raise conflict("draw_started",
                            "the draw has started (a result or walkover is recorded): it cannot be redrawn")
     active = [p for p in state.players if not p.withdrawn]
-    least = 3 if kind == "chase_groups" else 2
-    if len(active) < least:
-        raise DrawReject(422, "too_few_players", f"a {kind} draw needs at least {least} players ({len(active)} active)")
-    if groups is not None and len(active) < 2 * groups:
-        raise DrawReject(422, "too_few_players",
-                         f"{groups} groups need at least {2 * groups} players, two a group ({len(active)} active)")
+    fmt.check_field(len(active), params)
     then = None
     if cmd.get("then") is not None:
-        then = stage_setup.check_then(cmd["then"], kind, match, len(active), groups)
-    if staged_size(kind, len(active), groups, rounds, then) > MAX_DRAW_MATCHES:
-        raise _too_large(kind, len(active), groups, rounds, then)
-    stop = then["advance"] if then is not None and kind == "double_elimination" else None
-    by_round = formats.check(match, stage_setup.stage_rounds(kind, len(active), groups, rounds, stop))
+        then = stage_setup.check_then(cmd["then"], fmt, match, len(active), params)
+    if staged_size(kind, len(active), params, then) > MAX_DRAW_MATCHES:
+        raise _too_large(fmt, len(active), params, then)
+    advance = then["advance"] if then is not None else None
+    by_round = race_lengths.check(match, fmt.rounds(len(active), params, advance))
     match.pop("by_round", None)
     if by_round:
         match["by_round"] = by_round
@@ -135,12 +104,12 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
     else:
         entrants = [p.id for p in active]
         rng.shuffle(entrants)
-    return "draw_made", {"type": kind, "seeding": seeding, "seed": seed, "match": match, "groups": groups,
-                         "rounds": rounds, "redraw": redraw, "entrants": entrants,
-                         **({"then": then} if then is not None else {})}
+    stored = {name: params.get(name) for name in draw_formats.params()}  # each setting, null when not this format's
+    return "draw_made", {"type": kind, "seeding": seeding, "seed": seed, "match": match, **stored,
+                         "redraw": redraw, "entrants": entrants, **({"then": then} if then is not None else {})}
 
 
-def _match_template(raw: Any, kind: str) -> dict[str, Any]:
+def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     """The matches' discipline, format and options (already checked by the API against the
     rules engine); here only its shape and whether the discipline fits the draw type."""
     raw = fields.mapping(raw, "match")
@@ -148,10 +117,9 @@ def _match_template(raw: Any, kind: str) -> dict[str, Any]:
     discipline = raw.get("discipline")
     if discipline not in DISCIPLINES:
         raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
-    if kind == "chase_groups" and discipline != "chase_nine":
-        raise bad("a chase_groups draw plays chase_nine (three players a match)")
-    if kind != "chase_groups" and discipline not in TWO_PLAYER:
-        raise bad(f"a {kind} draw needs a two-player discipline ({', '.join(TWO_PLAYER)})")
+    if players_per_match(discipline) != draw_format.players_per_match:
+        raise bad(f"a {draw_format.name} draw plays {draw_format.players_per_match} players a match "
+                  f"({', '.join(draw_format.disciplines())})")
     fmt = raw.get("format", {})
     options = raw.get("options") or {}
     fields.mapping(fmt, "match.format")

@@ -12,6 +12,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from hub.draws import draw_formats
 from hub.draws.events import TournamentEvent
 from hub.draws.state import Call, DrawSpec, Player, Result, TournamentState, Walkover
 
@@ -107,8 +108,9 @@ def _player_removed(work: _Working, data: dict[str, Any], version: int) -> None:
 
 
 def _draw_made(work: _Working, data: dict[str, Any], version: int) -> None:
-    work.set("draw", DrawSpec(data["type"], data["seeding"], data["seed"], data["match"], data.get("groups"),
-                              data.get("rounds"), tuple(data["entrants"]), version, data.get("then")))
+    params = {name: data.get(name) for name in draw_formats.params()}
+    work.set("draw", DrawSpec(data["type"], data["seeding"], data["seed"], data["match"], params,
+                              tuple(data["entrants"]), version, data.get("then")))
     for name in _MAPPINGS:
         work.set(name, {})
     work.set("queue_order", ())

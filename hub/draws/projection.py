@@ -14,7 +14,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hub.draws import formats
+from hub.draws import draw_formats, race_lengths
 from hub.draws.rounds import rounds_of
 from hub.draws.settle import BYE, DrawMatch
 from hub.draws.stages import StageView
@@ -52,8 +52,9 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
     if spec is None:
         return None
     derived = state.derived
+    settings = {name: spec.params.get(name) for name in draw_formats.params()}  # groups, rounds: null if not its own
     return {"type": spec.type, "status": "finished" if derived.finished else "running", "champion": derived.champion,
-            "seeding": spec.seeding, "seed": spec.seed, "groups": spec.groups, "rounds": spec.rounds,
+            "seeding": spec.seeding, "seed": spec.seed, **settings,
             "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants), "stale": state.stale,
             "counts": counts(derived.matches), "stages": [stage_json(state, view) for view in derived.stages],
             "matches": [match_json(m, state.results.get(m.key)) for m in derived.matches]}
@@ -64,7 +65,7 @@ def stage_json(state: TournamentState, view: StageView) -> dict[str, Any]:
             "advance": view.advance, "seeding": view.seeding,
             "entrants": list(view.entrants) if view.entrants is not None else None,
             "advanced": list(view.advanced),
-            "rounds": [{"round": name, "side": side, "format": formats.format_for(view.template, name, side)}
+            "rounds": [{"round": name, "side": side, "format": race_lengths.format_for(view.template, name, side)}
                        for name, side in rounds_of(state, view.stage)]}
 
 

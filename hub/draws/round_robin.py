@@ -22,7 +22,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -86,9 +86,10 @@ def schedule(entrants: tuple[str, ...], group_count: int) -> tuple[tuple[str, st
 
 
 def derive_round_robin(state: TournamentState, spec: DrawSpec) -> TypeResult:
-    groups = snake(spec.entrants, spec.groups or 1)
+    count = spec.params.get("groups") or 1
+    groups = snake(spec.entrants, count)
     matches = []
-    for order, (key, rnd, letter, pair) in enumerate(schedule(spec.entrants, spec.groups or 1)):
+    for order, (key, rnd, letter, pair) in enumerate(schedule(spec.entrants, count)):
         st = settle(state, key, pair, spec.version)
         matches.append(DrawMatch(key, rnd, "group", letter, pair, st.status, st.match_id, st.table_id,
                                  st.winner, st.losers, st.scores, None, None, st.ready_at, st.resolved_at, order))
@@ -154,3 +155,12 @@ def rank_group(state: TournamentState, rows: list[dict[str, Any]],
         return (player.seed is None, player.seed or 0, player.entry)
 
     return tie_breaks.rank(rows, wins, last)  # type: ignore[return-value]
+
+
+def group_winners(state: TournamentState, standings: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The best-ranked player of each group who has not withdrawn."""
+    out: dict[str, str] = {}
+    for row in standings:
+        if row["group"] not in out and not state.player(row["player"]).withdrawn:
+            out[row["group"]] = row["player"]
+    return set(out.values())

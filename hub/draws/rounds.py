@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from hub.draws import formats, stage_setup, stages
+from hub.draws import draw_formats, race_lengths, stage_setup
 
 if TYPE_CHECKING:
     from hub.draws.state import TournamentState
@@ -14,18 +14,18 @@ if TYPE_CHECKING:
 def rounds_of(state: TournamentState, stage: int) -> tuple[tuple[str, str], ...]:
     spec = state.draw
     assert spec is not None
-    return _rounds(spec.type, len(spec.entrants), spec.groups, spec.rounds,
-                   int(spec.then["advance"]) if spec.then is not None else None, stage,
-                   stages.knockout_field(spec) if spec.then is not None else 0)
+    advance = int(spec.then["advance"]) if spec.then is not None else None
+    return _rounds(spec.type, len(spec.entrants), tuple(spec.params.items()), advance, stage)
 
 
 @lru_cache(maxsize=64)
-def _rounds(kind: str, n: int, groups: int | None, rounds: int | None, advance: int | None, stage: int,
-            knockout: int) -> tuple[tuple[str, str], ...]:
+def _rounds(kind: str, n: int, params: tuple[tuple[str, int | None], ...], advance: int | None,
+            stage: int) -> tuple[tuple[str, str], ...]:
+    draw_format = draw_formats.format_of(kind)
     if stage == 2:
-        return tuple(stage_setup.knockout_rounds(knockout))
-    stop = advance if kind == "double_elimination" else None
-    return tuple(stage_setup.stage_rounds(kind, n, groups, rounds, stop))
+        assert advance is not None
+        return tuple(stage_setup.knockout_rounds(draw_format.knockout_field(advance, dict(params))))
+    return tuple(draw_format.rounds(n, dict(params), advance))
 
 
 def match_format(state: TournamentState, stage: int, round_name: str) -> dict[str, Any]:
@@ -34,4 +34,4 @@ def match_format(state: TournamentState, stage: int, round_name: str) -> dict[st
     assert spec is not None
     template = spec.then["match"] if stage == 2 and spec.then is not None else spec.match
     side = dict(rounds_of(state, stage)).get(round_name, "")
-    return formats.format_for(template, round_name, side)
+    return race_lengths.format_for(template, round_name, side)

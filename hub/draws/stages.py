@@ -31,6 +31,7 @@ from hub.draws.brackets import bracket_size
 from hub.draws.settle import RESOLVED, DrawMatch, TypeResult
 
 if TYPE_CHECKING:
+    from hub.draws.draw_formats.base import DrawFormat
     from hub.draws.state import DrawSpec, TournamentState
 
 KNOCKOUT = "K"
@@ -49,13 +50,6 @@ class StageView:
     template: Mapping[str, Any]
 
 
-def knockout_field(spec: DrawSpec) -> int:
-    """How many players the knockout has."""
-    assert spec.then is not None
-    advance = int(spec.then["advance"])
-    return advance * (spec.groups or 1) if spec.type == "round_robin" else advance
-
-
 def _order(state: TournamentState, spec: DrawSpec, pids: list[str], salt: str) -> list[str]:
     """A tier in ``then.seeding`` order; ``pids`` come in results order."""
     assert spec.then is not None
@@ -70,11 +64,12 @@ def _order(state: TournamentState, spec: DrawSpec, pids: list[str], salt: str) -
     return pids
 
 
-def _elimination_advancers(state: TournamentState, spec: DrawSpec,
-                           first: Sequence[DrawMatch]) -> tuple[list[tuple[str, int]], list[list[str]] | None]:
-    """(advanced so far with when, tiers once all are known) from a stopped double elimination."""
+def elimination_advancers(state: TournamentState, spec: DrawSpec, first: Sequence[DrawMatch],
+                          field: int) -> tuple[list[tuple[str, int]], list[str] | None]:
+    """(advanced so far with when, the knockout's seats once all are known) from a double elimination
+    stopped at ``field`` players: the winners side seeds 1..K/2, the losers side the rest."""
     k = bracket_size(len(spec.entrants)).bit_length() - 1
-    j = knockout_field(spec).bit_length() - 1  # the knockout has 2**j players
+    j = field.bit_length() - 1  # the knockout has 2**j players
     last_w, last_l = f"W{k - j + 1}", f"L{2 * (k - j)}"  # K/2 unbeaten after these, K/2 with one loss
     index = {pid: i for i, pid in enumerate(spec.entrants)}
     sides: dict[str, list[str]] = {last_w: [], last_l: []}
@@ -83,15 +78,16 @@ def _elimination_advancers(state: TournamentState, spec: DrawSpec,
         if m.round in sides and m.resolved and m.winner is not None:
             sides[m.round].append(m.winner)
             got.append((m.winner, m.resolved_at or 0))
-    if len(got) < knockout_field(spec):
+    if len(got) < field:
         return got, None
     tiers = [_order(state, spec, sorted(sides[r], key=index.__getitem__), r) for r in (last_w, last_l)]
-    return got, tiers
+    return got, [p for tier in tiers for p in tier]
 
 
-def _group_advancers(state: TournamentState, spec: DrawSpec, first: TypeResult
-                     ) -> tuple[list[tuple[str, int]], list[list[str]] | None, dict[str, str]]:
-    """(advanced so far with when, tiers once every group is done, player -> group)."""
+def group_advancers(state: TournamentState, spec: DrawSpec, first: TypeResult,
+                    size: int) -> tuple[list[tuple[str, int]], list[str] | None]:
+    """(advanced so far with when, the knockout's ``size`` seats once every group is done) from a
+    round robin: tier by tier, two players of one group as far apart as the bracket allows."""
     assert spec.then is not None
     advance = int(spec.then["advance"])
     ended: dict[str, int] = {}
@@ -118,31 +114,26 @@ def _group_advancers(state: TournamentState, spec: DrawSpec, first: TypeResult
         chosen[letter] = fit[:advance]
         got.extend((p, at) for p in chosen[letter])
     if len(chosen) < len(by_group):
-        return got, None, group_of
+        return got, None
     tiers = [_order(state, spec, [chosen[g][t] for g in sorted(chosen) if t < len(chosen[g])], f"tier{t}")
              for t in range(advance)]
-    return got, tiers, group_of
+    return got, place_by_group([[(p, group_of[p]) for p in tier] for tier in tiers], size)
 
 
 def one_stage(spec: DrawSpec, result: TypeResult) -> TypeResult:
     """A draw with no ``then``: its only stage's view."""
     status = "finished" if all(m.resolved for m in result.matches) else "running"
-    view = StageView(1, spec.type, status, spec.groups, None, spec.seeding, spec.entrants, (), spec.match)
+    view = StageView(1, spec.type, status, spec.params.get("groups"), None, spec.seeding, spec.entrants, (), spec.match)
     return TypeResult(result.matches, result.champion, result.standings, result.feeds,
                       result.eliminated_after_losses, (view,), result.statuses)
 
 
-def derive_two_stage(state: TournamentState, spec: DrawSpec, first: TypeResult) -> TypeResult:
-    """The first stage's result with the knockout added after it."""
+def derive_two_stage(state: TournamentState, spec: DrawSpec, first: TypeResult, kind: DrawFormat) -> TypeResult:
+    """The first stage's result (of format ``kind``) with the knockout added after it."""
     assert spec.then is not None
-    n = knockout_field(spec)
+    n = kind.knockout_field(int(spec.then["advance"]), spec.params)
     size = bracket_size(n)
-    if spec.type == "round_robin":
-        got, tiers, group_of = _group_advancers(state, spec, first)
-        entrants = place_by_group([[(p, group_of[p]) for p in tier] for tier in tiers], size) if tiers else None
-    else:
-        got, side_tiers = _elimination_advancers(state, spec, first.matches)
-        entrants = [p for tier in side_tiers for p in tier] if side_tiers else None
+    got, entrants = kind.advancers(state, spec, first, size)
     started_at = max((at for _, at in got), default=spec.version)
 
     def seat(s: int) -> brackets.SlotValue:
@@ -162,13 +153,14 @@ def derive_two_stage(state: TournamentState, spec: DrawSpec, first: TypeResult) 
     advanced = tuple(entrants) if entrants is not None else tuple(p for p, _ in sorted(got, key=lambda g: g[1]))
     views = (
         StageView(1, spec.type, "finished" if all(m.status in RESOLVED for m in first.matches) else "running",
-                  spec.groups, None, spec.seeding, spec.entrants, advanced, spec.match),
+                  spec.params.get("groups"), None, spec.seeding, spec.entrants, advanced, spec.match),
         StageView(2, str(spec.then["type"]), "waiting" if entrants is None else
                   "finished" if all(m.resolved for m in knockout) else "running", None, int(spec.then["advance"]),
                   str(spec.then.get("seeding") or "results"), tuple(entrants) if entrants else None, (),
                   spec.then["match"]),
     )
-    statuses = _statuses(state, spec, first, knockout, set(advanced) if entrants is None else set(entrants), champion)
+    through = set(advanced) if entrants is None else set(entrants)
+    statuses = _statuses(state, first, knockout, through, champion, kind.out_in_first_stage(first))
     return TypeResult((*first.matches, *knockout), champion, first.standings, feeds, None, views, statuses)
 
 
@@ -178,20 +170,12 @@ def _still_in_at(state: TournamentState, pid: str, at: int) -> bool:
     return withdrawn_at is None or withdrawn_at > at
 
 
-def _statuses(state: TournamentState, spec: DrawSpec, first: TypeResult, knockout: Sequence[DrawMatch],
-              through: set[str], champion: str | None) -> dict[str, str]:
-    lost_first: dict[str, int] = {}
+def _statuses(state: TournamentState, first: TypeResult, knockout: Sequence[DrawMatch], through: set[str],
+              champion: str | None, out_first: set[str]) -> dict[str, str]:
     lost_knockout: set[str] = set()
-    for m in first.matches:
-        if m.status in ("finished", "walkover"):
-            for loser in m.losers:
-                lost_first[loser] = lost_first.get(loser, 0) + 1
     for m in knockout:
         if m.status in ("finished", "walkover"):
             lost_knockout.update(m.losers)
-    group_done = {m.group for m in first.matches if m.group is not None}
-    group_done -= {m.group for m in first.matches if m.group is not None and not m.resolved}
-    group_of = {row["player"]: row["group"] for row in first.standings or []}
     finished = all(m.resolved for m in knockout) and all(m.resolved for m in first.matches)
     out: dict[str, str] = {}
     for p in state.players:
@@ -201,8 +185,6 @@ def _statuses(state: TournamentState, spec: DrawSpec, first: TypeResult, knockou
             out[p.id] = "champion"
         elif p.id in through:
             out[p.id] = "eliminated" if p.id in lost_knockout else "active"
-        elif spec.type == "round_robin":
-            out[p.id] = "eliminated" if group_of.get(p.id) in group_done else "active"
         else:
-            out[p.id] = "eliminated" if lost_first.get(p.id, 0) >= 2 else "active"
+            out[p.id] = "eliminated" if p.id in out_first else "active"
     return out

@@ -43,8 +43,7 @@ class DrawSpec:
     seeding: str
     seed: int
     match: Mapping[str, Any]  # {discipline, format, options}
-    groups: int | None
-    rounds: int | None
+    params: Mapping[str, int | None]  # every format's settings (``groups``, ``rounds``), null when not this one's
     entrants: tuple[str, ...]
     version: int  # version of the draw_made event
     then: Mapping[str, Any] | None = None  # the next stage: {type, advance, seeding, match}

@@ -29,6 +29,7 @@ except ImportError:  # pragma: no cover - only in a bare checkout without an ins
     )
     from cuehub_client import HubError
 
+from hub.draws import draw_formats
 from hub.tools.simulate_draw import (  # noqa: F401 - demo.py, tests
     DRAW_TYPES,
     DrawPlan,
@@ -170,7 +171,7 @@ async def _main_async(args: argparse.Namespace) -> int:
     log = None if (not args.quiet and progress_out.isatty()) else (lambda m: print(m, file=sys.stderr))
     sim: Simulator
     if args.draw:
-        discipline = args.discipline or ("chase_nine" if args.draw == "chase_groups" else "golden_nine")
+        discipline = args.discipline or draw_formats.format_of(args.draw).disciplines()[0]  # golden_nine, chase_nine
         if discipline not in DISCIPLINES:
             print(f"unknown discipline {discipline!r}", file=sys.stderr)
             return 2

@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - only in a bare checkout without an ins
     )
     from cuehub_client import HubError, TableSession
 
+from hub.draws import draw_formats
 from hub.tools.simulate_tables import Simulator, Stats, TableSlot
 from hub.tools.strokes import (
     NAMES,
@@ -35,14 +36,14 @@ from hub.tools.strokes import (
 # --------------------------------------------------------------------------------------
 # a whole draw: the hub calls the matches, the simulated tablets only play them
 
-DRAW_TYPES = ("single_elimination", "double_elimination", "round_robin", "chase_groups")
+DRAW_TYPES = draw_formats.names()
 
 
 @dataclass
 class DrawPlan:
     """A tournament the simulator sets up and then plays to its end through the tablets alone."""
 
-    type: str = "double_elimination"
+    type: str  # a draw format (hub/draws/draw_formats/)
     players: int = 16
     tables: int = 4
     discipline: str = "golden_nine"
@@ -68,7 +69,7 @@ def staged(plan: DrawPlan, match: dict[str, Any]) -> tuple[dict[str, Any], dict[
         match["by_round"] = plan.by_round
     then = plan.then
     if then is None and plan.then_advance:
-        then = {"type": "single_elimination", "advance": plan.then_advance}
+        then = {"type": draw_formats.knockouts()[0], "advance": plan.then_advance}
     if plan.final_length:
         final = {"final": {"format": {"racks" if "racks" in match["format"] else "race_to": plan.final_length}}}
         if then is not None and "match" not in then:
@@ -86,7 +87,8 @@ def describe(plan: DrawPlan) -> str:
     n = plan.final_length
     length = f"{n} racks" if plan.discipline in ("golden_nine", "chase_nine") else f"race to {n}"
     final = f" ({length} in its final)" if n else ""
-    if plan.type == "round_robin":
+    next_stage = draw_formats.format_of(plan.type).next_stage
+    if next_stage is not None and next_stage.each_group:
         return f"{kind} in {plan.groups or 1} groups, the best {plan.then_advance} of each to a knockout{final}"
     return f"{kind} to the last {plan.then_advance}, then a knockout{final}"
 

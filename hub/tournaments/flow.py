@@ -251,7 +251,7 @@ class TournamentFlow:
                 return True
         # 5: withdrawn players' called matches (a chase round not started yet is formed again first)
         withdrawn = {p["id"] for p in proj["players"] if p["status"] == "withdrawn"}
-        if state.draw.type == "chase_groups":
+        if draws.forms_rounds_again(state):
             to_form = chase_round_to_form_again(state, entries, withdrawn, called, statuses)
             if to_form is not None and await self.take_off(tid, to_form, called[to_form][0]):
                 return True

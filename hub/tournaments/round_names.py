@@ -1,7 +1,9 @@
 """Readable names of a draw's rounds for exports: "Winners round 2", "Losers round 1", "Grand final".
 
 The draw names rounds by key (`W2`, `L1`, `GF`, `R3`); people read these instead. English by
-default, Chinese with `lang="zh-CN"` (the pages' own names are in clients/web/js/i18n.js).
+default, Chinese with `lang="zh-CN"` (the pages' own names are in clients/web/js/i18n.js). Which name
+a round gets is its format's (`round_label` in hub/draws/draw_formats/: a code and its arguments);
+the words for each code are here:
 
 - double elimination: `W{r}` "Winners round r", `L{r}` "Losers round r", `GF` "Grand final",
   `GF2` "Grand final reset";
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+from hub.draws import draw_formats
 
 NAMES = {
     "en": {"GF": "Grand final", "GF2": "Grand final reset", "W": "Winners round {r}", "L": "Losers round {r}",
@@ -46,33 +50,22 @@ def entered_word(lang: str | None = None) -> str:
 
 
 def namer(draw: dict[str, Any], lang: str | None = None) -> Any:
-    """A function (match entry) -> the readable name of its round, for this draw."""
+    """A function (match entry) -> the readable name of its round, for this draw: its stage's format
+    says which name (a code and its arguments, hub/draws/draw_formats/), NAMES has the words."""
     words = NAMES[language(lang)]
-    kind = draw.get("type")
-    last = {side: max((int(m.group(1)) for e in draw.get("matches") or []
-                       if (m := re.fullmatch(side + r"(\d+)", e.get("round") or ""))), default=0) for side in "WK"}
-    by_depth = {0: "final", 1: "semi", 2: "quarter"}
+    kinds = {1: draw.get("type")} | {s.get("stage"): s.get("type") for s in draw.get("stages") or []}
+    last: dict[str, int] = {}  # each round prefix's last round number (W, K, ...)
+    for e in draw.get("matches") or []:
+        if (m := re.fullmatch(r"([A-Z]+)(\d+)", e.get("round") or "")) is not None:
+            last[m.group(1)] = max(last.get(m.group(1), 0), int(m.group(2)))
 
     def name(entry: dict[str, Any]) -> str:
         key, rnd = entry.get("key") or "", entry.get("round") or ""
-        if key in ("GF", "GF2") or rnd in ("GF", "GF2"):
-            return words["GF2" if "GF2" in (key, rnd) else "GF"]
-        m = re.fullmatch(r"([WLRK])(\d+)", rnd)
-        if m is None:
+        kind = draw_formats.FORMATS.get(str(kinds.get(entry.get("stage") or 1)))
+        label = kind.round_label(rnd, entry.get("group"), last) if kind is not None else None
+        if label is None:
             return rnd or key
-        side, r = m.group(1), int(m.group(2))
-        if side == "L":
-            return words["L"].format(r=r)
-        if side == "K":
-            depth = last["K"] - r
-            return words["K" + by_depth[depth]] if depth in by_depth else words["K"].format(r=r)
-        if side == "W" and kind == "double_elimination":
-            return words["W"].format(r=r)
-        if side == "W":
-            depth = last["W"] - r
-            return words[by_depth[depth]] if depth in by_depth else words["round"].format(r=r)
-        if entry.get("group"):
-            return words["group"].format(g=entry["group"], r=r)
-        return words["round"].format(r=r)
+        code, args = label
+        return str(words[code]).format(**args)
 
     return name

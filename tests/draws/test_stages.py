@@ -269,12 +269,12 @@ def test_the_match_cap_counts_both_stages() -> None:
     from hub.draws.draw_commands import MAX_DRAW_MATCHES, staged_size
     then = {"type": "single_elimination", "advance": 8}
     # a stopped 32-player double elimination: its own 52 matches and the knockout's 7
-    assert staged_size("double_elimination", 32, None, None, then) == 52 + 7
+    assert staged_size("double_elimination", 32, {}, then) == 52 + 7
     assert len(structure(True, 32, "W", 8)) == 52
-    assert staged_size("round_robin", 12, 3, None, {**then, "advance": 2}) == 3 * 6 + 7
+    assert staged_size("round_robin", 12, {"groups": 3}, {**then, "advance": 2}) == 3 * 6 + 7
     # 91 in one group: 4,095 matches fit; with a knockout of 3 (4 slots, 3 matches) they do not
-    assert staged_size("round_robin", 91, 1, None, None) <= MAX_DRAW_MATCHES
-    assert staged_size("round_robin", 91, 1, None, {**then, "advance": 3}) > MAX_DRAW_MATCHES
+    assert staged_size("round_robin", 91, {"groups": 1}, None) <= MAX_DRAW_MATCHES
+    assert staged_size("round_robin", 91, {"groups": 1}, {**then, "advance": 3}) > MAX_DRAW_MATCHES
     s = Stream()
     s.add(91, seeded=True)
     r = s.reject({"kind": "make_draw", "type": "round_robin", "seeding": "seeded", "seed": 1,

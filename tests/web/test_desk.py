@@ -427,7 +427,7 @@ def test_desk_and_pair_screenshots(desk_hub: ServedHub, browser: Any) -> None:
                 shot(page, f"desk-cards-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "cards")
                 page.click("[data-step=draw]")
-                page.wait_for_selector("#step-draw")
+                page.wait_for_selector("#step-draw #draw-summary")  # the formats read from the hub
                 shot(page, f"desk-draw-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "draw")
                 pair = guard.attach(ctx.new_page())

@@ -6,6 +6,7 @@ Screenshots in English and Chinese."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -147,6 +148,44 @@ def test_the_run_view_names_a_brackets_rounds_as_the_bracket_does(stage_hub: Ser
         finals = ["胜者组决赛", "败者组决赛", "总决赛"] if zh else ["Winners final", "Losers final", "Grand final"]
         assert all(head in heads for head in finals), heads
         shot(page, f"desk-run-round-names-{locale[:2]}")
+        assert guard.errors == [], guard.errors
+    finally:
+        ctx.close()
+
+
+def test_the_draw_step_offers_the_formats_the_hub_serves(stage_hub: ServedHub, browser: Any) -> None:
+    """The draw step's types, the disciplines each takes and their settings come from GET
+    /api/draw-formats: a format the hub adds shows with its own setting, the desk unchanged."""
+    hub = stage_hub
+    tid = _event(hub, "Formats", 6)
+    served = hub.get("/api/draw-formats")
+    swiss = {**next(f for f in served["formats"] if f["name"] == "round_robin"), "name": "swiss", "then": None,
+             "params": [{"name": "rounds", "type": "integer", "minimum": 3, "maximum": 9, "default": 5,
+                         "about": "rounds"}]}
+    catalogue = {**served, "formats": [*served["formats"], swiss]}
+    asked: list[str] = []
+
+    def answer(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(catalogue))
+
+    ctx, page, guard = _signed_in(browser, hub, "en-US")
+    try:
+        page.route("**/api/draw-formats", answer)
+        page.goto(f"{hub.url}/desk/{tid}/draw")
+        page.wait_for_selector("#start-draw")
+        assert asked
+        offered = page.locator("input[name=draw-type]").evaluate_all("xs => xs.map((x) => x.value)")
+        assert offered == [f["name"] for f in catalogue["formats"]]
+        assert page.is_checked("#draw-type-double_elimination")  # the hub's default
+        assert page.is_disabled("#draw-type-chase_groups")  # a three-player format; golden_nine has two
+        page.click("label[for=draw-type-swiss]")
+        rounds = page.locator("#draw-rounds")
+        assert (rounds.get_attribute("min"), rounds.get_attribute("max"), rounds.input_value()) == ("3", "9", "5")
+        assert page.locator("#draw-groups").count() == 0 and page.locator("#draw-then").count() == 0
+        page.click("label[for=draw-type-round_robin]")
+        assert page.locator("#draw-groups").get_attribute("max") == "26"
+        assert page.locator("#draw-rounds").count() == 0
         assert guard.errors == [], guard.errors
     finally:
         ctx.close()

@@ -74,6 +74,7 @@ export const hub = {
   withdrawPlayer: (tid, pid) => api("POST", `/api/tournaments/${enc(tid)}/players/${enc(pid)}/withdraw`),
   removePlayer: (tid, pid) => api("DELETE", `/api/tournaments/${enc(tid)}/players/${enc(pid)}`),
   makeDraw: (tid, body) => api("POST", `/api/tournaments/${enc(tid)}/draw`, body),
+  drawFormats: () => api("GET", "/api/draw-formats"),
   reinstatePlayer: (tid, pid) => api("POST", `/api/tournaments/${enc(tid)}/players/${enc(pid)}/reinstate`),
   reopen: (tid, key) => api("POST", `/api/tournaments/${enc(tid)}/draw/${enc(key)}/reopen`),
   enterResult: (mid, body) => api("POST", `/api/matches/${enc(mid)}/result`, body),

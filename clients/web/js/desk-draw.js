@@ -1,21 +1,35 @@
-// Step "draw": the draw type (single or double elimination, round robin with groups, chase groups)
-// and the seeding (by seed, or random with a seed: the same seed, the same draw), a summary of
-// what will be made, and Start: POST /api/tournaments/{tid}/draw; the hub calls the first
-// matches to the free tables at once and the desk moves on to running the event.
+// Step "draw": the draw type and its settings (the formats the hub makes, the disciplines each takes
+// and their settings, from GET /api/draw-formats: single or double elimination, round robin with
+// groups, chase groups...) and the seeding (by seed, or random with a seed: the same seed, the same
+// draw), a summary of what will be made, and Start: POST /api/tournaments/{tid}/draw; the hub calls
+// the first matches to the free tables at once and the desk moves on to running the event.
 import { t, tc } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { loadSetup, matchBody, setupText } from "./desk-setup.js";
-import { field, say, noticeLine, busy, ask } from "./desk-ui.js";
+import { field, say, noticeLine, busy, ask, errorText } from "./desk-ui.js";
 import { savedPaste, parsePlayers } from "./desk-players.js";
 import { raceText, roundFields, roundsBody, stageFields, stageText, thenBody } from "./desk-stage.js";
 
 const enc = encodeURIComponent;
-const TYPES = ["single_elimination", "double_elimination", "round_robin", "chase_groups"];
 const KEY = (tid) => `cuehub.desk.draw.${tid}`;
 
-function loadChoice(tid) {
-  const base = { type: "double_elimination", seeding: "random", seed: "", groups: 1, rounds: 3, then: "none", then_advance: 8, then_length: "", then_final: "", race_losers: "", race_final: "" };
+// GET /api/draw-formats, the same for the page's life: asked for as the desk loads (it is public), so
+// the draw step has it when it opens; asked again then if that failed.
+let catalogue = null;
+let asking = null;
+function loadFormats() {
+  if (!asking) asking = hub.drawFormats().then((got) => (catalogue = got), (e) => { asking = null; throw e; });
+  return asking;
+}
+loadFormats().catch(() => { /* said by the draw step, which asks again */ });
+
+/** The choice kept in this browser, over the defaults: the hub's first format. Each format's settings
+ * are kept apart (`settings[format][name]`: two formats' "rounds" may differ in meaning and default). */
+function loadChoice(tid, formats) {
+  const first = formats.formats.find((f) => f.name === formats.default) || formats.formats[0];
+  const base = { type: first.name, seeding: "random", seed: "", settings: {}, then: "none",
+    then_advance: first.then ? first.then.advance.default : "", then_length: "", then_final: "", race_losers: "", race_final: "" };
   try { return { ...base, ...JSON.parse(localStorage.getItem(KEY(tid)) || "{}") }; } catch (_) {
     return base;
   }
@@ -23,14 +37,30 @@ function loadChoice(tid) {
 
 export function drawView(ctx) {
   let root = null;
-  let choice = loadChoice(ctx.tid);
+  let formats = catalogue;
+  let choice = formats ? loadChoice(ctx.tid, formats) : null;
   const message = noticeLine("draw-message");
 
   const save = () => { try { localStorage.setItem(KEY(ctx.tid), JSON.stringify(choice)); } catch (_) { /* page memory is enough */ } };
   const set = (k, v) => { choice = { ...choice, [k]: v }; save(); return choice; };
+  /** A setting of the chosen format as typed, else its default. */
+  const setting = (p) => {
+    const mine = (choice.settings || {})[choice.type] || {};
+    return p.name in mine ? mine[p.name] : p.default;
+  };
+
+  const formatOf = (type) => formats.formats.find((f) => f.name === type);
 
   function allowed(type, discipline) {
-    return discipline === "chase_nine" ? type === "chase_groups" : type !== "chase_groups";
+    const f = formatOf(type);
+    return Boolean(f) && f.disciplines.includes(discipline);
+  }
+
+  /** The type to offer for a discipline the chosen one does not take: the hub's first, else the first that fits. */
+  function fitting(discipline) {
+    if (allowed(formats.default, discipline)) return formats.default;
+    const f = formats.formats.find((x) => x.disciplines.includes(discipline));
+    return f ? f.name : formats.default;
   }
 
   function radio(name, value, checked, label, onPick, disabled = false) {
@@ -40,11 +70,15 @@ export function drawView(ctx) {
   }
 
   function body(setup) {
-    const b = { type: choice.type, seeding: choice.seeding, match: roundsBody(choice, matchBody(setup)) };
+    const fmt = formatOf(choice.type);
+    const b = { type: choice.type, seeding: choice.seeding, match: roundsBody(choice, matchBody(setup), fmt) };
     if (String(choice.seed).trim() !== "") b.seed = Math.floor(Number(choice.seed));
-    if (choice.type === "round_robin" && Number(choice.groups) > 1) b.groups = Math.floor(Number(choice.groups));
-    if (choice.type === "chase_groups") b.rounds = Math.floor(Number(choice.rounds)) || 3;
-    const then = thenBody(choice, matchBody(setup));
+    // each setting of the format: left to the hub's default when it is that, or blank, or below its least
+    for (const p of fmt.params) {
+      const v = Math.floor(Number(setting(p)));
+      if (Number.isFinite(v) && v >= p.minimum && v !== p.default) b[p.name] = v;
+    }
+    const then = thenBody(choice, matchBody(setup), fmt);
     if (then) b.then = then;
     return b;
   }
@@ -61,9 +95,13 @@ export function drawView(ctx) {
     });
   }
 
-  function numInput(key, id, min, max) {
-    const input = el("input", { type: "number", id, min, max, value: String(choice[key]), inputmode: "numeric" });
-    input.addEventListener("input", () => set(key, input.value));
+  /** The input of a setting of the chosen format (`draw-groups`, `draw-rounds`...), within its bounds. */
+  function settingInput(p) {
+    const input = el("input", { type: "number", id: `draw-${p.name}`, min: p.minimum, max: p.maximum, value: String(setting(p)), inputmode: "numeric" });
+    input.addEventListener("input", () => {
+      const settings = choice.settings || {};
+      set("settings", { ...settings, [choice.type]: { ...(settings[choice.type] || {}), [p.name]: input.value } });
+    });
     return input;
   }
 
@@ -78,17 +116,22 @@ export function drawView(ctx) {
 
   function paint() {
     if (!root) return;
+    if (!formats) {
+      fill(root, el("h2", { text: t("step_draw") }), el("p", { class: "muted", id: "draw-loading", text: t("loading") }), message);
+      return;
+    }
     shown = signature();
     const tour = ctx.tournament() || {};
     const setup = loadSetup(ctx.tid);
     const d = setup.discipline;
-    if (!allowed(choice.type, d)) choice = { ...choice, type: d === "chase_nine" ? "chase_groups" : "double_elimination" };
+    if (!allowed(choice.type, d)) choice = { ...choice, type: fitting(d) };
+    const fmt = formatOf(choice.type);
     const active = (tour.players || []).filter((p) => p.status === "active").length;
     const tables = (tour.tables || []).length;
     const made = tour.draw;
     const startButton = el("button", { class: "btn primary big", id: "start-draw", type: "button", text: t(made ? "dk_redraw" : "dk_start") });
     startButton.addEventListener("click", () => start(startButton, Boolean(made)));
-    const need = d === "chase_nine" ? 3 : 2;
+    const need = fmt.min_players;
     const problems = [];
     if (active < need) problems.push(t("dk_need_players", { n: need }));
     if (!tables) problems.push(t("dk_need_tables"));
@@ -106,12 +149,11 @@ export function drawView(ctx) {
         el("p", { text: setupText(made.match) }),
         el("a", { class: "btn primary", href: `/desk/${enc(ctx.tid)}/run`, "data-nav": true, id: "go-run", text: t("dk_go_run") })) : null,
       el("fieldset", { class: "choices types" }, el("legend", { text: t("dk_draw_type") }),
-        TYPES.map((x) => radio("draw-type", x, choice.type === x, tc("dt", x), (v) => { set("type", v); paint(); }, !allowed(x, d)))),
+        formats.formats.map(({ name: x }) => radio("draw-type", x, choice.type === x, tc("dt", x), (v) => { set("type", v); paint(); }, !allowed(x, d)))),
       el("p", { class: "muted small", text: t(`dk_about_${choice.type}`) }),
-      choice.type === "round_robin" ? el("div", { class: "row" }, field("dk_groups", numInput("groups", "draw-groups", 1, 26))) : null,
-      choice.type === "chase_groups" ? el("div", { class: "row" }, field("dk_rounds", numInput("rounds", "draw-rounds", 1, 50))) : null,
-      roundFields(choice, set, matchBody(setup)),
-      stageFields(choice, set, paint, matchBody(setup)),
+      fmt.params.map((p) => el("div", { class: "row" }, field(`dk_${p.name}`, settingInput(p)))),
+      roundFields(choice, set, matchBody(setup), fmt),
+      stageFields(choice, set, paint, matchBody(setup), fmt),
       el("fieldset", { class: "choices" }, el("legend", { text: t("dk_seeding") }),
         radio("seeding", "random", choice.seeding === "random", t("dk_seeding_random"), (v) => { set("seeding", v); paint(); }),
         radio("seeding", "seeded", choice.seeding === "seeded", t("dk_seeding_seeded"), (v) => { set("seeding", v); paint(); })),
@@ -122,8 +164,8 @@ export function drawView(ctx) {
         el("ul", {},
           el("li", {}, el("span", { text: `${t("step_format")}: ${setupText(matchBody(setup))} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/format`, "data-nav": true, text: t("dk_change") })),
-          stageText(choice) ? el("li", { id: "draw-then-summary", text: stageText(choice) }) : null,
-          el("li", { id: "draw-race-summary", text: raceText(choice, matchBody(setup)), hidden: !raceText(choice, matchBody(setup)) }),
+          stageText(choice, fmt) ? el("li", { id: "draw-then-summary", text: stageText(choice, fmt) }) : null,
+          el("li", { id: "draw-race-summary", text: raceText(choice, matchBody(setup), fmt), hidden: !raceText(choice, matchBody(setup), fmt) }),
           el("li", {}, el("span", { text: `${t("dk_active_players", { n: active })} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/players`, "data-nav": true, text: t("dk_change") })),
           el("li", {}, el("span", { text: `${t("dk_n_tables", { n: tables })} ` }),
@@ -145,8 +187,15 @@ export function drawView(ctx) {
       root = el("section", { class: "card wizard", id: "step-draw" });
       node.append(root);
       paint();
+      if (!formats) {
+        loadFormats().then((got) => {
+          formats = got;
+          choice = loadChoice(ctx.tid, formats);
+          paint();
+        }, (e) => say(message, errorText(e), "err"));
+      }
     },
-    update() { if (signature() !== shown) paint(); }, // not on every stroke: only what this step shows
+    update() { if (formats && signature() !== shown) paint(); }, // not on every stroke: only what this step shows
     paint,
     unmount() { root = null; },
     say: (text, kind) => say(message, text, kind),

@@ -334,7 +334,7 @@ export function runView(ctx) {
       el("div", { class: "run-title" },
         el("h2", { text: `${t("step_run")} · ${tc("dt", d.type)}` }),
         el("span", { class: "muted", text: setupText(d.match) }),
-        (d.stages || [])[1] ? el("span", { class: "muted", id: "run-then", text: t(d.type === "round_robin" ? "dk_then_summary_groups" : "dk_then_summary_de", { n: d.stages[1].advance }) }) : null),
+        (d.stages || [])[1] ? el("span", { class: "muted", id: "run-then", text: t(`dk_then_summary_${d.type}`, { n: d.stages[1].advance }) }) : null),
       el("p", { class: "run-progress", id: "run-progress", dataset: { decided, total: all.length } },
         d.status === "finished"
           ? el("strong", { id: "run-champion" }, named(d.champion ? t("dk_champion", { name: name(d.champion) }) : t("dk_finished")))

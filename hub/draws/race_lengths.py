@@ -44,6 +44,14 @@ def numbered_rounds(count: int, side: str) -> list[tuple[str, str]]:
     return [(f"R{r}", side) for r in range(1, count + 1)]
 
 
+def sides_of(rounds: Sequence[tuple[str, str]]) -> list[str]:
+    """The sides a ``by_round`` may name for these rounds (in ``SIDES`` order)."""
+    sides = {side for _, side in rounds if side in SIDES}
+    if any(side == "final" and r not in ("GF", "GF2") for r, side in rounds):
+        sides.add("winners")  # a single elimination's final is one of its winners rounds
+    return [side for side in SIDES if side in sides]
+
+
 def check(template: Mapping[str, Any], rounds: Sequence[tuple[str, str]], what: str = "match") -> dict[str, Any]:
     """``template['by_round']`` checked against the stage's rounds; returns a clean copy."""
     raw = template.get("by_round")
@@ -51,9 +59,7 @@ def check(template: Mapping[str, Any], rounds: Sequence[tuple[str, str]], what: 
         return {}
     raw = fields.mapping(raw, f"{what}.by_round")
     names = {r for r, _ in rounds}
-    sides = {side for _, side in rounds if side in SIDES}
-    if any(side == "final" and r not in ("GF", "GF2") for r, side in rounds):
-        sides.add("winners")  # a single elimination's final is one of its winners rounds
+    sides = sides_of(rounds)
     out: dict[str, Any] = {}
     for name, entry in raw.items():
         if name not in names and name not in sides:

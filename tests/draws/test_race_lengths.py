@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hub.draws import match_body
-from hub.draws.formats import format_for
+from hub.draws.race_lengths import format_for
 
 from .harness import TEMPLATES, Stream
 
