@@ -1,6 +1,7 @@
 """The hub's `last.notes` on the screens: every note shape the rules make (hub/rules,
-`note.append`) has a zh-CN/en template in clients/web/js/i18n.js, player ids become names, and
-anything unknown is shown exactly as sent."""
+`note.append`) has a pattern in clients/web/js/i18n.js and a zh-CN/en template in
+clients/web/js/strings/<language>/notes.js, player ids become names, and anything unknown is shown
+exactly as sent."""
 
 from __future__ import annotations
 
@@ -101,76 +102,3 @@ def test_notes_in_both_languages(hub: Hub, browser: Any) -> None:
         assert errors == []
     finally:
         ctx.close()
-
-
-def test_english_strings_carry_no_chinese_terms() -> None:
-    """The English strings say "Table run", "Previous player": no 小金 or 上家 in an English verdict
-    (only the language switch, which names the other language, is written in it)."""
-    import re
-    from pathlib import Path
-
-    source = (Path(__file__).resolve().parents[2] / "clients/web/js/i18n.js").read_text(encoding="utf-8")
-    blocks = re.findall(r"\n  en: \{(.*?)\n  \},", source, re.S)
-    assert len(blocks) >= 3, "the en blocks of i18n.js were not found"
-    chinese = [line.strip() for block in blocks for line in block.splitlines()
-               if re.search(r"[\u3400-\u9fff]", line) and not line.strip().startswith(("lang_switch", "//"))]
-    assert chinese == []
-
-
-def _tables(path: str) -> list[tuple[dict[str, str], dict[str, str]]]:
-    """Each string table of a page script as (en, zh-CN) dicts of key -> text (one `key: "text",`
-    a line, as the tables are written)."""
-    import re
-
-    source = (REPO / "clients" / "web" / "js" / path).read_text(encoding="utf-8")
-    line = re.compile(r'^    (\w+): "((?:[^"\\]|\\.)*)",?$', re.M)
-    en = re.findall(r"\n  en: \{(.*?)\n  \},", source, re.S)
-    zh = re.findall(r'\n  "zh-CN": \{(.*?)\n  \},', source, re.S)
-    assert len(en) == len(zh) and en, f"the en / zh-CN tables of {path} were not found"
-    return [(dict(line.findall(a)), dict(line.findall(b))) for a, b in zip(en, zh, strict=True)]
-
-
-def test_english_and_chinese_tables_have_the_same_keys() -> None:
-    """Every string of the pages in both languages (a key missing in Chinese would show English)."""
-    for path in ("i18n.js", "i18n-fans.js"):
-        for en, zh in _tables(path):
-            assert len(en) > 10, path  # the lines were read
-            assert sorted(set(en) - set(zh)) == [] and sorted(set(zh) - set(en)) == [], path
-
-
-def test_chinese_strings_use_full_width_brackets() -> None:
-    """Chinese text puts names and details in full-width brackets （…）, with no space after one."""
-    import re
-
-    for path in ("i18n.js", "i18n-fans.js"):
-        for _, zh in _tables(path):
-            ascii_brackets = {k: v for k, v in zh.items() if re.search(r"[()]", v)}
-            assert ascii_brackets == {}, path
-            spaced = {k: v for k, v in zh.items() if re.search(r"）\s", v)}
-            assert spaced == {}, path
-    # a value that ends in a bracket, put into a sentence: no space after it either
-    desk = next(zh for _, zh in _tables("i18n.js") if "dk_p_file_read" in zh)
-    for key in (k for k in desk if k.startswith("dk_enc_")):
-        said = desk["dk_p_file_read"].replace("{encoding}", desk[key]).replace("{name}", "名单.csv")
-        assert not re.search(r"）\s", said), said
-
-
-def test_the_desk_knows_the_hubs_refusals_in_both_languages() -> None:
-    """Every refusal code the hub's tournament and correction routes answer with has the desk's own
-    sentence (desk_err_<code>) in English and Chinese, so a Chinese desk never shows the hub's English."""
-    import re
-
-    codes: set[str] = set()
-    for py in [*(REPO / "hub" / "api").glob("*.py"), *(REPO / "hub" / "draws").glob("*.py")]:
-        src = py.read_text(encoding="utf-8")
-        codes |= set(re.findall(r'ApiError\(4\d\d, "([a-z_]+)"', src))
-        codes |= set(re.findall(r'conflict\("([a-z_]+)"', src))
-        codes |= set(re.findall(r'DrawReject\(4\d\d, "([a-z_]+)"', src))
-    # said elsewhere: unknown input the desk never sends (bad_request), the session (401: signed
-    # out), a match's own commands (the tablet's, rej_*), pairing
-    codes -= {"bad_request", "unauthorized", "session_expired", "bad_command", "unknown_match"}
-    assert len(codes) > 20, codes  # the scan found them
-    en, zh = next((a, b) for a, b in _tables("i18n.js") if "desk_err_result_used" in a)
-    missing = sorted(c for c in codes if f"desk_err_{c}" not in en or f"desk_err_{c}" not in zh)
-    assert missing == []
-    assert not any(re.search(r"[A-Za-z]{4,}", zh[f"desk_err_{c}"]) for c in codes)  # Chinese sentences
