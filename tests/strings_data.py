@@ -1,4 +1,5 @@
-"""The pages' language tables read as data, without a browser: clients/web/js/strings/<language>/<area>.js.
+"""The pages' language tables read as data, without a browser: clients/web/js/strings/<language>/<area>.js
+(and js/strings/note-args.js, how the notes' arguments are shown).
 
 Each file is an ES module holding only a plain object: `export default {...};` where the object is
 JSON (double-quoted keys, one `"key": "text"` a line, no trailing comma) and whole-line `//` comments
@@ -31,7 +32,11 @@ def _once(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 def load(language: str, area: str) -> dict[str, str]:
     """One area's strings in one language: key -> text."""
-    path = STRINGS_DIR / language / f"{area}.js"
+    return load_file(STRINGS_DIR / language / f"{area}.js")
+
+
+def load_file(path: Path) -> dict[str, str]:
+    """One data file: its object (js/strings/note-args.js too, which is no language's)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     body = "\n".join(line for line in lines if not line.lstrip().startswith("//")).strip()
     if not (body.startswith(PREFIX + "{") and body.endswith("};")):

@@ -4,7 +4,7 @@
 // (or does not answer within NETWORK_WAIT_MS, a half-dead network), the copy cached at the last
 // visit. Every /tablet/{id} page is the same shell, kept under one key. The table socket and the
 // hub's other reads are never cached here: entries wait in the tablet's own queue (live.js).
-const CACHE = "cuehub-tablet-v3"; // v3: the language tables in js/strings/ (i18n.js imports them)
+const CACHE = "cuehub-tablet-v4"; // v4: the language tables in js/strings/ and note-args.js (i18n.js imports them)
 const SHELL = "/tablet/_shell";
 const NETWORK_WAIT_MS = 4000;
 const ASSETS = [
@@ -17,6 +17,7 @@ const ASSETS = [
   "/static/js/stroke_form.js",
   "/static/js/entries.js",
   "/static/js/draw-view.js",
+  "/static/js/strings/note-args.js",
   "/static/js/strings/en/common.js",
   "/static/js/strings/en/match.js",
   "/static/js/strings/en/tablet.js",

@@ -20,6 +20,7 @@ import zhDesk from "./strings/zh-CN/desk.js";
 import zhCorrections from "./strings/zh-CN/corrections.js";
 import zhFans from "./strings/zh-CN/fans.js";
 import zhFollow from "./strings/zh-CN/follow.js";
+import NOTE_ARGS from "./strings/note-args.js";
 
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
@@ -108,106 +109,42 @@ export function langSwitch() {
 document.documentElement.lang = current;
 
 // ------------------------------------------------------------------ the hub's notes
-// `last.notes` are short English strings made by the rules (hub/rules: note.append). Known
-// shapes are matched here and drawn in the page's language, player ids turned into names;
-// anything else (a note added later, an id that is not a player) is shown exactly as sent.
-// Slots: P player id, P? player id or "shared top", N number, W win type, R reason,
-// C choice, X penalty type, S scope, G group, L chinese_eight loss reason.
-const NOTE_PATTERNS = [
-  ["golden_break", "golden break"],
-  ["rail_safety_n", "rail safety {n:N} of 2 allowed"],
-  ["snooker_pass", "snooker: the next player may pass"],
-  ["third_rail_safety", "third rail safety: all three are fouls and the rack is lost"],
-  ["chase_third_foul", "third consecutive foul: the 上家 wins the rack"],
-  ["chase_two_fouls", "warning: {p:P} has two consecutive fouls; a third loses the rack"],
-  ["chase_pass", "{p:P} passes: {q:P} shoots again; {p2:P} pays for that inning"],
-  ["rebreak_failed", "the warned rebreak failed again: the rack is lost"],
-  ["not_trying", "not trying to win: a foul and a warning"],
-  ["rack_lost", "{l:L}: the rack is lost"],
-  ["takes_group", "{p:P} takes {g:G}"],
-  ["rebreaks_warned", "{p:P} rebreaks, warned"],
-  ["respotted", "the {n:N} is respotted"],
-  ["rerack", "rerack: {p:P} breaks"],
-  ["stalemate", "stalemate: the rack is replayed"],
-  ["rack_to", "rack {n:N} to {p:P} ({w:W}, {r:R})"],
-  ["tie", "tie: one extra rack decides the match (lag)"],
-  ["match_over", "match over: {p:P?} ({r:R})"],
-  ["wins_lag", "{p:P} wins the lag"],
-  ["clock_expired", "shot clock expired"],
-  ["penalty", "penalty: {x:X}"],
-  ["concedes", "{p:P} concedes the {s:S}"],
-  ["extension", "extension"],
-  ["match_time_up", "match time is up"],
-  ["chooses_break", "{p:P} chooses to {c:C}: {q:P} breaks"],
-  ["chooses", "{p:P} chooses {c:C}"],
-  ["passes", "{p:P} passes: {q:P} shoots"],
-  ["break_position", "break position: warning (next time a foul)"],
-  ["loss_of_chance", "loss of chance: fewer than four crossings"],
-  ["eight_gold", "the 8 in a gold inning is no win: the 9 must follow"],
-  ["third_foul_rack", "third foul in this rack: the rack goes to the opponent"],
-  ["second_foul_rack", "second foul in this rack"],
-  ["unsportsmanlike", "unsportsmanlike conduct: warning"],
-  ["wpa_third_foul", "third consecutive foul: the rack is lost"],
-  ["wpa_two_fouls", "{p:P} is on two fouls: a third consecutive foul loses the rack"],
-  ["undone", "event {n:N} undone"],
-  ["foul_pays", "foul: {p:P} pays {n:N} to {q:P}"],
-  ["foul_gains", "foul: {p:P} +{n:N}"],
-  ["push_out", "push-out: the opponent chooses to play or pass"],
-  ["voided_time", "entered before the shot clock ran out: the time foul is taken back"],
-  ["result_entered", "result entered by the desk: {s:T}"],
-  ["withdrew", "{p:P} withdrew from the event"],
-];
-
-const LOSS_REASONS = {
-  "second not-trying foul in the rack": "nt_l_not_trying",
-  "the 8 pocketed on a foul": "nt_l_eight_foul",
-  "the 8 pocketed before the group was cleared": "nt_l_eight_early",
-  "the 8 left the table": "nt_l_eight_off",
+// `last.note_codes`: what the latest event did, as codes with arguments (hub/rules/notes.py); each is
+// said by the template `nt_<code>` of js/strings/<language>/notes.js. An argument is shown by its
+// kind (js/strings/note-args.js): a player's id as the player's name, a number as it is, a code
+// through its own string (a win type `w_<code>`, a reason `r_<code>`, ...).
+const ARG_TEXT = {
+  player: (v, nameOf) => nameOf(v),
+  winner: (v, nameOf) => (v === null ? t("draw") : nameOf(v)),
+  number: (v) => (Number.isInteger(v) ? String(v) : null),
+  numbers: (v) => (Array.isArray(v) && v.every(Number.isInteger) ? v.join(" : ") : null),
+  win_type: (v) => tc("w", v),
+  reason: (v) => tc("r", v),
+  choice: (v) => tc("o", v),
+  penalty: (v) => tc("pen", v),
+  scope: (v) => t(`scope_${v}`, {}, String(v)),
+  group: (v) => (known(String(v)) ? t(String(v)) : null),
+  loss: (v) => (known(`nt_l_${v}`) ? t(`nt_l_${v}`) : null),
 };
 
-const escapeRe = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const SLOT_RE = { T: "(-?\\d+(?: : -?\\d+)+)", P: "(.+?)", "P?": "(.+?)", N: "(\\d+)", G: "(solids|stripes)", L: `(${Object.keys(LOSS_REASONS).map(escapeRe).join("|")})` };
+/** A string the tables hold (own keys only: a note's code is the hub's, not the page's). */
+function known(key) {
+  return Object.hasOwn(STRINGS[current], key) || Object.hasOwn(STRINGS.en, key);
+}
 
-const COMPILED = NOTE_PATTERNS.map(([key, pattern]) => {
-  const slots = [];
-  let re = "";
-  let rest = pattern;
-  for (const m of pattern.matchAll(/\{(\w+):([A-Z]\??)\}/g)) {
-    const at = rest.indexOf(m[0]);
-    re += escapeRe(rest.slice(0, at)) + (SLOT_RE[m[2]] || "([A-Za-z_]+)");
-    rest = rest.slice(at + m[0].length);
-    slots.push([m[1].replace(/\d+$/, ""), m[2]]);
+/** One of the hub's notes (`{code, args}`, from `last.note_codes`) in the page's language.
+ * `nameOf(id)` gives a player's name, or null when `id` is not a player of the match. A note the
+ * page cannot say (a code it does not know, an argument it cannot show) is `english`, the same note
+ * as the hub said it (`last.notes`), shown as sent. */
+export function noteText(note, english, nameOf = () => null) {
+  const said = english === undefined || english === null ? String((note && note.code) || "") : String(english);
+  if (!note || typeof note.code !== "string" || !known(`nt_${note.code}`)) return said;
+  const vars = {};
+  for (const [name, value] of Object.entries(note.args || {})) {
+    const show = Object.hasOwn(NOTE_ARGS, name) ? ARG_TEXT[NOTE_ARGS[name]] : undefined;
+    const text = show ? show(value, nameOf) : null;
+    if (text === null || text === undefined) return said;
+    vars[name] = text;
   }
-  return { key, re: new RegExp(`^${re}${escapeRe(rest)}$`), slots };
-});
-
-/** One of the hub's notes in the page's language. `nameOf(id)` gives a player's name, or
- * null when `id` is not a player of the match. Unknown notes come back unchanged. */
-export function noteText(note, nameOf = () => null) {
-  const raw = String(note);
-  for (const { key, re, slots } of COMPILED) {
-    const m = raw.match(re);
-    if (!m) continue;
-    const vars = {};
-    let ok = true;
-    slots.forEach(([name, type], i) => {
-      const v = m[i + 1];
-      let out;
-      if (type === "P" || type === "P?") {
-        out = nameOf(v);
-        if ((out === null || out === undefined) && type === "P?" && v === "shared top") out = t("draw");
-      } else if (type === "N" || type === "T") out = v; // a number, or a score line "2 : 1"
-      else if (type === "W") out = tc("w", v);
-      else if (type === "R") out = tc("r", v);
-      else if (type === "C") out = tc("o", v);
-      else if (type === "X") out = tc("pen", v);
-      else if (type === "S") out = t(`scope_${v}`, {}, v);
-      else if (type === "G") out = t(v);
-      else if (type === "L") out = t(LOSS_REASONS[v]);
-      if (out === null || out === undefined) ok = false;
-      else vars[name] = out;
-    });
-    if (ok) return t(`nt_${key}`, vars);
-  }
-  return raw;
+  return t(`nt_${note.code}`, vars);
 }
