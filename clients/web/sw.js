@@ -4,7 +4,7 @@
 // (or does not answer within NETWORK_WAIT_MS, a half-dead network), the copy cached at the last
 // visit. Every /tablet/{id} page is the same shell, kept under one key. The table socket and the
 // hub's other reads are never cached here: entries wait in the tablet's own queue (live.js).
-const CACHE = "cuehub-tablet-v2"; // v2: draw-view.js (ui.js names a draw match's round with it)
+const CACHE = "cuehub-tablet-v4"; // v4: the language tables in js/strings/ and note-args.js (i18n.js imports them)
 const SHELL = "/tablet/_shell";
 const NETWORK_WAIT_MS = 4000;
 const ASSETS = [
@@ -14,10 +14,28 @@ const ASSETS = [
   "/static/js/live.js",
   "/static/js/ui.js",
   "/static/js/i18n.js",
-  "/static/js/i18n-fans.js",
   "/static/js/stroke_form.js",
   "/static/js/entries.js",
   "/static/js/draw-view.js",
+  "/static/js/strings/note-args.js",
+  "/static/js/strings/en/common.js",
+  "/static/js/strings/en/match.js",
+  "/static/js/strings/en/tablet.js",
+  "/static/js/strings/en/screens.js",
+  "/static/js/strings/en/notes.js",
+  "/static/js/strings/en/desk.js",
+  "/static/js/strings/en/corrections.js",
+  "/static/js/strings/en/fans.js",
+  "/static/js/strings/en/follow.js",
+  "/static/js/strings/zh-CN/common.js",
+  "/static/js/strings/zh-CN/match.js",
+  "/static/js/strings/zh-CN/tablet.js",
+  "/static/js/strings/zh-CN/screens.js",
+  "/static/js/strings/zh-CN/notes.js",
+  "/static/js/strings/zh-CN/desk.js",
+  "/static/js/strings/zh-CN/corrections.js",
+  "/static/js/strings/zh-CN/fans.js",
+  "/static/js/strings/zh-CN/follow.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -92,13 +92,19 @@ class Clocks(_Open):
     match: MatchClock | None = None
 
 
+class NoteCode(_Open):
+    code: str = Field(description="One of hub/rules/notes.py's codes (docs/rules.md); the pages say `nt_<code>`.")
+    args: dict[str, Any] = Field(description="By name: a player's id, a number, or a code (a reason, a choice...).")
+
+
 class LastEvent(_Open):
     version: int
     kind: str
     player: str | None = None
     foul: bool
     fouls: list[str]
-    notes: list[str]
+    notes: list[str] = Field(description="The notes in English, the same as note_codes, one for one.")
+    note_codes: list[NoteCode] = Field(description="What the event did, as codes with arguments.")
 
 
 class MatchResult(_Open):

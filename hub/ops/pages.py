@@ -73,6 +73,7 @@ def check_files() -> None:
     without its pages must not start and answer 500 on / while /healthz says 200."""
     names = sorted({name for name, _, _ in PAGES.values()})
     require_files(web_root(), ["page.html", "css/base.css", "js/i18n.js"]
+                  + [f"js/strings/{lang}/common.js" for lang in ("en", "zh-CN")]  # the language tables
                   + [f"js/{n}.js" for n in names] + [f"css/{n}.css" for n in names], "the web pages")
 
 

@@ -23,7 +23,8 @@ The contract the rest of the hub uses (and nothing else from this package):
 - ``evolve(state, event: Event) -> MatchState``: the state after one more stored event (not an undo).
 - ``fold(setup, events: Iterable[Event]) -> MatchState``: voided events and ``undo`` events
   advance the version but change nothing else.  Deterministic.
-- ``projection(state) -> dict``: the PROTOCOL.md section 4 JSON object.
+- ``projection(state) -> dict``: the PROTOCOL.md section 4 JSON object, with ``last.note_codes``
+  (the notes as codes with arguments, ``notes.py``) beside ``last.notes`` (the same in English).
 - ``short_projection(state) -> dict``: the short form of PROTOCOL.md section 5.
 
 Time only enters through ``Event.at`` (server ms); the shot/match clock deadlines in the

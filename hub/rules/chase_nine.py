@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core
+from hub.rules import core, notes
 from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 
@@ -36,7 +37,7 @@ class ChaseNine(Discipline):
         if shot["push_out"]:
             raise Reject("not_allowed", "chase_nine has no push-out (追分赛规则 十五)")
 
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         pid = core.shooter(st)
         fouls = core.nine_ball_rails_break(st, shot, note)
         if fouls:
@@ -44,14 +45,14 @@ class ChaseNine(Discipline):
             return fouls
         st.player(pid).consecutive_fouls = 0
         if 9 in shot["pocketed"]:
-            note.append("golden break")
+            note.append(notes.GOLDEN_BREAK())
             s = st.setup.points("small_gold")
             self._win_from_all(st, pid, "small_gold", s, note, by_break_stroke=True)
         else:
             self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
-    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         player = st.player(pid)
@@ -77,29 +78,29 @@ class ChaseNine(Discipline):
             if player.rail_safeties_in_rack >= 3:
                 self._third_rail_safety(st, pid, note)
                 return []
-            note.append(f"rail safety {player.rail_safeties_in_rack} of 2 allowed")
+            note.append(notes.RAIL_SAFETY_N(count=player.rail_safeties_in_rack))
         if pocketed:
             core.continue_inning(st)
             return []
         nxt = self.lower(st, pid)
         if shot["snooker"]:
-            note.append("snooker: the next player may pass")
+            note.append(notes.SNOOKER_PASS())
             core.ask(st, nxt, ("play", "pass"), "snooker")
         else:
             core.start_inning(st, nxt)
         return []
 
-    def _third_rail_safety(self, st: MatchState, pid: str, note: list[str]) -> None:
+    def _third_rail_safety(self, st: MatchState, pid: str, note: list[Note]) -> None:
         """追分赛规则 十七.3: the third soft safety makes all three fouls; the 上家 wins."""
         f = st.setup.points("foul")
         n = st.setup.points("normal")
         up = self.upper(st, pid)
         core.count_foul(st, pid, 3)
         core.give(st, {pid: -3 * f, up: 3 * f}, foul=True)
-        note.append("third rail safety: all three are fouls and the rack is lost")
+        note.append(notes.THIRD_RAIL_SAFETY())
         self._win_paid_by(st, up, pid, "normal", "rail_safeties", n, note)
 
-    def _win(self, st: MatchState, pid: str, ball_on: int, note: list[str]) -> None:
+    def _win(self, st: MatchState, pid: str, ball_on: int, note: list[Note]) -> None:
         rack = st.rack
         pts = st.setup.points
         if rack.gold_inning:
@@ -116,7 +117,7 @@ class ChaseNine(Discipline):
             self._win_paid_by(st, pid, payer, "normal", "win_ball", pts("normal"), note)
 
     def _win_from_all(
-        self, st: MatchState, pid: str, win_type: str, each: int, note: list[str], *, by_break_stroke: bool = False
+        self, st: MatchState, pid: str, win_type: str, each: int, note: list[Note], *, by_break_stroke: bool = False
     ) -> None:
         gains = {other: -each for other in st.ids() if other != pid}
         gains[pid] = each * len(gains)
@@ -133,43 +134,43 @@ class ChaseNine(Discipline):
         )
 
     def _win_paid_by(
-        self, st: MatchState, winner: str, payer: str, win_type: str, reason: str, amount: int, note: list[str]
+        self, st: MatchState, winner: str, payer: str, win_type: str, reason: str, amount: int, note: list[Note]
     ) -> None:
         other = next(pid for pid in st.ids() if pid not in (winner, payer))
         core.finish_rack(
             st, winner, win_type, reason, {winner: amount, payer: -amount}, note, next_order=(winner, payer, other)
         )
 
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
         f = st.setup.points("foul")
         player = core.count_foul(st, fouler)
         payee = self._passer(st, fouler) or self.upper(st, fouler)
         core.give(st, {fouler: -f, payee: f}, foul=True)
-        note.append(f"foul: {fouler} pays {f} to {payee}")
+        note.append(notes.FOUL_PAYS(fouler=fouler, points=f, payee=payee))
         player.consecutive_fouls += 1
         if player.consecutive_fouls >= 3:
             up = self.upper(st, fouler)
-            note.append("third consecutive foul: the 上家 wins the rack")
+            note.append(notes.CHASE_THIRD_FOUL())
             self._win_paid_by(st, up, fouler, "normal", "fouls", st.setup.points("normal"), note)
             return
         if player.consecutive_fouls == 2:
-            note.append(f"warning: {fouler} has two consecutive fouls; a third loses the rack")
+            note.append(notes.CHASE_TWO_FOULS(player=fouler))
         core.start_inning(st, self.lower(st, fouler), ball_in_hand="anywhere")
 
-    def lose_rack(self, st: MatchState, loser: str, reason: str, note: list[str]) -> None:
+    def lose_rack(self, st: MatchState, loser: str, reason: str, note: list[Note]) -> None:
         up = self.upper(st, loser)
         self._win_paid_by(st, up, loser, "normal", reason, st.setup.points("normal"), note)
 
-    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[str]) -> None:
+    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[Note]) -> None:
         if context == "snooker" and choice == "pass":
             back = self.upper(st, pid)
             core.start_inning(st, back)
             st.rack.snooker_passer = pid
-            note.append(f"{pid} passes: {back} shoots again; {pid} pays for that inning")
+            note.append(notes.CHASE_PASS(player=pid, shooter=back))
             return
         super().decide_choice(st, pid, choice, context, note)
 
-    def penalty(self, st: MatchState, pid: str, kind: str, note: list[str]) -> None:
+    def penalty(self, st: MatchState, pid: str, kind: str, note: list[Note]) -> None:
         player = st.player(pid)
         count = player.penalties[kind] = player.penalties.get(kind, 0) + 1
         if kind == "intentional_foul":
@@ -187,7 +188,7 @@ class ChaseNine(Discipline):
         if win_type == "big_gold" and winner != st.rack.breaker:
             raise Reject("not_allowed", "a big gold is the rack's breaker's only (a run out from its break)")
 
-    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[str]) -> None:
+    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[Note]) -> None:
         """RULES.md chase_nine's table: a big gold, and the breaker's small gold (the golden break or
         its combination 9), are paid by both others; a normal win, and another player's small gold,
         by ``paid_by`` alone (the 上家, or the 下家 who passed a snooker)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core, groups
+from hub.rules import core, groups, notes
 from hub.rules.discipline import Discipline
 from hub.rules.groups import GROUPS, group_of
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 BAD_BREAK_CHOICES = ("rerack_self", "rerack_other", "play")
@@ -24,7 +25,7 @@ class ChineseEight(Discipline):
             return st.rack.on_table - {8}
         return own or {8}
 
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         opp = self.opponent(st, pid)
@@ -42,12 +43,12 @@ class ChineseEight(Discipline):
         lost = self._not_trying(st, pid, note) if "not_trying" in shot["called_fouls"] else None
         if rack.rebreak_warned and not requirement:
             core.count_foul(st, pid)
-            note.append("the warned rebreak failed again: the rack is lost")
+            note.append(notes.REBREAK_FAILED())
             core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
             return fouls
         if lost:
             core.count_foul(st, pid)
-            note.append(f"{lost}: the rack is lost")
+            note.append(notes.RACK_LOST(loss=lost))
             core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
             return fouls
         if fouls == ["bad_break"]:
@@ -64,7 +65,7 @@ class ChineseEight(Discipline):
         self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
-    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         player = st.player(pid)
@@ -77,15 +78,15 @@ class ChineseEight(Discipline):
         rack.after_break = False
         lost = self._not_trying(st, pid, note) if "not_trying" in shot["called_fouls"] else None
         if 8 in pocketed and fouls:
-            lost = "the 8 pocketed on a foul"
+            lost = "eight_foul"
         elif 8 in pocketed and not group_cleared:
-            lost = "the 8 pocketed before the group was cleared"
+            lost = "eight_early"
         elif 8 in shot["off_table"]:
-            lost = "the 8 left the table"
+            lost = "eight_off"
         if fouls:
             core.count_foul(st, pid)
         if lost:
-            note.append(f"{lost}: the rack is lost")
+            note.append(notes.RACK_LOST(loss=lost))
             core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
             return fouls
         if fouls:
@@ -109,22 +110,22 @@ class ChineseEight(Discipline):
             core.start_inning(st, opp)
         return []
 
-    def _not_trying(self, st: MatchState, pid: str, note: list[str]) -> str | None:
+    def _not_trying(self, st: MatchState, pid: str, note: list[Note]) -> str | None:
         """RULES.md: the first not_trying is a foul and a warning, the second in the rack loses it."""
         player = st.player(pid)
         player.not_trying_in_rack += 1
         if player.not_trying_in_rack == 1:
             player.warnings += 1
-            note.append("not trying to win: a foul and a warning")
+            note.append(notes.NOT_TRYING())
             return None
-        return "second not-trying foul in the rack"
+        return "not_trying"
 
-    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[Note]) -> list[str]:
         lost = self._not_trying(st, pid, note) if code == "not_trying" else None
         if lost:
             st.rack.after_break = False
             core.count_foul(st, pid)
-            note.append(f"{lost}: the rack is lost")
+            note.append(notes.RACK_LOST(loss=lost))
             opp = self.opponent(st, pid)
             core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
             return [code]
@@ -136,11 +137,11 @@ class ChineseEight(Discipline):
             return [code]
         return super().foul_outside_stroke(st, pid, code, note)
 
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
         core.count_foul(st, fouler)
         core.start_inning(st, self.opponent(st, fouler), ball_in_hand="anywhere")
 
-    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[str]) -> None:
+    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[Note]) -> None:
         if context == "bad_break" and choice == "rerack_other":
             # RULES.md: the breaker breaks again, warned: failing again loses the rack.
             breaker = st.rack.breaker
@@ -148,7 +149,7 @@ class ChineseEight(Discipline):
             core.rerack(st, breaker, note)
             st.rack.rebreak_warned = True
             st.player(breaker).warnings += 1
-            note.append(f"{breaker} rebreaks, warned")
+            note.append(notes.REBREAKS_WARNED(player=breaker))
             return
         super().decide_choice(st, pid, choice, context, note)
 

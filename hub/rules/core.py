@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hub.rules import notes
+from hub.rules.notes import Note
 from hub.rules.state import MatchState, Pending, PlayerState, RackState
 
 CALLED_FOULS = (
@@ -77,7 +79,7 @@ def rails_break(st: MatchState, shot: Mapping[str, Any]) -> tuple[list[str], set
     return fouls, down
 
 
-def nine_ball_rails_break(st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+def nine_ball_rails_break(st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
     """``rails_break`` in wpa_nine and chase_nine: a 9 down on a foul comes back."""
     fouls, down = rails_break(st, shot)
     if fouls and 9 in down:
@@ -98,10 +100,10 @@ def clear_balls(rack: RackState, shot: Mapping[str, Any]) -> set[int]:
     return down
 
 
-def respot(rack: RackState, ball: int, note: list[str]) -> None:
+def respot(rack: RackState, ball: int, note: list[Note]) -> None:
     if ball not in rack.on_table:
         rack.on_table.add(ball)
-        note.append(f"the {ball} is respotted")
+        note.append(notes.RESPOTTED(ball=ball))
 
 
 # --- turns and innings -------------------------------------------------------------------
@@ -208,10 +210,10 @@ def begin_rack(st: MatchState, number: int, breaker: str, order: tuple[str, ...]
             p.group = None
 
 
-def rerack(st: MatchState, breaker: str, note: list[str]) -> None:
+def rerack(st: MatchState, breaker: str, note: list[Note]) -> None:
     """RULES.md "rerack": every ball back, counts back to 0; points stand, same rack number."""
     begin_rack(st, st.rack.number, breaker)
-    note.append(f"rerack: {breaker} breaks")
+    note.append(notes.RERACK(breaker=breaker))
 
 
 # --- points and fouls --------------------------------------------------------------------
@@ -236,7 +238,7 @@ def count_foul(st: MatchState, pid: str, n: int = 1) -> PlayerState:
     return p
 
 
-def stalemate(st: MatchState, note: list[str]) -> None:
+def stalemate(st: MatchState, note: list[Note]) -> None:
     """RULES.md: the rack is replayed with the same breaker and number; its foul points, foul
     counts and loss-of-chance statistics are taken back; extensions are given again."""
     rack = st.rack
@@ -253,7 +255,7 @@ def stalemate(st: MatchState, note: list[str]) -> None:
     breaker = rack.breaker
     assert breaker is not None
     begin_rack(st, rack.number, breaker, rack.order)
-    note.append("stalemate: the rack is replayed")
+    note.append(notes.STALEMATE())
 
 
 # --- winning ------------------------------------------------------------------------------
@@ -265,7 +267,7 @@ def finish_rack(
     win_type: str,
     reason: str,
     gains: Mapping[str, int],
-    note: list[str],
+    note: list[Note],
     *,
     next_order: tuple[str, ...] | None = None,
     by_break_stroke: bool = False,
@@ -292,12 +294,12 @@ def finish_rack(
             "points": {pid: rack.points.get(pid, 0) for pid in st.ids()},
         }
     )
-    note.append(f"rack {rack.number} to {winner} ({win_type}, {reason})")
+    note.append(notes.RACK_TO(rack=rack.number, player=winner, win_type=win_type, reason=reason))
     if not _match_ends_after_rack(st, note):
         _next_rack(st, winner, next_order)
 
 
-def _match_ends_after_rack(st: MatchState, note: list[str]) -> bool:
+def _match_ends_after_rack(st: MatchState, note: list[Note]) -> bool:
     """True when no ordinary next rack follows (the match is over or goes to the extra rack)."""
     setup = st.setup
     if st.extra_rack:
@@ -315,7 +317,7 @@ def _match_ends_after_rack(st: MatchState, note: list[str]) -> bool:
     return False
 
 
-def settle_on_points(st: MatchState, reason: str, note: list[str]) -> bool:
+def settle_on_points(st: MatchState, reason: str, note: list[Note]) -> bool:
     """End a racks/minutes match on points; a golden_nine tie goes to one extra rack.
     Returns False when the match goes on (extra rack)."""
     if st.setup.discipline == "chase_nine":
@@ -325,7 +327,7 @@ def settle_on_points(st: MatchState, reason: str, note: list[str]) -> bool:
     if a.score == b.score:
         st.extra_rack = True
         begin_lag(st, len(st.racks) + 1)
-        note.append("tie: one extra rack decides the match (lag)")
+        note.append(notes.TIE())
         return False
     end_match(st, a.id if a.score > b.score else b.id, reason, note)
     return True
@@ -364,7 +366,7 @@ def ranking(st: MatchState) -> list[str]:
     )
 
 
-def end_match(st: MatchState, winner: str | None, reason: str, note: list[str]) -> None:
+def end_match(st: MatchState, winner: str | None, reason: str, note: list[Note]) -> None:
     st.status = "finished"
     result: dict[str, Any] = {"reason": reason}
     if st.setup.discipline == "chase_nine":
@@ -376,7 +378,7 @@ def end_match(st: MatchState, winner: str | None, reason: str, note: list[str]) 
     st.winner = winner
     st.result = result
     stop_play(st)
-    note.append(f"match over: {winner or 'shared top'} ({reason})")
+    note.append(notes.MATCH_OVER(winner=winner or None, reason=reason))
 
 
 def stop_play(st: MatchState) -> None:
@@ -389,7 +391,7 @@ def stop_play(st: MatchState) -> None:
     st.official_timeout = False
 
 
-def lose_match(st: MatchState, loser: str, reason: str, note: list[str]) -> None:
+def lose_match(st: MatchState, loser: str, reason: str, note: list[Note]) -> None:
     """A penalty or concession that loses the match: it ends at once, scores stand."""
     winner = next(pid for pid in st.ids() if pid != loser)
     end_match(st, winner, reason, note)

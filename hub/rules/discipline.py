@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core
+from hub.rules import core, notes
 from hub.rules.events import Reject
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 RERACK_CHOICES = ("play", "rerack_self", "rerack_other")
@@ -14,7 +15,7 @@ RERACK_CHOICES = ("play", "rerack_self", "rerack_other")
 
 class Discipline:
     """One ruleset.  Handlers change the working state and return the stroke's foul codes;
-    ``note`` collects the short notes a commentator reads in ``last.notes``."""
+    ``note`` collects the notes a commentator reads in ``last`` (``notes.py``: codes with arguments)."""
 
     name = ""
     penalty_types: tuple[str, ...] = ("forfeit_rack", "forfeit_match")
@@ -22,17 +23,17 @@ class Discipline:
     win_types: tuple[str, ...] = ("normal",)  # what a `rack` command may report (scoring by racks)
 
     # --- to implement ---
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         raise NotImplementedError
 
-    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         raise NotImplementedError
 
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
         """The consequences of a foul by ``fouler`` (points, counts, who comes to the table)."""
         raise NotImplementedError
 
-    def lose_rack(self, st: MatchState, loser: str, reason: str, note: list[str]) -> None:
+    def lose_rack(self, st: MatchState, loser: str, reason: str, note: list[Note]) -> None:
         """``loser`` loses the rack by penalty or concession."""
         winner = self.opponent(st, loser)
         core.finish_rack(st, winner, "normal", reason, {winner: 1}, note)
@@ -59,7 +60,7 @@ class Discipline:
     def validate_foul(self, reason: str) -> None:
         """Extra discipline checks on a well-formed `foul` command's reason (raise Reject)."""
 
-    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[Note]) -> list[str]:
         """A called foul or a time foul with no stroke played: the balls stay as they lie. In phase
         `break` it counts as the break (RULES.md "Also settled"): the next stroke is the first after it."""
         st.rack.after_break = st.rack.phase == "break"
@@ -67,7 +68,7 @@ class Discipline:
         self.foul(st, pid, [code], note)
         return [code]
 
-    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[str]) -> None:
+    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[Note]) -> None:
         rack = st.rack
         if choice == "play":
             ball_in_hand = "anywhere" if context in ("break_foul", "weak_break", "bad_break") else None
@@ -77,7 +78,7 @@ class Discipline:
         elif choice == "pass":
             back = core.previous_in_order(st, pid)
             core.start_inning(st, back)
-            note.append(f"{pid} passes: {back} shoots")
+            note.append(notes.PASSES(player=pid, shooter=back))
         elif choice == "rerack_self":
             core.rerack(st, pid, note)
         elif choice == "rerack_other":
@@ -88,7 +89,7 @@ class Discipline:
         else:  # pragma: no cover - decide() checked the choice against the options
             raise Reject("bad_choice", f"unknown choice {choice}")
 
-    def penalty(self, st: MatchState, pid: str, kind: str, note: list[str]) -> None:
+    def penalty(self, st: MatchState, pid: str, kind: str, note: list[Note]) -> None:
         """wpa_nine and chinese_eight: forfeits only (RULES.md settled details)."""
         p = st.player(pid)
         p.penalties[kind] = p.penalties.get(kind, 0) + 1
@@ -97,7 +98,7 @@ class Discipline:
         else:
             self.lose_rack(st, pid, "penalty", note)
 
-    def concede(self, st: MatchState, pid: str, scope: str, note: list[str]) -> None:
+    def concede(self, st: MatchState, pid: str, scope: str, note: list[Note]) -> None:
         if scope == "match":
             core.lose_match(st, pid, "concession", note)
         else:
@@ -111,6 +112,6 @@ class Discipline:
         """Whether the rules allow this reported rack now (raise Reject); ``win_type`` is one of
         ``win_types`` (decide checked it)."""
 
-    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[str]) -> None:
+    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[Note]) -> None:
         """A rack reported won: the rack's points as the discipline gives them; the winner 1 here."""
         core.finish_rack(st, winner, "normal", "win_ball", {winner: 1}, note)

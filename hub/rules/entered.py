@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hub.rules import notes
 from hub.rules.core import stop_play
 from hub.rules.events import Reject
 from hub.rules.state import MatchState
@@ -106,7 +107,6 @@ def apply(st: MatchState, version: int, data: Mapping[str, Any]) -> None:
     st.expired_turn = None
     if st.match_clock is not None:
         st.match_clock.running_since = None
-    shown = " : ".join(str(p.score) for p in st.players)
     st.undoable.append(version)
     st.desk_only = (*st.desk_only, version)
-    st.last = (version, KIND, None, (), (f"result entered by the desk: {shown}",))
+    st.last = (version, KIND, None, (), (notes.RESULT_ENTERED(scores=[p.score for p in st.players]),))

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hub.rules import core, entered
+from hub.rules import core, entered, notes
 from hub.rules.clock import (
     advance_match_clock,
     extend,
@@ -21,6 +21,7 @@ from hub.rules.commands import ADMIN_KINDS
 from hub.rules.discipline import Discipline
 from hub.rules.disciplines import DISCIPLINES
 from hub.rules.events import Event
+from hub.rules.notes import Note
 from hub.rules.setup import MatchSetup
 from hub.rules.state import ExpiredTurn, MatchClock, MatchState, PlayerState, RackState
 
@@ -66,7 +67,7 @@ def _apply(st: MatchState, ev: Event) -> None:
     if ev.kind == "undo":
         st.expired_turn = None
         reset_shot_clock(st, ev.at)  # RULES.md: after an undo the shot clock starts again, full limit
-        st.last = (ev.version, "undo", None, (), (f"event {ev.data.get('target')} undone",))
+        st.last = (ev.version, "undo", None, (), (notes.UNDONE(event=ev.data.get("target")),))
         return
     if ev.kind in ADMIN_KINDS:
         _apply_admin(st, ev.kind, ev.data)
@@ -85,9 +86,9 @@ def _apply_play(st: MatchState, ev: Event) -> None:
     kind = ev.kind
     expired = _expired_turn(st, ev) if kind == "clock_expired" else None
     advance_match_clock(st, ev.at)
-    note: list[str] = []
+    note: list[Note] = []
     if data.get("voids") is not None:
-        note.append("entered before the shot clock ran out: the time foul is taken back")
+        note.append(notes.VOIDED_TIME())
     fouls, restart_clock = _apply_kind(st, DISCIPLINES[st.setup.discipline], ev, note)
     if st.official_timeout and st.official_timeout_since is None:
         st.official_timeout_since = ev.at
@@ -102,7 +103,7 @@ def _apply_play(st: MatchState, ev: Event) -> None:
         st.link_lost_since = None  # a finished (or un-started) match has no link to lose
 
 
-def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[str]) -> tuple[list[str], bool]:
+def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[Note]) -> tuple[list[str], bool]:
     """The event's own change: (the fouls it gave, whether the shot clock starts again after it)."""
     data, kind = ev.data, ev.kind
     was_break = st.rack.phase == "break"
@@ -119,7 +120,7 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
         _start(st, data)
     elif kind == "lag":
         core.ask(st, data["winner"], ("break", "pass"), "lag")
-        note.append(f"{data['winner']} wins the lag")
+        note.append(notes.WINS_LAG(player=data["winner"]))
     elif kind == "shot":
         fouls = (discipline.break_shot if was_break else discipline.play_shot)(st, data, note)
     elif kind == "decision":
@@ -127,15 +128,15 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
     elif kind == "foul":
         fouls = discipline.foul_outside_stroke(st, data["player"], data["reason"], note)
     elif kind == "clock_expired":
-        note.append("shot clock expired")
+        note.append(notes.CLOCK_EXPIRED())
         fouls = discipline.foul_outside_stroke(st, data["player"], "time", note)
     elif kind == "penalty" and data.get("withdrawn"):
         _withdrew(st, discipline, data["player"], ev.version, note)
     elif kind == "penalty":
-        note.append(f"penalty: {data['type']}")
+        note.append(notes.PENALTY(penalty=data["type"]))
         discipline.penalty(st, data["player"], data["type"], note)
     elif kind == "concede":
-        note.append(f"{data['player']} concedes the {data['scope']}")
+        note.append(notes.CONCEDES(player=data["player"], scope=data["scope"]))
         discipline.concede(st, data["player"], data["scope"], note)
     elif kind == "stalemate":
         core.stalemate(st, note)
@@ -143,7 +144,7 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
         discipline.rack_won(st, data["winner"], data["win_type"], data.get("paid_by"), note)
     elif kind == "extension":
         extend(st, data["player"])
-        note.append("extension")
+        note.append(notes.EXTENSION())
         restart_clock = False
     elif kind in ("pause", "timeout", "resume"):
         _apply_pause(st, ev)
@@ -152,12 +153,12 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[st
         assert st.match_clock is not None
         st.match_clock.remaining_ms = 0
         st.match_clock.running_since = None
-        note.append("match time is up")
+        note.append(notes.MATCH_TIME_UP())
         core.settle_on_points(st, "time", note)
     return fouls, restart_clock
 
 
-def _withdrew(st: MatchState, discipline: Discipline, pid: str, version: int, note: list[str]) -> None:
+def _withdrew(st: MatchState, discipline: Discipline, pid: str, version: int, note: list[Note]) -> None:
     """The forfeit of a player withdrawn from the event (`forfeit_match`, as the discipline rules it):
     the result says who withdrew, the note says only that (not a referee's penalty), and only the
     desk undoes it (a reopen)."""
@@ -165,7 +166,7 @@ def _withdrew(st: MatchState, discipline: Discipline, pid: str, version: int, no
     st.desk_only = (*st.desk_only, version)
     if st.result is not None:
         st.result = {**st.result, "withdrawn": [*st.result.get("withdrawn", ()), pid]}
-    note.append(f"{pid} withdrew from the event")
+    note.append(notes.WITHDREW(player=pid))
 
 
 def _apply_pause(st: MatchState, ev: Event) -> None:
@@ -238,17 +239,17 @@ def _start(st: MatchState, data: Mapping[str, Any]) -> None:
     st.status = "live"
 
 
-def _decision(st: MatchState, discipline: Discipline, pid: str, choice: str, note: list[str]) -> None:
+def _decision(st: MatchState, discipline: Discipline, pid: str, choice: str, note: list[Note]) -> None:
     pending = st.rack.pending
     assert pending is not None
     if pending.context == "lag":
         breaker = pid if choice == "break" else next(p for p in st.ids() if p != pid)
-        note.append(f"{pid} chooses to {choice}: {breaker} breaks")
+        note.append(notes.CHOOSES_BREAK(player=pid, choice=choice, breaker=breaker))
         number = st.rack.number
         core.begin_rack(st, number, breaker)
         if st.status == "scheduled":
             st.first_order = st.rack.order
             st.status = "live"
         return
-    note.append(f"{pid} chooses {choice}")
+    note.append(notes.CHOOSES(player=pid, choice=choice))
     discipline.decide_choice(st, pid, choice, pending.context, note)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core
+from hub.rules import core, notes
 from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 # Duya rules ch.2 4(a): break-and-run 10, table run 7, victory 4, foul 1 to the opponent.
@@ -29,7 +30,7 @@ class GoldenNine(Discipline):
             # RULES.md "Also settled": a weak break is judged on the break stroke itself (its called_fouls)
             raise Reject("bad_command", "weak_break is called on the break stroke (called_fouls), not as a foul")
 
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         player = st.player(pid)
@@ -41,7 +42,7 @@ class GoldenNine(Discipline):
             else:
                 player.break_position_warned = True
                 player.warnings += 1
-                note.append("break position: warning (next time a foul)")
+                note.append(notes.BREAK_POSITION())
         down = core.clear_balls(rack, shot)
         rack.after_break = True
         if fouls:
@@ -55,11 +56,11 @@ class GoldenNine(Discipline):
             rack.loss_of_chance[pid] = rack.loss_of_chance.get(pid, 0) + 1
             if 9 in down:
                 core.respot(rack, 9, note)
-            note.append("loss of chance: fewer than four crossings")
+            note.append(notes.LOSS_OF_CHANCE())
             core.ask(st, self.opponent(st, pid), LOSS_OF_CHANCE_CHOICES, "loss_of_chance")
             return []
         if 9 in shot["pocketed"]:
-            note.append("golden break")
+            note.append(notes.GOLDEN_BREAK())
             core.finish_rack(
                 st, pid, "small_gold", "win_ball", {pid: WIN_POINTS["small_gold"]}, note, by_break_stroke=True
             )
@@ -67,7 +68,7 @@ class GoldenNine(Discipline):
         self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
-    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         player = st.player(pid)
@@ -96,7 +97,7 @@ class GoldenNine(Discipline):
         if eight_was_win_ball and 8 in pocketed:
             if could_be_gold:
                 # 打8金9: in an inning that may still be gold the 8 is no win; the 9 must follow.
-                note.append("the 8 in a gold inning is no win: the 9 must follow")
+                note.append(notes.EIGHT_GOLD())
             else:
                 core.finish_rack(st, pid, "normal", "win_ball", {pid: WIN_POINTS["normal"]}, note)
                 return []
@@ -106,30 +107,32 @@ class GoldenNine(Discipline):
             core.start_inning(st, self.opponent(st, pid))
         return []
 
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str], *, weak_break: bool = False) -> None:
+    def foul(
+        self, st: MatchState, fouler: str, fouls: list[str], note: list[Note], *, weak_break: bool = False
+    ) -> None:
         player = core.count_foul(st, fouler)
         opp = self.opponent(st, fouler)
         if player.fouls_in_rack >= 3:
             core.give(st, {opp: THIRD_FOUL_POINTS}, foul=True)
-            note.append("third foul in this rack: the rack goes to the opponent")
+            note.append(notes.THIRD_FOUL_RACK())
             core.finish_rack(st, opp, "normal", "fouls", {}, note)
             return
         core.give(st, {opp: FOUL_POINT}, foul=True)
-        note.append(f"foul: {opp} +{FOUL_POINT}")
+        note.append(notes.FOUL_GAINS(player=opp, points=FOUL_POINT))
         if player.fouls_in_rack == 2:
-            note.append("second foul in this rack")
+            note.append(notes.SECOND_FOUL_RACK())
         if weak_break:
             core.ask(st, opp, WEAK_BREAK_CHOICES, "weak_break")
         else:
             core.start_inning(st, opp, ball_in_hand="anywhere")
 
     def lose_rack(
-        self, st: MatchState, loser: str, reason: str, note: list[str], points: int = WIN_POINTS["normal"]
+        self, st: MatchState, loser: str, reason: str, note: list[Note], points: int = WIN_POINTS["normal"]
     ) -> None:
         winner = self.opponent(st, loser)
         core.finish_rack(st, winner, "normal", reason, {winner: points}, note)
 
-    def penalty(self, st: MatchState, pid: str, kind: str, note: list[str]) -> None:
+    def penalty(self, st: MatchState, pid: str, kind: str, note: list[Note]) -> None:
         """RULES.md golden_nine "Penalties": each type keeps its own count."""
         player = st.player(pid)
         count = player.penalties[kind] = player.penalties.get(kind, 0) + 1
@@ -144,7 +147,7 @@ class GoldenNine(Discipline):
         elif kind == "unsportsmanlike":
             if count == 1:
                 player.warnings += 1
-                note.append("unsportsmanlike conduct: warning")
+                note.append(notes.UNSPORTSMANLIKE())
             elif count == 2:
                 self.lose_rack(st, pid, "penalty", note)
             else:
@@ -163,5 +166,5 @@ class GoldenNine(Discipline):
         if win_type == "big_gold" and winner != st.rack.breaker:
             raise Reject("not_allowed", "a big gold is the rack's breaker's only (a run out from its break)")
 
-    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[str]) -> None:
+    def rack_won(self, st: MatchState, winner: str, win_type: str, paid_by: str | None, note: list[Note]) -> None:
         core.finish_rack(st, winner, win_type, "win_ball", {winner: WIN_POINTS[win_type]}, note)

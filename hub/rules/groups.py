@@ -3,6 +3,8 @@ the 8 black; an open table until a stroke gives the groups."""
 
 from __future__ import annotations
 
+from hub.rules import notes
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 SOLIDS = frozenset(range(1, 8))
@@ -30,9 +32,9 @@ def own_balls(st: MatchState, pid: str) -> set[int] | None:
     return st.rack.on_table & GROUPS[group]
 
 
-def assign(st: MatchState, pid: str, opponent: str, group: str, note: list[str]) -> None:
+def assign(st: MatchState, pid: str, opponent: str, group: str, note: list[Note]) -> None:
     """``pid`` takes ``group`` and the opponent the other: the table is closed."""
     st.player(pid).group = group
     st.player(opponent).group = other_group(group)
     st.rack.table_open = False
-    note.append(f"{pid} takes {group}")
+    note.append(notes.TAKES_GROUP(player=pid, group=group))

@@ -9,18 +9,19 @@ from typing import Any
 
 from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 
 class OtherGame(Discipline):
     name = "other"
 
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         raise Reject("not_allowed", "this game is scored rack by rack")  # decide() refuses shots first
 
     play_shot = break_shot
 
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
         raise Reject("not_allowed", "this game is scored rack by rack")  # decide() refuses fouls first
 
     def win_ball(self, st: MatchState, pid: str) -> int | None:

@@ -61,7 +61,8 @@ def _last_json(st: MatchState) -> dict[str, Any] | None:
         "player": player,
         "foul": bool(fouls),
         "fouls": list(fouls),
-        "notes": list(notes),
+        "notes": [n.english() for n in notes],  # the same notes in English (hub/rules/notes.py)
+        "note_codes": [n.json() for n in notes],
     }
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core
+from hub.rules import core, notes
 from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 
@@ -28,19 +29,19 @@ class PushOutGame(Discipline):
             return core.fact_fouls({**shot, "first_contact": 0}, None, is_break=False, rail_required=False)
         return core.fact_fouls(shot, {min(st.rack.on_table)}, is_break=False)
 
-    def offer_after_push_out(self, st: MatchState, pusher: str, note: list[str]) -> None:
+    def offer_after_push_out(self, st: MatchState, pusher: str, note: list[Note]) -> None:
         """After a legal push-out the opponent chooses to play, or to pass (the pusher shoots again)."""
-        note.append("push-out: the opponent chooses to play or pass")
+        note.append(notes.PUSH_OUT())
         core.ask(st, self.opponent(st, pusher), ("play", "pass"), "push_out")
 
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
         player = core.count_foul(st, fouler)
         player.consecutive_fouls += 1
         opp = self.opponent(st, fouler)
         if player.consecutive_fouls >= 3:
-            note.append("third consecutive foul: the rack is lost")
+            note.append(notes.WPA_THIRD_FOUL())
             core.finish_rack(st, opp, "normal", "fouls", {opp: 1}, note)
             return
         if player.consecutive_fouls == 2:
-            note.append(f"{fouler} is on two fouls: a third consecutive foul loses the rack")
+            note.append(notes.WPA_TWO_FOULS(player=fouler))
         core.start_inning(st, opp, ball_in_hand="anywhere")

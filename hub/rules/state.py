@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.rules.notes import Note
 from hub.rules.setup import MatchSetup
 
 STAT_KEYS = ("break_and_runs", "table_runs", "golden_breaks", "fouls", "loss_of_chance")
@@ -123,7 +124,7 @@ class MatchState:
     racks: list[dict[str, Any]] = field(default_factory=list)
     winner: str | None = None
     result: dict[str, Any] | None = None
-    last: tuple[int, str, str | None, tuple[str, ...], tuple[str, ...]] | None = (
+    last: tuple[int, str, str | None, tuple[str, ...], tuple[Note, ...]] | None = (
         None  # version, kind, player, fouls, notes
     )
     paused: bool = False

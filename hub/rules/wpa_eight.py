@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core, groups
+from hub.rules import core, groups, notes
 from hub.rules.discipline import Discipline
+from hub.rules.notes import Note
 from hub.rules.state import MatchState
 
 EIGHT = 8
@@ -47,7 +48,7 @@ class WpaEight(Discipline):
             own = st.rack.on_table - {EIGHT}
         return own or {EIGHT}
 
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         fouls = core.fact_fouls(shot, None, is_break=True)  # 3.3: any ball may be struck first
@@ -69,13 +70,13 @@ class WpaEight(Discipline):
             return fouls
         st.player(pid).consecutive_fouls = 0
         if EIGHT in shot["pocketed"]:
-            note.append("the 8 on the break: the breaker plays on with the 8 spotted, or breaks again")
+            note.append(notes.EIGHT_ON_BREAK())
             core.ask(st, pid, EIGHT_ON_BREAK_CHOICES, "eight_on_break")
         else:
             self.after_legal_break(st, pid, shot["pocketed"])  # 3.3(c)
         return []
 
-    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         opp = self.opponent(st, pid)
@@ -89,7 +90,7 @@ class WpaEight(Discipline):
         if fouls:
             self._count(st, pid)
         if lost:
-            note.append(f"{lost}: the rack is lost")
+            note.append(notes.RACK_LOST(loss=lost))
             core.finish_rack(st, opp, "normal", "loss", {opp: 1}, note)
             return fouls
         if fouls:
@@ -111,26 +112,26 @@ class WpaEight(Discipline):
     def _loss(shot: Mapping[str, Any], fouls: list[str], eight_on: bool) -> str | None:
         """3.8: why this stroke loses the rack, or None (never on the break)."""
         if EIGHT in shot["off_table"]:
-            return "the 8 left the table"
+            return "eight_off"
         if EIGHT not in shot["pocketed"]:
             return None
         if fouls:
-            return "the 8 pocketed on a foul"
+            return "eight_foul"
         if not eight_on:
-            return "the 8 pocketed before it was the ball-on"
+            return "eight_not_on"
         if shot["called"] != EIGHT:
-            return "the 8 pocketed without being called"
+            return "eight_not_called"
         return None
 
     def _count(self, st: MatchState, pid: str) -> None:
         """One foul; ``consecutive_fouls`` is shown as in wpa_nine and never acted on (settled 10)."""
         core.count_foul(st, pid).consecutive_fouls += 1
 
-    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[str]) -> None:
+    def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
         self._count(st, fouler)
         core.start_inning(st, self.opponent(st, fouler), ball_in_hand="anywhere")
 
-    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[Note]) -> list[str]:
         if st.rack.phase != "break":
             return super().foul_outside_stroke(st, pid, code, note)
         # Before the break stroke: a break foul with a called foul only (settled 2): ball in hand
@@ -140,7 +141,7 @@ class WpaEight(Discipline):
         core.start_inning(st, self.opponent(st, pid), ball_in_hand="behind_line")
         return [code]
 
-    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[str]) -> None:
+    def decide_choice(self, st: MatchState, pid: str, choice: str, context: str, note: list[Note]) -> None:
         if choice != "play":
             super().decide_choice(st, pid, choice, context, note)
         elif context == "eight_on_break":

@@ -7,6 +7,7 @@ from typing import Any
 
 from hub.rules import core
 from hub.rules.discipline import RERACK_CHOICES
+from hub.rules.notes import Note
 from hub.rules.push_out import PushOutGame
 from hub.rules.state import MatchState
 
@@ -14,7 +15,7 @@ from hub.rules.state import MatchState
 class WpaNine(PushOutGame):
     name = "wpa_nine"
 
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         pid = core.shooter(st)
         fouls = core.nine_ball_rails_break(st, shot, note)
         st.rack.push_out_allowed = True  # for whoever takes the first stroke after the break
@@ -28,7 +29,7 @@ class WpaNine(PushOutGame):
             self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
-    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[Note]) -> list[str]:
         if st.rack.phase != "break":
             return super().foul_outside_stroke(st, pid, code, note)
         st.rack.after_break = True
@@ -42,7 +43,7 @@ class WpaNine(PushOutGame):
         player.consecutive_fouls += 1
         core.ask(st, self.opponent(st, breaker), RERACK_CHOICES, "break_foul")
 
-    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         push_out = shot["push_out"]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.rules import core
+from hub.rules import core, notes
+from hub.rules.notes import Note
 from hub.rules.push_out import PushOutGame
 from hub.rules.state import MatchState
 
@@ -22,7 +23,7 @@ TEN = 10
 class WpaTen(PushOutGame):
     name = "wpa_ten"
 
-    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         pid = core.shooter(st)
         fouls, down = core.rails_break(st, shot)  # 9.3, 6.2: the 1 first; a ball down or four rails
         if TEN in down:
@@ -37,7 +38,7 @@ class WpaTen(PushOutGame):
         self.after_legal_break(st, pid, shot["pocketed"])
         return []
 
-    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[str]) -> list[str]:
+    def foul_outside_stroke(self, st: MatchState, pid: str, code: str, note: list[Note]) -> list[str]:
         """A foul before the break stroke counts as the break (RULES.md): ball in hand, no push-out."""
         was_break = st.rack.phase == "break"
         fouls = super().foul_outside_stroke(st, pid, code, note)
@@ -45,7 +46,7 @@ class WpaTen(PushOutGame):
             st.rack.after_break = True  # the next stroke is the first after the break (first_shot_s)
         return fouls
 
-    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[str]) -> list[str]:
+    def play_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         rack = st.rack
         pid = core.shooter(st)
         push_out = shot["push_out"]
@@ -69,7 +70,7 @@ class WpaTen(PushOutGame):
         elif called is not None:
             core.continue_inning(st)
         elif shot["pocketed"]:
-            note.append("wrongfully pocketed: the opponent chooses to play or pass")
+            note.append(notes.WRONGFULLY_POCKETED())
             core.ask(st, self.opponent(st, pid), ("play", "pass"), "wrongfully_pocketed")
         else:
             core.start_inning(st, self.opponent(st, pid))

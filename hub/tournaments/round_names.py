@@ -1,9 +1,9 @@
 """Readable names of a draw's rounds for exports: "Winners round 2", "Losers round 1", "Grand final".
 
 The draw names rounds by key (`W2`, `L1`, `GF`, `R3`); people read these instead. English by
-default, Chinese with `lang="zh-CN"` (the pages' own names are in clients/web/js/i18n.js). Which name
-a round gets is its format's (`round_label` in hub/draws/draw_formats/: a code and its arguments);
-the words for each code are here:
+default, Chinese with `lang="zh-CN"` (the pages' own names are in clients/web/js/strings/). Which
+name a round gets is its format's (`round_label` in hub/draws/draw_formats/: a code and its
+arguments); the words for each code are here:
 
 - double elimination: `W{r}` "Winners round r", `L{r}` "Losers round r", `GF` "Grand final",
   `GF2` "Grand final reset";

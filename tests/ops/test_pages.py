@@ -17,7 +17,7 @@ from hub.settings import Settings
 
 PAGE_URLS = [url.replace("{table_id}", "tb1").replace("{tournament_id}", "t1").replace("{match_id}", "m1")
              for url in PAGES]
-STATIC = ["/static/js/live.js", "/static/css/base.css", "/static/js/i18n.js"]
+STATIC = ["/static/js/live.js", "/static/css/base.css", "/static/js/i18n.js", "/static/js/strings/zh-CN/notes.js"]
 
 
 @pytest.fixture

@@ -129,6 +129,17 @@ def test_a_reload_with_no_network_shows_the_tablet(hub: Hub, context: Any, guard
     start(page)
     version(page, 1)
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
+    # Every script and stylesheet the tablet loaded is in its service worker's cache (sw.js ASSETS).
+    missing = page.evaluate("""async () => {
+        const loaded = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+            .filter((p) => p.startsWith('/static/'));
+        const cached = new Set();
+        for (const name of await caches.keys()) {
+            for (const r of await (await caches.open(name)).keys()) cached.add(new URL(r.url).pathname);
+        }
+        return [...new Set(loaded)].filter((p) => !cached.has(p));
+    }""")
+    assert missing == []
     hub.stop()  # SIGKILL: nothing answers at all
     try:
         context.set_offline(True)

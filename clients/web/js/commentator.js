@@ -5,7 +5,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch, getJSON } from "./live.js";
 import {
   el, fill, pathId, header, setConn, scoreline, ball, bihText, paintShotClock,
-  statusText, resultText, rackHistory, playerName, noteText, notFoundCard, matchNames, metaText, isolated, playerNames,
+  statusText, resultText, rackHistory, playerName, noteTexts, notFoundCard, matchNames, metaText, isolated, playerNames,
 } from "./ui.js";
 import { shotFacts } from "./entries.js";
 
@@ -152,7 +152,7 @@ function verdict(e) {
   } else if (e.kind === "shot") {
     box.append(el("span", { class: "badge ok", text: t("legal") }));
   }
-  for (const n of l.notes || []) box.append(el("div", { class: "note" }, named(noteText(match, n))));
+  for (const n of noteTexts(match, l)) box.append(el("div", { class: "note" }, named(n)));
   return box;
 }
 

@@ -2,7 +2,7 @@
 // verdict banner, and the commentator's stroke lines. Nothing here judges anything: a verdict is
 // read from the hub's projection (`last`), never worked out in the page.
 import { t, tc, inParens } from "./i18n.js";
-import { playerName, noteText, withdrewLast } from "./ui.js";
+import { playerName, noteTexts, withdrewLast } from "./ui.js";
 
 /** A player's name; "the player at the table" for an entry that names none (entered offline). */
 export function who(match, id) {
@@ -77,7 +77,7 @@ export function verdictOf(match) {
     if (r.ball_in_hand) next += ` · ${r.ball_in_hand === "behind_line" ? t("bih_behind_line") : t("bih_anywhere")}`;
   }
   // a withdrawal's one note says what the headline says
-  const notes = withdrewLast(match) ? [] : (last.notes || []).map((n) => noteText(match, n));
+  const notes = withdrewLast(match) ? [] : noteTexts(match, last);
   return { version: last.version, foul, headline, by, fouls, next, notes };
 }
 

@@ -196,11 +196,16 @@ export function resultText(match) {
   return who + why;
 }
 
-/** One of the hub's `last.notes` in the page's language, player ids shown as names;
- * a note the page does not know is shown as sent. */
-export function noteText(match, note) {
+/** The hub's notes of an event's `last` (the match's latest by default) in the page's language:
+ * `last.note_codes` said by the page's templates, player ids shown as the match's players' names;
+ * a note the page cannot say is the hub's English (`last.notes`), as sent. */
+export function noteTexts(match, last = match && match.last) {
+  const english = (last && last.notes) || [];
+  const codes = last && last.note_codes;
+  if (!Array.isArray(codes)) return english.map(String); // a hub that sends no codes
   const ids = new Set(((match && match.players) || []).map((p) => p.id));
-  return translateNote(note, (id) => (ids.has(id) ? playerName(match, id) : null));
+  const nameOf = (id) => (ids.has(id) ? playerName(match, id) : null);
+  return codes.map((note, i) => translateNote(note, english[i], nameOf));
 }
 
 /** A short human description of what the latest event did (projection.last). */
@@ -214,7 +219,7 @@ export function lastText(match) {
   if (last.foul || (last.fouls && last.fouls.length)) {
     parts.push(`${t("foul")}: ${(last.fouls || []).map((f) => tc("f", f)).join(", ")}`);
   }
-  for (const n of last.notes || []) parts.push(noteText(match, n));
+  parts.push(...noteTexts(match, last));
   return parts.join(" — ");
 }
 
