@@ -17,6 +17,7 @@ from hub.draws.draw_formats.base import SAMPLE_FIELD, DrawFormat, Param, Params,
 from hub.draws.settle import DrawMatch, TypeResult, settle
 from hub.draws.state import DrawSpec, TournamentState
 from hub.tournaments.round_names import NAMES, namer
+from tests import strings_data
 
 from .harness import TEMPLATES, Stream
 
@@ -27,7 +28,6 @@ PY_ALLOWED = {
     ROOT / "hub" / "tools" / "demo.py": "the demo's events are data: which formats it shows",
 }
 JS_ALLOWED = {
-    "i18n.js": "the language tables: each format's names, keyed by its name",
     # The fans' pages draw each format's shape (a bracket, groups, chase rounds) from the projection;
     # they are not the desk's draw step, which reads the formats from GET /api/draw-formats.
     "draw-view.js": "the fans' round names and entries by the draw's type",
@@ -186,22 +186,18 @@ def test_what_is_served_is_what_is_checked(name: str) -> None:
         assert served["then"]["advance"] == kind.next_stage.advance.json()
 
 
-def _table_keys() -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "clients" / "web" / "js").rglob("*.js")))
-
-
 @pytest.mark.parametrize("name", list(draw_formats.FORMATS))
 def test_every_format_has_its_names_in_both_languages(name: str) -> None:
     """The pages' names of a format (keyed by its name) in English and Chinese, and the exports' words
     for every round-name code it gives."""
-    tables = _table_keys()
+    english, chinese = strings_data.table("en"), strings_data.table("zh-CN")
     kind = draw_formats.format_of(name)
     keys = [f"dt_{name}", f"dk_about_{name}", f"br_type_{name}"]
     if kind.next_stage is not None:
         keys += [f"dk_then_advance_{name}", f"dk_then_help_{name}", f"dk_then_summary_{name}"]
     keys += [f"dk_{p.name}" for p in kind.params]
     for key in keys:
-        assert len(re.findall(rf"""(?<![\w-])["']?{key}["']?\s*:""", tables)) == 2, key  # English and Chinese
+        assert english.get(key) and chinese.get(key), key
     rounds = kind.rounds(SAMPLE_FIELD, {}, None)
     last = {"W": 4, "K": 4}
     codes = {label[0] for r, _ in rounds if (label := kind.round_label(r, "A", last)) is not None}
