@@ -27,6 +27,7 @@ from hub.api import (
     access,
     commands,
     corrections,
+    disciplines,
     docs,
     errors,
     health,
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
     app.include_router(health.router)
     app.include_router(hub_metrics.router)
     app.include_router(setup.router)
+    app.include_router(disciplines.router)
     app.include_router(commands.router)
     app.include_router(tournaments.router)
     app.include_router(corrections.router)

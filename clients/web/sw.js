@@ -2,9 +2,12 @@
 //
 // Network first, so a tablet always runs what the hub serves now; when the hub cannot be reached
 // (or does not answer within NETWORK_WAIT_MS, a half-dead network), the copy cached at the last
-// visit. Every /tablet/{id} page is the same shell, kept under one key. The table socket and the
-// hub's other reads are never cached here: entries wait in the tablet's own queue (live.js).
-const CACHE = "cuehub-tablet-v2"; // v2: draw-view.js (ui.js names a draw match's round with it)
+// visit. Every /tablet/{id} page is the same shell, kept under one key; so are the table's name and
+// the disciplines' traits (GET /api/disciplines: disciplines.js reads them before the page starts).
+// The table socket and the hub's other reads are never cached here: entries wait in the tablet's
+// own queue (live.js).
+const CACHE = "cuehub-tablet-v3"; // v3: disciplines.js and /api/disciplines (the pages read traits, not names)
+const DISCIPLINES = "/api/disciplines";
 const SHELL = "/tablet/_shell";
 const NETWORK_WAIT_MS = 4000;
 const ASSETS = [
@@ -18,12 +21,13 @@ const ASSETS = [
   "/static/js/stroke_form.js",
   "/static/js/entries.js",
   "/static/js/draw-view.js",
+  "/static/js/disciplines.js",
 ];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll([...ASSETS, SHELL]);
+    await cache.addAll([...ASSETS, SHELL, DISCIPLINES]);
     await self.skipWaiting();
   })());
 });
@@ -40,6 +44,7 @@ function cacheKey(request) {
   if (request.mode === "navigate" && url.pathname.startsWith("/tablet/")) return SHELL;
   if (url.pathname.startsWith("/static/")) return url.pathname;
   if (url.pathname.startsWith("/api/tables/")) return url.pathname; // the table's name, offline
+  if (url.pathname === DISCIPLINES) return DISCIPLINES; // what the page knows of its disciplines, offline
   return null;
 }
 

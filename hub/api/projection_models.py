@@ -55,7 +55,7 @@ class RackState(_Open):
     table_open: bool
     push_out_allowed: bool
     order: list[str]
-    extra: bool = Field(False, description="The tie's extra rack (golden_nine).")
+    extra: bool = Field(False, description="The tie's extra rack (a two-player match on points).")
 
 
 class RackResult(_Open):
@@ -103,7 +103,7 @@ class LastEvent(_Open):
 
 class MatchResult(_Open):
     reason: str = Field(description="race, racks, points, time, penalty, concession, disqualification.")
-    ranking: list[str] | None = Field(None, description="chase_nine: ids by score, highest first.")
+    ranking: list[str] | None = Field(None, description="A ranked discipline: ids by score, highest first.")
 
 
 Status = Literal["scheduled", "live", "finished"]

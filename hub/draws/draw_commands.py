@@ -25,11 +25,10 @@ from hub.draws import brackets, fields, formats, stage_setup
 from hub.draws.chase import DEFAULT_ROUNDS
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
-from hub.rules.setup import DISCIPLINES
+from hub.rules.disciplines import DISCIPLINES
 
 TYPES = ("single_elimination", "double_elimination", "round_robin", "chase_groups")
 SEEDINGS = ("random", "seeded")
-TWO_PLAYER = ("golden_nine", "wpa_nine", "chinese_eight", "wpa_eight", "wpa_ten", "other")
 MAX_GROUPS = 26
 MAX_ROUNDS = 50
 SEED_LIMIT = 2**63
@@ -148,10 +147,10 @@ def _match_template(raw: Any, kind: str) -> dict[str, Any]:
     discipline = raw.get("discipline")
     if discipline not in DISCIPLINES:
         raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
-    if kind == "chase_groups" and discipline != "chase_nine":
-        raise bad("a chase_groups draw plays chase_nine (three players a match)")
-    if kind != "chase_groups" and discipline not in TWO_PLAYER:
-        raise bad(f"a {kind} draw needs a two-player discipline ({', '.join(TWO_PLAYER)})")
+    players = 3 if kind == "chase_groups" else 2  # chase groups: three players a match; the others two
+    if DISCIPLINES[discipline].traits.players != players:
+        fits = [name for name, d in DISCIPLINES.items() if d.traits.players == players]
+        raise bad(f"a {kind} draw plays a {players}-player discipline ({', '.join(fits)})")
     fmt = raw.get("format", {})
     options = raw.get("options") or {}
     fields.mapping(fmt, "match.format")

@@ -8,6 +8,7 @@ import {
   statusText, resultText, rackHistory, playerName, noteText, notFoundCard, matchNames, metaText, isolated, playerNames,
 } from "./ui.js";
 import { shotFacts } from "./entries.js";
+import { matchTraits } from "./disciplines.js";
 
 const id = pathId();
 const followTable = location.pathname.split("/").filter(Boolean)[1] === "table";
@@ -182,8 +183,7 @@ function render() {
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null);
   paintShotClock(clockNode, (match.clock || {}).shot);
 
-  const statKeys = ["break_and_runs", "table_runs", "golden_breaks", "fouls"];
-  if (match.discipline === "golden_nine") statKeys.push("loss_of_chance");
+  const statKeys = matchTraits(match).stats;
   fill(statsBox, el("h3", { class: "section-title", text: t("stats") }),
     el("table", { class: "grid" },
       el("thead", {}, el("tr", {}, el("th", { text: "" }), (match.players || []).map((p) => el("th", { class: "num" }, el("bdi", { text: p.name }))))),

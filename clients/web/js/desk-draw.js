@@ -7,6 +7,7 @@ import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { loadSetup, matchBody, setupText } from "./desk-setup.js";
 import { field, say, noticeLine, busy, ask } from "./desk-ui.js";
+import { traitsOf } from "./disciplines.js";
 import { savedPaste, parsePlayers } from "./desk-players.js";
 import { raceText, roundFields, roundsBody, stageFields, stageText, thenBody } from "./desk-stage.js";
 
@@ -29,8 +30,9 @@ export function drawView(ctx) {
   const save = () => { try { localStorage.setItem(KEY(ctx.tid), JSON.stringify(choice)); } catch (_) { /* page memory is enough */ } };
   const set = (k, v) => { choice = { ...choice, [k]: v }; save(); return choice; };
 
+  /** Chase groups are played three a match; the other draws two. */
   function allowed(type, discipline) {
-    return discipline === "chase_nine" ? type === "chase_groups" : type !== "chase_groups";
+    return traitsOf(discipline).players === 3 ? type === "chase_groups" : type !== "chase_groups";
   }
 
   function radio(name, value, checked, label, onPick, disabled = false) {
@@ -82,13 +84,13 @@ export function drawView(ctx) {
     const tour = ctx.tournament() || {};
     const setup = loadSetup(ctx.tid);
     const d = setup.discipline;
-    if (!allowed(choice.type, d)) choice = { ...choice, type: d === "chase_nine" ? "chase_groups" : "double_elimination" };
+    if (!allowed(choice.type, d)) choice = { ...choice, type: traitsOf(d).players === 3 ? "chase_groups" : "double_elimination" };
     const active = (tour.players || []).filter((p) => p.status === "active").length;
     const tables = (tour.tables || []).length;
     const made = tour.draw;
     const startButton = el("button", { class: "btn primary big", id: "start-draw", type: "button", text: t(made ? "dk_redraw" : "dk_start") });
     startButton.addEventListener("click", () => start(startButton, Boolean(made)));
-    const need = d === "chase_nine" ? 3 : 2;
+    const need = traitsOf(d).players;
     const problems = [];
     if (active < need) problems.push(t("dk_need_players", { n: need }));
     if (!tables) problems.push(t("dk_need_tables"));

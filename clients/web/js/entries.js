@@ -3,6 +3,7 @@
 // read from the hub's projection (`last`), never worked out in the page.
 import { t, tc, inParens } from "./i18n.js";
 import { playerName, noteText, withdrewLast } from "./ui.js";
+import { traitsOf } from "./disciplines.js";
 
 /** A player's name; "the player at the table" for an entry that names none (entered offline). */
 export function who(match, id) {
@@ -18,9 +19,8 @@ export function shotFacts(d, discipline) {
   if (d.off_table && d.off_table.length) bits.push(t("off", { list: d.off_table.join(", ") }));
   if (d.cue_ball && d.cue_ball !== "table") bits.push(`${t("cue_ball")}: ${t(`cue_${d.cue_ball}`)}`);
   // Stored strokes carry both counts, zero when they do not apply: show the discipline's own.
-  const gn = discipline === "golden_nine";
-  if (gn && d.break_crossings > 0) bits.push(`${t("break_crossings")} ${d.break_crossings}`);
-  if (!gn && d.break_rails > 0) bits.push(`${t("break_rails")} ${d.break_rails}`);
+  const count = traitsOf(discipline).break_count;
+  if (count && d[count] > 0) bits.push(`${t(count)} ${d[count]}`);
   const nothingDown = !(d.pocketed && d.pocketed.length);
   if (nothingDown && d.first_contact !== null && d.first_contact !== undefined && !d.break_rails && !d.break_crossings) {
     bits.push(d.rail ? t("fact_rail") : t("fact_no_rail"));

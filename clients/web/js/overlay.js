@@ -7,6 +7,7 @@
 import { t, tc, langSwitch, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText } from "./ui.js";
+import { inPoints } from "./disciplines.js";
 
 const tableId = pathId();
 const params = new URLSearchParams(location.search);
@@ -63,7 +64,7 @@ function render() {
   document.body.dataset.version = String(match.version);
   const r = match.rack || {};
   const active = r.shooter || (r.pending && r.pending.player) || null;
-  const showRacks = match.discipline === "golden_nine" || match.discipline === "chase_nine";
+  const showRacks = inPoints(match);
   const three = (match.players || []).length === 3;
   bug.className = `bug pos-${position} d-${match.discipline} ${showRacks ? "with-racks" : ""} ${three ? "three" : ""}`;
   clockNode = el("div", { class: "shotclock", id: "shot-clock" });

@@ -23,6 +23,7 @@ import {
 } from "./ui.js";
 import { newForm, formFromShot, openQuestion, toCommand, strokeFormNodes, calledFouls } from "./stroke_form.js";
 import { entryText, verdictOf, verdictLine, rejectText } from "./entries.js";
+import { traitsOf, matchTraits } from "./disciplines.js";
 
 const tableId = pathId();
 const TOKEN_KEY = `cuehub.token.${tableId}`;
@@ -30,11 +31,8 @@ const TABLE_KEY = `cuehub.table.${tableId}`;
 const LOG_KEY = `cuehub.log.${tableId}`;
 const OVER_KEY = `cuehub.over.${tableId}`;
 const DISMISSED_KEY = `cuehub.over-seen.${tableId}`;
-const PENALTIES = ["intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match"];
 const DOUBLE_TAP_MS = 1000; // an untouched form ignores "Enter stroke" this long after an entry
 const LINK_GRACE_MS = 3000; // the hub pauses the shot clock of a table it has not heard for this long
-const WIN_BALL = { golden_nine: 9, wpa_nine: 9, chase_nine: 9, chinese_eight: 8 };
-const FULL_RACK = { chinese_eight: 15 };
 
 let session = null;
 let match = null;
@@ -589,8 +587,8 @@ function formContext() {
     pushOutAllowed: r.push_out_allowed, group: shooter ? shooter.group : null };
   if (!pending.length) return ctx;
   const gone = new Set(pending.flatMap((e) => [...(e.command.pocketed || []), ...(e.command.off_table || [])]));
-  const full = Array.from({ length: FULL_RACK[m.discipline] || 9 }, (_, i) => i + 1);
-  ctx.onTable = gone.has(WIN_BALL[m.discipline]) ? full : ctx.onTable.filter((n) => !gone.has(n));
+  const traits = matchTraits(m);
+  ctx.onTable = gone.has(traits.win_ball) ? [...traits.balls] : ctx.onTable.filter((n) => !gone.has(n));
   ctx.phase = "play";
   ctx.phaseKnown = false;
   ctx.pushOutAllowed = false;
@@ -673,7 +671,7 @@ function renderState() {
   info.push(el("span", { class: "badge", id: "phase", text: statusText(m) }));
   if (r.number) info.push(el("span", { class: "badge", text: t("rack_n", { n: r.number }) }));
   if (r.ball_in_hand) info.push(el("span", { class: "badge bih", id: "bih", text: bihText(r) }));
-  if (m.discipline === "chinese_eight" && r.table_open && m.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
+  if (matchTraits(m).groups && r.table_open && m.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
   if (isPaused()) info.push(el("span", { class: "badge foul", id: "paused", text: t("paused") }));
   const res = resultText(m);
   fill(statePanel,
@@ -887,6 +885,7 @@ function renderActions() {
   if (!show) return;
   const r = match.rack || {};
   const d = match.discipline;
+  const traits = traitsOf(d);
   const turn = r.shooter || (r.pending && r.pending.player) || null;
   const live = match.status === "live";
   const shooterP = match.players.find((p) => p.id === r.shooter);
@@ -895,7 +894,7 @@ function renderActions() {
 
   const playerSel = el("select", { id: "act-player" }, match.players.map((p) =>
     el("option", { value: p.id, text: p.name, selected: p.id === turn })));
-  const penaltySel = el("select", { id: "act-penalty" }, PENALTIES.map((p) => el("option", { value: p, text: tc("pen", p) })));
+  const penaltySel = el("select", { id: "act-penalty" }, traits.penalty_types.map((p) => el("option", { value: p, text: tc("pen", p) })));
   // a called foul with no stroke: never weak_break (judged on the break stroke itself: RULES.md "Also settled")
   const foulSel = el("select", { id: "act-foul" }, calledFouls(d, false).map((c) => el("option", { value: c, text: tc("f", c) })));
   const sel = () => playerSel.value;
@@ -911,7 +910,7 @@ function renderActions() {
       paused
         ? btn("act-resume", t("resume"), () => send({ kind: "resume" }), { cls: "primary", disabled: !live })
         : btn("act-pause", t("pause"), () => send({ kind: "pause" }), { disabled: !live }),
-      d === "chinese_eight" ? btn("act-timeout", t("timeout"), () => send({ kind: "timeout", player: sel() }), { disabled: !live }) : null,
+      traits.timeout_race_to !== null ? btn("act-timeout", t("timeout"), () => send({ kind: "timeout", player: sel() }), { disabled: !live }) : null,
       btn("act-stalemate", t("stalemate"), () => send({ kind: "stalemate" }, { confirmText: t("confirm_stalemate") }), { disabled: !live }),
       btn("act-undo", t("undo"), undoClicked, { cls: "danger", disabled: !match.version && !(session && session.lastUnsent()) })),
     el("div", { class: "btnrow" },
@@ -926,7 +925,7 @@ function renderActions() {
     el("div", { class: "btnrow" },
       btn("act-concede-rack", t("concede_rack"), () => send({ kind: "concede", player: sel(), scope: "rack" },
         { confirmText: t("confirm_concede", { name: playerName(match, sel()), scope: t("scope_rack") }) }), { disabled: !live }),
-      d === "chase_nine" ? null : btn("act-concede-match", t("concede_match"), () => send({ kind: "concede", player: sel(), scope: "match" },
+      !traits.concede_scopes.includes("match") ? null : btn("act-concede-match", t("concede_match"), () => send({ kind: "concede", player: sel(), scope: "match" },
         { confirmText: t("confirm_concede", { name: playerName(match, sel()), scope: t("scope_match") }) }), { cls: "danger", disabled: !live })));
 }
 

@@ -4,6 +4,7 @@
 import { t, tc, langSwitch, applyI18n, onLangChange, noteText as translateNote } from "./i18n.js";
 import { remainingMs } from "./live.js";
 import { drawEntry, matchRoundName } from "./draw-view.js";
+import { inPoints, matchTraits } from "./disciplines.js";
 
 /** el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -253,13 +254,13 @@ export function scoreline(match, { compact = false } = {}) {
   players.forEach((p, i) => {
     const right = !three && i === 1;
     const sub = [];
-    if (match.discipline === "golden_nine" || match.discipline === "chase_nine") {
-      sub.push(`${t("racks")} ${p.racks_won ?? 0}`);
-    }
+    if (inPoints(match)) sub.push(`${t("racks")} ${p.racks_won ?? 0}`);
     if (p.group) sub.push(t(p.group));
     if (!compact && p.fouls_in_rack) sub.push(`${t("fouls_in_rack")} ${p.fouls_in_rack}`);
-    if (!compact && p.consecutive_fouls && match.discipline !== "golden_nine") sub.push(`${t("consecutive_fouls")} ${p.consecutive_fouls}`);
-    if (!compact && p.win_ball === 8 && match.discipline === "golden_nine") sub.push(`${t("win_ball")} 8`);
+    if (!compact && p.consecutive_fouls) sub.push(`${t("consecutive_fouls")} ${p.consecutive_fouls}`);
+    // a player's own win ball (a handicap), when it is not the discipline's
+    const own = p.win_ball !== undefined && p.win_ball !== null && p.win_ball !== matchTraits(match).win_ball;
+    if (!compact && own) sub.push(`${t("win_ball")} ${p.win_ball}`);
     const pl = el("div", { class: `pl ${right ? "right" : ""} ${p.id === active ? "at-table" : ""}`, dataset: { player: p.id } },
       el("span", { class: "name", text: p.name }),
       el("span", { class: "score", text: String(p.score ?? 0) }),
