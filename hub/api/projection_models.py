@@ -99,6 +99,9 @@ class LastEvent(_Open):
     foul: bool
     fouls: list[str]
     notes: list[str]
+    called: int | None = Field(None, description=(
+        "A stroke of a call-shot discipline (`call_shot` in GET /api/disciplines): the ball that went in as "
+        "called (the command's `called`), or null. Absent otherwise."))
 
 
 class MatchResult(_Open):

@@ -127,6 +127,7 @@ class MatchState:
     last: tuple[int, str, str | None, tuple[str, ...], tuple[str, ...]] | None = (
         None  # version, kind, player, fouls, notes
     )
+    last_called: int | None = None  # the `called` ball of the stroke `last` is (a call-shot discipline)
     paused: bool = False
     official_timeout: bool = False  # timed match: the match clock rests until the next break
     official_timeout_since: int | None = None  # server ms when the official timeout began

@@ -39,7 +39,7 @@ def break_foul_options(shot: Mapping[str, Any], fouls: list[str], requirement: b
 
 class WpaEight(Discipline):
     traits = Traits(name="wpa_eight", balls=tuple(range(1, 16)), win_ball=EIGHT, ball_on="group", groups=True,
-                    call_shot=True)
+                    call_shot=True, stats=("break_and_runs", "table_runs", "fouls"))  # nothing wins on a break
     demo_event = {"type": "single_elimination", "players": 8, "tables": 2, "name": "cuehub eight-ball night"}
 
     def ball_on(self, st: MatchState, pid: str) -> set[int]:

@@ -22,7 +22,7 @@ TEN = 10
 
 class WpaTen(PushOutGame):
     traits = Traits(name="wpa_ten", balls=tuple(range(1, TEN + 1)), win_ball=TEN, ball_on="lowest", push_out=True,
-                    call_shot=True)
+                    call_shot=True, stats=("break_and_runs", "table_runs", "fouls"))  # the 10 never wins on a break
     demo_event = {"type": "double_elimination", "players": 6, "tables": 2, "shot_clock": True,
                   "name": "cuehub ten-ball open"}
 

@@ -48,6 +48,8 @@ export function formatView(ctx) {
     const d = setup.discipline;
     const traits = traitsOf(d);
     const kinds = kindsOf(d);
+    const scoring = traits.scorings.includes(setup.scoring) ? setup.scoring : traits.scorings[0];
+    const byRacks = scoring === "racks"; // the players report who won each rack: no stroke, no shot clock
     const lengthRow = el("div", { class: "row" },
       kinds.length > 1 ? el("fieldset", { class: "choices" }, el("legend", { text: t("dk_length") }),
         kinds.map((k) => radio("kind", k, setup.kind === k, t(`dk_kind_${k}`), (v) => { set("kind", v); paint(); }))) : null,
@@ -72,11 +74,13 @@ export function formatView(ctx) {
       setup.kind === "minutes" ? el("div", { class: "row" },
         field("dk_timeout_every", num("timeout_every_racks", { id: "fmt-timeout-every", max: 99 })),
         field("dk_timeout_s", num("timeout_s", { id: "fmt-timeout-s", min: 0, max: 3600 }))) : null,
+      traits.scorings.length > 1 ? el("fieldset", { class: "choices", id: "fmt-scoring" }, el("legend", { text: t("dk_scoring") }),
+        traits.scorings.map((x) => radio("scoring", x, scoring === x, t(`dk_scoring_${x}`), (v) => { set("scoring", v); paint(); }))) : null,
       traits.breaks.length > 1 ? el("fieldset", { class: "choices" }, el("legend", { text: t("dk_break") }),
         traits.breaks.map((b) => radio("brk", b, (setup.brk === "alternate") === (b === "alternate"), t(`dk_break_${b}`),
           (v) => { set("brk", v); paint(); }))) : null,
-      el("label", { class: "choice check" }, clockBox, el("span", { text: t("dk_shot_clock") })),
-      setup.shot_clock ? el("div", { class: "row clock-row" },
+      byRacks ? null : el("label", { class: "choice check" }, clockBox, el("span", { text: t("dk_shot_clock") })),
+      setup.shot_clock && !byRacks ? el("div", { class: "row clock-row" },
         field("dk_shot_s", num("shot_s", { id: "fmt-shot-s", max: 600 })),
         field("dk_extension_s", num("extension_s", { id: "fmt-extension-s", min: 0, max: 600 })),
         field("dk_extensions", num("extensions_per_rack", { id: "fmt-extensions", min: 0, max: 9 })),

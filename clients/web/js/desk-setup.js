@@ -31,6 +31,7 @@ export function defaultSetup(discipline = deskDisciplines()[0]) {
     timeout_every_racks: 10,
     timeout_s: 300,
     game: "",
+    scoring: d.scorings[0],
   };
 }
 
@@ -61,14 +62,17 @@ const int = (v) => Math.floor(Number(v));
 
 /** The draw's `match`: {discipline, format, options}. */
 export function matchBody(s) {
+  const traits = traitsOf(s.discipline);
   const format = {};
   if (s.kind === "race_to") format.race_to = int(s.race_to);
   else if (s.kind === "racks") format.racks = int(s.racks);
   else format.minutes = int(s.minutes);
-  if (s.brk === "alternate" && traitsOf(s.discipline).breaks.includes("alternate")) format.break = "alternate";
-  if (traitsOf(s.discipline).named_game) format.game = String(s.game || "").trim();
+  if (s.brk === "alternate" && traits.breaks.includes("alternate")) format.break = "alternate";
+  if (traits.named_game) format.game = String(s.game || "").trim();
   const options = {};
-  if (s.shot_clock) {
+  const scoring = traits.scorings.includes(s.scoring) ? s.scoring : traits.scorings[0];
+  if (scoring !== traits.scorings[0]) options.scoring = scoring;
+  if (s.shot_clock && scoring !== "racks") { // no stroke is timed in a match scored rack by rack
     const clock = { shot_s: int(s.shot_s), extension_s: int(s.extension_s), extensions_per_rack: int(s.extensions_per_rack) };
     if (String(s.break_s).trim() !== "") clock.break_s = int(s.break_s);
     options.shot_clock = clock;
@@ -87,7 +91,12 @@ export function setupText(match) {
   if (f.racks) parts.push(t("n_racks", { n: f.racks }));
   if (f.minutes) parts.push(t("n_minutes", { n: f.minutes }));
   if (f.break === "alternate") parts.push(t("dk_break_alternate"));
-  const clock = match.options && match.options.shot_clock;
-  parts.push(clock ? t("dk_clock_s", { s: clock.shot_s ?? 45 }) : t("dk_no_clock"));
+  const scoring = (match.options && match.options.scoring) || traitsOf(match.discipline).scorings[0];
+  if (scoring === "racks") {
+    parts.push(t("dk_by_racks"));
+  } else {
+    const clock = match.options && match.options.shot_clock;
+    parts.push(clock ? t("dk_clock_s", { s: clock.shot_s ?? 45 }) : t("dk_no_clock"));
+  }
   return parts.join(" · ");
 }

@@ -5,6 +5,11 @@
 // scratch: a foul whatever the rail); on a break
 // the count (crossings / balls to a rail) is one tap on its number. "Enter stroke" with a question
 // open highlights it, and the answer then enters the stroke (no third tap).
+//
+// The call (a call-shot discipline, after the break, not on a push-out) is one tap: the ball that
+// went in as called. One ball pocketed is the call by that tap itself; with several, a tap on the
+// called one (asked, never guessed: it decides who shoots next); "No call" for a safety, a missed
+// call or the ball in another pocket (`called: null`).
 import { t, tc } from "./i18n.js";
 import { el, ball } from "./ui.js";
 import { traitsOf, calledFoulsOf } from "./disciplines.js";
@@ -42,6 +47,7 @@ export function newForm(ctx) {
     rail: undefined, // asked: true / false once answered
     breakCount: undefined, // asked on a break: a number once answered
     called: new Set(),
+    call: undefined, // the ball that went in as called: undefined (not said), null (no call) or a number
     break_position: false,
     push_out: false,
     snooker: false,
@@ -63,6 +69,7 @@ export function formFromShot(d, ctx) {
   const traits = traitsOf(ctx && ctx.discipline);
   if (ctx && ctx.phase === "break" && traits.break_count) f.breakCount = d[traits.break_count];
   f.called = new Set(d.called_fouls || []);
+  if (traits.call_shot && "called" in d) f.call = d.called;
   for (const flag of ["push_out", ...traits.break_flags, ...traits.play_flags]) f[flag] = !!d[flag];
   f.touched = true;
   return f;
@@ -70,10 +77,25 @@ export function formFromShot(d, ctx) {
 
 function phaseOf(form, ctx) { return ctx.phaseKnown === false ? (form.isBreak ? "break" : "play") : ctx.phase; }
 
+/** Whether the stroke carries a call: a call-shot discipline, after the break, not a push-out. */
+function callable(form, ctx) {
+  return traitsOf(ctx.discipline).call_shot && phaseOf(form, ctx) !== "break" && !form.push_out;
+}
+
+/** The call as entered: the ball tapped (still pocketed), "no call" (null), else the only ball
+ * pocketed; undefined while several went in and none was tapped. */
+export function callOf(form) {
+  if (form.call === null) return null;
+  if (form.call !== undefined && form.pocketed.has(form.call)) return form.call;
+  if (form.pocketed.size === 1) return [...form.pocketed][0];
+  return form.pocketed.size ? undefined : null;
+}
+
 /** The question the referee still has to answer before the stroke can be entered, or null. */
 export function openQuestion(form, ctx) {
   if (form.first_contact === undefined) return "first_contact";
   const phase = phaseOf(form, ctx);
+  if (callable(form, ctx) && callOf(form) === undefined) return "call";
   if (phase === "break") {
     // Balls across the head string count with the balls pocketed: asked whatever went down.
     const needed = traitsOf(ctx.discipline).break_count === "break_crossings" || form.pocketed.size === 0;
@@ -108,7 +130,19 @@ export function toCommand(form, ctx) {
   }
   if (d.push_out && form.push_out) cmd.push_out = true;
   for (const flag of d.play_flags) cmd[flag] = !!form[flag];
+  if (callable(form, ctx)) cmd.called = callOf(form) ?? null;
   return cmd;
+}
+
+/** "Went in as called": the pocketed balls and "No call", one tap. */
+function callRow(f, asked, change) {
+  const call = callOf(f);
+  const pick = (v) => change(() => { f.call = v; }, { answers: "call" });
+  return el("div", { class: `field question${asked === "call" ? " ask" : ""}${call === undefined ? " open" : ""}`, id: "call-row" },
+    el("span", { class: "label", text: t("called_ball") }),
+    el("div", { class: "btnrow" },
+      [...f.pocketed].sort((a, b) => a - b).map((n) => ballBtn(n, call === n, pick(n), "call", { call: n })),
+      toggleBtn(t("call_none"), call === null, pick(null), { dataset: { call: "none" } })));
 }
 
 function toggleBtn(label, on, onclick, attrs = {}) {
@@ -116,8 +150,8 @@ function toggleBtn(label, on, onclick, attrs = {}) {
     onclick, text: label, ...attrs, extra: null });
 }
 
-function ballBtn(n, on, onclick, extra = "") {
-  const b = el("button", { type: "button", class: `ballbtn ${on ? "on" : ""} ${extra}`, "aria-pressed": on ? "true" : "false", dataset: { ball: n }, onclick });
+function ballBtn(n, on, onclick, extra = "", data = {}) {
+  const b = el("button", { type: "button", class: `ballbtn ${on ? "on" : ""} ${extra}`, "aria-pressed": on ? "true" : "false", dataset: { ball: n, ...data }, onclick });
   b.append(ball(n));
   return b;
 }
@@ -195,6 +229,7 @@ export function strokeFormNodes(view) {
     hint ? el("p", { class: `stroke-hint ${asked ? "ask" : "muted"}`, id: "stroke-ask", role: asked ? "alert" : null }, hint) : null,
     el("div", { class: "field" }, el("span", { class: "label", text: t("first_contact") }), fcRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("pocketed") }), pkRow),
+    callable(f, ctx) && f.pocketed.size ? callRow(f, asked, change) : null,
     el("div", { class: "field" }, el("span", { class: "label", text: t("off_table") }), offRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("cue_ball") }), cueRow),
     rows,
