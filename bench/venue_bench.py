@@ -46,6 +46,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from hub.rules.disciplines import traits_of  # noqa: E402
 from hub.tools.strokes import next_command  # noqa: E402
 from tests.services import free_port  # noqa: E402
 
@@ -143,7 +144,7 @@ class Tablet:
         if m["status"] == "scheduled":
             cmd: dict[str, Any] | None = {"kind": "start", "breaker": m["players"][0]["id"]}
         else:
-            cmd, _, _ = next_command(m, self.rng)
+            cmd, _, _ = next_command(m, self.rng, traits_of(m["discipline"]).to_json())
         if cmd is None:
             return
         cid = str(uuid.uuid4())

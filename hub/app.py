@@ -27,6 +27,7 @@ from hub.api import (
     access,
     commands,
     corrections,
+    disciplines,
     docs,
     draw_formats,
     errors,
@@ -73,6 +74,15 @@ def check_install() -> None:
     pages.check_files()
     check_migrations()
     docs.check_files()
+
+
+def include_routers(app: FastAPI) -> None:
+    """Every router of the hub, in the order their paths are matched."""
+    for module in (health, hub_metrics, setup, disciplines, commands, tournaments, draw_formats, corrections,
+                   table, access,
+                   session, pairing, tables,  # the desk: PROTOCOL.md section 8
+                   docs, pages, watch):
+        app.include_router(module.router)
 
 
 def create_app(settings: Settings | None = None, *, rules: MatchRules | None = None,
@@ -137,20 +147,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
     )
     errors.install(app)
     models.install(app)
-    app.include_router(health.router)
-    app.include_router(hub_metrics.router)
-    app.include_router(setup.router)
-    app.include_router(commands.router)
-    app.include_router(tournaments.router)
-    app.include_router(draw_formats.router)
-    app.include_router(corrections.router)
-    app.include_router(table.router)
-    app.include_router(access.router)
-    for desk_router in (session.router, pairing.router, tables.router):  # PROTOCOL.md section 8
-        app.include_router(desk_router)
-    app.include_router(docs.router)
-    app.include_router(pages.router)
-    app.include_router(watch.router)
+    include_routers(app)
     access.install_cors(app, settings)
     # Outermost: every route, CORS included, sees the client a trusted proxy forwarded for.
     app.add_middleware(peer.ForwardedHeaders, trusted=settings.trusted_proxies)

@@ -2,9 +2,12 @@
 //
 // Network first, so a tablet always runs what the hub serves now; when the hub cannot be reached
 // (or does not answer within NETWORK_WAIT_MS, a half-dead network), the copy cached at the last
-// visit. Every /tablet/{id} page is the same shell, kept under one key. The table socket and the
-// hub's other reads are never cached here: entries wait in the tablet's own queue (live.js).
-const CACHE = "cuehub-tablet-v4"; // v4: the language tables in js/strings/ and note-args.js (i18n.js imports them)
+// visit. Every /tablet/{id} page is the same shell, kept under one key; so are the table's name and
+// the disciplines' traits (GET /api/disciplines: disciplines.js reads them before the page starts).
+// The table socket and the hub's other reads are never cached here: entries wait in the tablet's
+// own queue (live.js).
+const CACHE = "cuehub-tablet-v5"; // v5: disciplines.js and /api/disciplines (the pages read traits, not names); v4: the language tables in js/strings/
+const DISCIPLINES = "/api/disciplines";
 const SHELL = "/tablet/_shell";
 const NETWORK_WAIT_MS = 4000;
 const ASSETS = [
@@ -36,12 +39,13 @@ const ASSETS = [
   "/static/js/strings/zh-CN/corrections.js",
   "/static/js/strings/zh-CN/fans.js",
   "/static/js/strings/zh-CN/follow.js",
+  "/static/js/disciplines.js",
 ];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll([...ASSETS, SHELL]);
+    await cache.addAll([...ASSETS, SHELL, DISCIPLINES]);
     await self.skipWaiting();
   })());
 });
@@ -58,6 +62,7 @@ function cacheKey(request) {
   if (request.mode === "navigate" && url.pathname.startsWith("/tablet/")) return SHELL;
   if (url.pathname.startsWith("/static/")) return url.pathname;
   if (url.pathname.startsWith("/api/tables/")) return url.pathname; // the table's name, offline
+  if (url.pathname === DISCIPLINES) return DISCIPLINES; // what the page knows of its disciplines, offline
   return null;
 }
 

@@ -20,11 +20,11 @@ CalledFoul = Literal[CALLED_FOULS]  # type: ignore[valid-type]
 
 
 class Start(BaseModel):
-    """The match begins; rack 1's break is next. `breaker` (two players) or `order` (chase_nine)."""
+    """The match begins; rack 1's break is next. `breaker` (two players) or `order` (three)."""
 
     kind: Literal["start"]
     breaker: PlayerId | SkipJsonSchema[None] = absent("Two-player matches: who breaks rack 1.")
-    order: list[PlayerId] | SkipJsonSchema[None] = absent("chase_nine: all three ids; the first breaks.",
+    order: list[PlayerId] | SkipJsonSchema[None] = absent("A three-player match: all three ids; the first breaks.",
                                                            min_length=3, max_length=3)
 
 
@@ -51,9 +51,9 @@ class Shot(BaseModel):
     snooker: bool = False
     rail_safety: bool = False
     called: Ball | None = Field(
-        None, description="wpa_eight, wpa_ten: the called ball, when it went into the called pocket on this stroke "
-        "(one of pocketed); null for a safety, a missed call or the ball in another pocket. Ignored on a break, "
-        "on a push-out and in the other disciplines.")
+        None, description="A call-shot discipline (`call_shot` in GET /api/disciplines): the called ball, when it "
+        "went into the called pocket on this stroke (one of pocketed); null for a safety, a missed call or the ball "
+        "in another pocket. Ignored on a break, on a push-out and in the other disciplines.")
 
 
 class Decision(BaseModel):
@@ -117,9 +117,10 @@ class RackWon(BaseModel):
     kind: Literal["rack"]
     winner: PlayerId
     win_type: Literal["normal", "small_gold", "big_gold"] = Field(
-        "normal", description="golden_nine and chase_nine: small_gold or big_gold (a big gold only by the rack's "
-        "breaker); normal in the other disciplines.")
-    paid_by: PlayerId | SkipJsonSchema[None] = absent("chase_nine (required): which of the other two pays the rack.")
+        "normal", description="One of the discipline's `win_types` (GET /api/disciplines): small_gold or big_gold "
+        "where it has them (a big gold only by the rack's breaker); normal in the other disciplines.")
+    paid_by: PlayerId | SkipJsonSchema[None] = absent(
+        "Required where the discipline's `rack_paid_by` is true: which of the other two pays the rack.")
 
 
 Command = Annotated[

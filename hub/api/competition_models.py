@@ -35,7 +35,8 @@ class PlayerCreate(BaseModel):
     name: PlayerName
     club: Club | None = None
     seed: Seed | None = None
-    handicap: Literal["eight"] | None = Field(None, description="golden_nine's '8 wins, 9 golds'.")
+    handicap: Literal["eight"] | None = Field(None, description="Chinese nine-ball's '8 wins, 9 golds' "
+                                              "(sent to the matches of a discipline whose `handicaps` take it).")
 
 
 class PlayerBatch(BaseModel):

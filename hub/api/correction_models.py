@@ -16,9 +16,10 @@ __all__ = ["Archived", "CompetitionProjection", "Deleted", "Player", "PlayerRemo
 
 class ResultEntry(BaseModel):
     winner: str | None = Field(description="The winner's id: the best score (in a race, the race reached); "
-                                           "null only for a chase_nine match whose top score is shared.")
-    score: dict[str, int] = Field(description="Every player's score: racks won (wpa_nine, chinese_eight), "
-                                              "points (golden_nine; chase_nine net points summing to zero).")
+                                           "null only for a ranked match whose top score is shared.")
+    score: dict[str, int] = Field(description="Every player's score: racks won in a race, points in a match of "
+                                              "racks or minutes (net points summing to zero in a ranked discipline: "
+                                              "`ranked` in GET /api/disciplines).")
     reason: str | None = Field(None, max_length=200, description="Why it was entered by hand; shown on every screen.")
 
 

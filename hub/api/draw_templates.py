@@ -14,6 +14,7 @@ from fastapi import Request
 
 from hub.api import deps
 from hub.api.errors import ApiError
+from hub.rules.disciplines import DISCIPLINES
 
 DUMMY = [{"id": "x1", "name": "x"}, {"id": "x2", "name": "y"}, {"id": "x3", "name": "z"}]
 FIELDS = ("discipline", "format", "options", "by_round")
@@ -44,7 +45,9 @@ def check_template(request: Request, match: Any, what: str = "match") -> dict[st
 
 def _validate(request: Request, match: dict[str, Any], fmt: Any, what: str) -> None:
     rules = deps.services(request).rules
-    players = DUMMY[: 3 if match.get("discipline") == "chase_nine" else 2]
+    name = match.get("discipline")
+    discipline = DISCIPLINES.get(name) if isinstance(name, str) else None  # validate_setup names a bad one
+    players = DUMMY[: discipline.traits.players if discipline is not None else 2]
     setup = {"discipline": match.get("discipline"), "format": fmt, "options": match.get("options"),
              "players": players}
     if setup["options"] is None:

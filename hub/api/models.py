@@ -106,7 +106,10 @@ from hub.api.projection_models import (
     TournamentProjection,
     TournamentTable,
 )
-from hub.rules.setup import DISCIPLINES
+from hub.rules.disciplines import names
+
+# The disciplines' names in the OpenAPI; the setup itself is checked against the registry.
+DISCIPLINES = names()
 
 # Re-exported: the routers and competition_models read these as models.X.
 __all__ = [
@@ -171,7 +174,8 @@ class TokenRotated(TableCreated):
 class PlayerEntry(BaseModel):
     id: Id | None = Field(None, description="Optional; the hub makes one (p1, p2, ...). Unique within the match.")
     name: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")]
-    handicap: Literal["eight"] | None = Field(None, description="golden_nine only: the '8 wins, 9 golds' handicap.")
+    handicap: Literal["eight"] | None = Field(None, description="Only where the discipline's `handicaps` take it "
+                                              "(GET /api/disciplines): the '8 wins, 9 golds' handicap.")
 
 
 class ChasePoints(BaseModel):
@@ -182,16 +186,15 @@ class ChasePoints(BaseModel):
 
 
 class MatchFormat(BaseModel):
-    """Exactly one of race_to (wpa_nine, chinese_eight, wpa_eight, wpa_ten, other), racks or minutes
-    (golden_nine, chase_nine)."""
+    """Exactly one of race_to, racks or minutes: one of the discipline's `formats` (GET /api/disciplines)."""
 
     race_to: int | SkipJsonSchema[None] = absent(ge=1)
     racks: int | SkipJsonSchema[None] = absent(ge=1)
     minutes: float | SkipJsonSchema[None] = absent(gt=0)
     break_: Literal["winner", "alternate"] = Field("winner", alias="break", description="Who breaks the next rack.")
-    points: ChasePoints | None = Field(None, description="chase_nine only.")
+    points: ChasePoints | None = Field(None, description="Only where the discipline's `points` are not null.")
     game: str | SkipJsonSchema[None] = absent(
-        "discipline other (required): the game's name, e.g. snooker, straight_pool, one_pocket.",
+        "Required where the discipline's `named_game` is true: the game's name, e.g. snooker, straight_pool.",
         min_length=1, max_length=64)
 
     model_config = ConfigDict(populate_by_name=True, extra="allow")
@@ -201,10 +204,11 @@ class ShotClockOptions(BaseModel):
     """Seconds (fractions allowed)."""
 
     shot_s: float = Field(45, gt=0)
-    first_shot_s: float | SkipJsonSchema[None] = absent("Default: shot_s (chase_nine 60).", gt=0)
-    break_s: float | SkipJsonSchema[None] = absent("Default: shot_s (30 in a timed golden_nine match).", gt=0)
+    first_shot_s: float | SkipJsonSchema[None] = absent("Default: the discipline's `shot_clock`, else shot_s.", gt=0)
+    break_s: float | SkipJsonSchema[None] = absent("Default: the discipline's `shot_clock` (`timed_shot_clock` in a "
+                                                  "timed match), else shot_s.", gt=0)
     extension_s: float = Field(30, gt=0)
-    extensions_per_rack: int | SkipJsonSchema[None] = absent("Default 1 (chase_nine 0).", ge=0)
+    extensions_per_rack: int | SkipJsonSchema[None] = absent("Default: the discipline's `shot_clock`.", ge=0)
 
     model_config = ConfigDict(extra="allow")
 
@@ -221,7 +225,7 @@ class MatchOptions(BaseModel):
     match_clock: MatchClockOptions | None = Field(None, description="For {minutes: M} formats.")
     scoring: Literal["strokes", "racks"] = Field(
         "strokes", description='strokes: judged stroke by stroke (shot); racks: the players report who won each '
-        'rack (the rack command). Discipline other is always "racks".')
+        'rack (the rack command). Default: the first of the discipline\'s `scorings`.')
 
     model_config = ConfigDict(extra="allow")
 
@@ -230,7 +234,8 @@ class MatchCreate(BaseModel):
     tournament_id: str
     table_id: str
     discipline: Literal[DISCIPLINES]  # type: ignore[valid-type]
-    players: list[PlayerEntry] = Field(min_length=2, max_length=3, description="Two, or exactly three for chase_nine.")
+    players: list[PlayerEntry] = Field(min_length=2, max_length=3,
+                                       description="As many as the discipline's `players` (GET /api/disciplines).")
     format: MatchFormat
     options: MatchOptions | None = None
 

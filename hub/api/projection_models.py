@@ -55,7 +55,7 @@ class RackState(_Open):
     table_open: bool
     push_out_allowed: bool
     order: list[str]
-    extra: bool = Field(False, description="The tie's extra rack (golden_nine).")
+    extra: bool = Field(False, description="The tie's extra rack (a two-player match on points).")
 
 
 class RackResult(_Open):
@@ -105,11 +105,14 @@ class LastEvent(_Open):
     fouls: list[str]
     notes: list[str] = Field(description="The notes in English, the same as note_codes, one for one.")
     note_codes: list[NoteCode] = Field(description="What the event did, as codes with arguments.")
+    called: int | None = Field(None, description=(
+        "A stroke of a call-shot discipline (`call_shot` in GET /api/disciplines): the ball that went in as "
+        "called (the command's `called`), or null. Absent otherwise."))
 
 
 class MatchResult(_Open):
     reason: str = Field(description="race, racks, points, time, penalty, concession, disqualification.")
-    ranking: list[str] | None = Field(None, description="chase_nine: ids by score, highest first.")
+    ranking: list[str] | None = Field(None, description="A ranked discipline: ids by score, highest first.")
 
 
 Status = Literal["scheduled", "live", "finished"]

@@ -58,7 +58,7 @@ lists the called matches a correction would change (the I/O layer checks they ha
   ``move_call`` follows a scheduled match moved to another table (``PATCH /api/matches``).
 - ``order_queue``: the given ready keys first, in that order, then the rest in the natural
   order; it replaces the previous explicit order (``keys: []`` clears it).
-- ``take_result``: from the match that finished: ``winner`` (null only for a chase_nine match
+- ``take_result``: from the match that finished: ``winner`` (null only for a three-player match
   whose top score is shared), ``scores`` {pid: the match ``score``} for exactly its players,
   ``ranking`` optional (its players, highest first), ``entered`` (a score entered by hand: the
   draw match shows ``entered: true``), ``withdrawn`` (the match's players who withdrew from the

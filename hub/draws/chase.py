@@ -1,4 +1,4 @@
-"""Chase groups (chase_nine, three players a match): rounds formed from the standings so far.
+"""Chase groups (a three-player discipline: chase-points nine-ball): rounds formed from the standings so far.
 
 - ``rounds: N`` rounds (default 3).  Keys ``C{r}-{i}``, ``round`` = ``"R{r}"``, ``bracket`` =
   ``"chase"``; G = (players in the round) // 3 matches, then, when the count is not divisible

@@ -6,8 +6,9 @@
   none of whose players is in another called match (or one called in this same answer).
   Returns ``[(key, table_id)]``; the caller creates each match, then stores a ``call``.
 - ``match_body(state, key)``: the ``POST /api/matches`` body for a ready key (without
-  ``tournament_id`` / ``table_id``); player ids are the tournament's; ``handicap`` only for
-  golden_nine (read when the match is called, so a handicap change applies to later calls);
+  ``tournament_id`` / ``table_id``); player ids are the tournament's; ``handicap`` only where
+  the discipline takes it (traits ``handicaps``; read when the match is called, so a handicap
+  change applies to later calls);
   ``format`` is the one its stage and round are played to (``match.by_round``, ``rounds``).
 - ``key_of_match``, ``calls``, ``stale_calls``, ``downstream``: see each function.
 """
@@ -21,6 +22,7 @@ from typing import Any
 from hub.draws import rounds
 from hub.draws.events import DrawReject, conflict
 from hub.draws.state import TournamentState
+from hub.rules.disciplines import DISCIPLINES
 
 
 def dispatch(state: TournamentState, tables: Sequence[tuple[str, bool]]) -> list[tuple[str, str]]:
@@ -62,12 +64,13 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
         raise conflict("not_ready", f"{key} is not ready to be called ({match.status})")
     template = spec.then["match"] if match.stage == 2 and spec.then is not None else spec.match
     discipline = template["discipline"]
+    traits = DISCIPLINES[discipline].traits
     players = []
     for pid in match.known_players:
         player = state.player(pid)
         entry: dict[str, Any] = {"id": pid, "name": player.name}
-        if discipline == "golden_nine" and player.handicap == "eight":
-            entry["handicap"] = "eight"
+        if player.handicap is not None and player.handicap in traits.handicaps:
+            entry["handicap"] = player.handicap
         players.append(entry)
     return {"discipline": discipline, "players": players,
             "format": rounds.match_format(state, match.stage, match.round),

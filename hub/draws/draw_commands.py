@@ -25,7 +25,7 @@ from hub.draws import brackets, draw_formats, fields, race_lengths, stage_setup
 from hub.draws.draw_formats.base import MAX_DRAW_MATCHES, DrawFormat, Params, players_per_match
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
-from hub.rules.setup import DISCIPLINES
+from hub.rules.disciplines import DISCIPLINES
 
 SEEDINGS = ("random", "seeded")
 SEED_LIMIT = 2**63

@@ -146,7 +146,7 @@ def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
     winner = fields.required(cmd, "winner")
     if winner is None:
         if len(players) != 3:
-            raise bad("winner is required (null only for a chase_nine match whose top score is shared)")
+            raise bad("winner is required (null only for a three-player match whose top score is shared)")
     else:
         winner = _in_match(state, match, winner, "winner")
     scores = fields.mapping(fields.required(cmd, "scores"), "scores")

@@ -12,8 +12,8 @@ added unseeded, the event's entry noting ``seed_taken`` {seed, holder}.
 
 Player fields: ``name`` a string, stripped, 1..100 characters; ``club`` optional, at most 100
 (empty means none); ``seed`` optional whole number 1..9999, unique among the tournament's
-players; ``handicap`` null or ``"eight"`` (golden_nine's "8 wins, 9 golds"; only sent to
-golden_nine matches).  Ids are ``p1``, ``p2``, ... in order of addition.  At most 512 players
+players; ``handicap`` null or ``"eight"`` (Chinese nine-ball's "8 wins, 9 golds"; only sent to
+the matches of a discipline that takes it).  Ids are ``p1``, ``p2``, ... in order of addition.  At most 512 players
 per call and 1024 in a tournament.
 """
 

@@ -12,8 +12,8 @@
 - Standings, per group: ``played``, ``won``, ``lost`` (matches played: a walkover is not one),
   ``walkovers_won`` / ``walkovers_lost``, ``points`` (= matches won, a walkover won included: it
   is a win for the player present and a loss for the absent one, with no score), ``score_for`` /
-  ``score_against`` (the match ``score`` of PROTOCOL section 4: points in golden_nine, racks in
-  wpa_nine and chinese_eight).  Ranks 1..n in each group, never shared; ties are broken by
+  ``score_against`` (the match ``score`` of PROTOCOL section 4: points or racks, as the
+  discipline's traits say).  Ranks 1..n in each group, never shared; ties are broken by
   ``tie_breaks`` (head-to-head, score difference, score for, re-applied from head-to-head to every
   subgroup still tied; then seed, entry).
 - Champion: with one group, the best-ranked player not withdrawn once every match is resolved;

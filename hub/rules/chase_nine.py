@@ -14,13 +14,31 @@ from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
 from hub.rules.notes import Note
 from hub.rules.state import MatchState
+from hub.rules.traits import Traits, shot_clock
 
 
 class ChaseNine(Discipline):
-    name = "chase_nine"
-    penalty_types = ("intentional_foul", "forfeit_rack", "forfeit_match")
-    concede_scopes = ("rack",)
-    win_types = ("normal", "small_gold", "big_gold")
+    traits = Traits(
+        name="chase_nine",
+        balls=tuple(range(1, 10)),
+        win_ball=9,
+        ball_on="lowest",
+        players=3,
+        lag=False,
+        formats=("racks", "minutes"),
+        format_defaults={"racks": 6, "minutes": 40},
+        breaks=("winner",),  # the winner always breaks
+        score="points",
+        ranked=True,
+        points={"foul": 1, "normal": 3, "small_gold": 3, "big_gold": 5},
+        play_flags=("snooker", "rail_safety"),
+        penalty_types=("intentional_foul", "forfeit_rack", "forfeit_match"),
+        concede_scopes=("rack",),
+        win_types=("normal", "small_gold", "big_gold"),
+        rack_paid_by=True,
+        shot_clock=shot_clock(first_shot_s=60, extensions_per_rack=0),
+    )
+    demo_event = {"type": "chase_groups", "players": 9, "tables": 3, "rounds": 3, "name": "cuehub chase night"}
 
     def upper(self, st: MatchState, pid: str) -> str:  # 上家
         return core.previous_in_order(st, pid)

@@ -10,13 +10,25 @@ from hub.rules.discipline import Discipline
 from hub.rules.groups import GROUPS, group_of
 from hub.rules.notes import Note
 from hub.rules.state import MatchState
+from hub.rules.traits import Traits, called_fouls
 
 BAD_BREAK_CHOICES = ("rerack_self", "rerack_other", "play")
 EIGHT_BREAK_FOUL_CHOICES = ("play", "behind_line")
 
 
 class ChineseEight(Discipline):
-    name = "chinese_eight"
+    traits = Traits(
+        name="chinese_eight",
+        balls=tuple(range(1, 16)),
+        win_ball=8,
+        ball_on="group",
+        groups=True,
+        called_fouls_break=called_fouls("not_trying"),
+        called_fouls_play=called_fouls("not_trying"),
+        timeout_race_to=6,  # 中式八球: once per player, in a race to 6 or more
+    )
+    demo_event = {"type": "round_robin", "players": 8, "tables": 2, "groups": 2, "then_advance": 2,
+                  "name": "cuehub eight-ball league"}
 
     def legal_first(self, st: MatchState, pid: str) -> set[int]:
         """Ball-on: open table any ball but the 8; else the group, or the 8 once it is cleared."""
@@ -152,6 +164,3 @@ class ChineseEight(Discipline):
             note.append(notes.REBREAKS_WARNED(player=breaker))
             return
         super().decide_choice(st, pid, choice, context, note)
-
-    def win_ball(self, st: MatchState, pid: str) -> int | None:
-        return 8

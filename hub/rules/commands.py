@@ -174,10 +174,10 @@ def command_data(kind: str, cmd: Mapping[str, Any], players: tuple[str, ...]) ->
                     or len(set(order)) != len(order)):
                 raise bad("order must list every player once")
             if len(players) != 3:
-                raise bad("order is for chase_nine; two-player matches take breaker")
+                raise bad("order is for a three-player match; two-player matches take breaker")
             return {"order": list(order)}
         if len(players) == 3:
-            raise bad("chase_nine: start takes order, [3 player ids], the first breaks")
+            raise bad("a three-player match starts with order, [3 player ids], the first breaks")
         breaker = cmd.get("breaker")
         if breaker not in players:
             raise bad("breaker must be one of the match's players")

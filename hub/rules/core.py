@@ -1,4 +1,5 @@
-"""The shared core of the four rulesets: balls, fact-derived fouls, innings, racks, match end.
+"""The shared core of the rulesets: balls, fact-derived fouls, innings, racks, match end. What
+differs between disciplines it reads from the match's traits (``st.setup.traits``, traits.py).
 
 Every function here changes the working ``MatchState`` it is given (see state.py for why
 that is safe) and reads no clock: times come in through the events.
@@ -60,16 +61,16 @@ def fact_fouls(
     return fouls
 
 
-BREAK_RAILS = 4  # wpa_nine, chinese_eight, chase_nine: a ball pocketed or four object balls to a cushion
+BREAK_RAILS = 4  # a ball pocketed or four object balls to a cushion (break_count "break_rails")
 
 
 def break_requirement_met(shot: Mapping[str, Any]) -> bool:
-    """The break requirement of wpa_nine, chinese_eight and chase_nine (golden_nine counts crossings)."""
+    """The break requirement of the disciplines that count balls to a rail on a break."""
     return bool(shot["pocketed"]) or shot["break_rails"] >= BREAK_RAILS
 
 
 def rails_break(st: MatchState, shot: Mapping[str, Any]) -> tuple[list[str], set[int]]:
-    """The break stroke's facts in wpa_nine, chase_nine and wpa_ten: the 1 first, the rails-or-pocket
+    """The break stroke's facts of a rotation game that counts rails: the 1 first, the rails-or-pocket
     requirement (else ``bad_break``); the balls leave the table. Returns the fouls and the balls down."""
     fouls = fact_fouls(shot, {1}, is_break=True)
     if not break_requirement_met(shot):
@@ -80,7 +81,7 @@ def rails_break(st: MatchState, shot: Mapping[str, Any]) -> tuple[list[str], set
 
 
 def nine_ball_rails_break(st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
-    """``rails_break`` in wpa_nine and chase_nine: a 9 down on a foul comes back."""
+    """``rails_break`` in a nine-ball game: a 9 down on a foul comes back."""
     fouls, down = rails_break(st, shot)
     if fouls and 9 in down:
         respot(st.rack, 9, note)
@@ -130,7 +131,7 @@ def start_inning(st: MatchState, pid: str, *, ball_in_hand: str | None = None) -
     rack.inning_player = pid
     rack.inning_is_break = False
     rack.gold_inning = False
-    rack.inning_start_full = len(rack.on_table) == len(ALL_BALLS[st.setup.discipline])
+    rack.inning_start_full = len(rack.on_table) == len(st.setup.traits.balls)
     rack.inning_start_one_and_nine = 1 in rack.on_table and 9 in rack.on_table
     rack.inning_first = pid not in rack.innings_had
     rack.snooker_passer = None
@@ -151,18 +152,6 @@ def ask(st: MatchState, player: str, options: Iterable[str], context: str) -> No
 
 
 # --- racks -------------------------------------------------------------------------------
-
-ALL_BALLS = {
-    "golden_nine": frozenset(range(1, 10)),
-    "wpa_nine": frozenset(range(1, 10)),
-    "chase_nine": frozenset(range(1, 10)),
-    "chinese_eight": frozenset(range(1, 16)),
-    "wpa_eight": frozenset(range(1, 16)),
-    "wpa_ten": frozenset(range(1, 11)),
-    "other": frozenset(),  # a game the hub does not judge: no balls are tracked
-}
-GROUPED = ("chinese_eight", "wpa_eight")  # solids and stripes, given again at every rack
-
 
 def rack_order(st: MatchState, breaker: str) -> tuple[str, ...]:
     ids = st.ids()
@@ -190,7 +179,7 @@ def begin_rack(st: MatchState, number: int, breaker: str, order: tuple[str, ...]
     rack.breaker = breaker
     rack.shooter = breaker
     rack.phase = "break"
-    rack.on_table = set(ALL_BALLS[st.setup.discipline])
+    rack.on_table = set(st.setup.traits.balls)
     rack.table_open = True
     rack.inning_player = breaker
     rack.inning_is_break = True
@@ -206,8 +195,8 @@ def begin_rack(st: MatchState, number: int, breaker: str, order: tuple[str, ...]
         p.extensions_left = per_rack
         p.not_trying_in_rack = 0
         p.rail_safeties_in_rack = 0
-        if st.setup.discipline in GROUPED:
-            p.group = None
+        if st.setup.traits.groups:
+            p.group = None  # solids and stripes are given again at every rack
 
 
 def rerack(st: MatchState, breaker: str, note: list[Note]) -> None:
@@ -318,9 +307,9 @@ def _match_ends_after_rack(st: MatchState, note: list[Note]) -> bool:
 
 
 def settle_on_points(st: MatchState, reason: str, note: list[Note]) -> bool:
-    """End a racks/minutes match on points; a golden_nine tie goes to one extra rack.
-    Returns False when the match goes on (extra rack)."""
-    if st.setup.discipline == "chase_nine":
+    """End a racks/minutes match on points; a two-player tie goes to one extra rack (a ranked match
+    has none). Returns False when the match goes on (extra rack)."""
+    if st.setup.traits.ranked:
         end_match(st, None, "points", note)
         return True
     a, b = st.players
@@ -341,7 +330,7 @@ def begin_lag(st: MatchState, number: int) -> None:
 
 def _next_rack(st: MatchState, winner: str, next_order: tuple[str, ...] | None) -> None:
     number = st.rack.number + 1
-    if st.setup.discipline == "chase_nine":
+    if st.setup.traits.ranked:
         order = next_order or rack_order(st, winner)
         begin_rack(st, number, order[0], order)
         return
@@ -359,7 +348,7 @@ def _next_rack(st: MatchState, winner: str, next_order: tuple[str, ...] | None) 
 
 
 def ranking(st: MatchState) -> list[str]:
-    """chase_nine: by score, highest first; ties keep the rack-1 order; disqualified last."""
+    """A ranked match's players by score, highest first; ties keep the rack-1 order; disqualified last."""
     first_order = list(st.first_order or st.ids())
     return sorted(
         first_order, key=lambda pid: (st.player(pid).disqualified, -st.player(pid).score, first_order.index(pid))
@@ -369,7 +358,7 @@ def ranking(st: MatchState) -> list[str]:
 def end_match(st: MatchState, winner: str | None, reason: str, note: list[Note]) -> None:
     st.status = "finished"
     result: dict[str, Any] = {"reason": reason}
-    if st.setup.discipline == "chase_nine":
+    if st.setup.traits.ranked:
         order = ranking(st)
         result["ranking"] = order
         top = [pid for pid in order if not st.player(pid).disqualified]

@@ -158,8 +158,9 @@ def _check_rack(st: MatchState, discipline: Discipline, data: dict[str, Any]) ->
     pending = st.rack.pending
     if pending is not None:
         raise Reject("decision_pending", f"waiting for {pending.player} to choose")
-    if data["win_type"] not in discipline.win_types:
-        raise Reject("bad_command", f"{discipline.name}: win_type must be one of {', '.join(discipline.win_types)}")
+    win_types = discipline.traits.win_types
+    if data["win_type"] not in win_types:
+        raise Reject("bad_command", f"{discipline.name}: win_type must be one of {', '.join(win_types)}")
     discipline.check_rack(st, data["winner"], data["win_type"], data.get("paid_by"))
 
 
@@ -175,8 +176,8 @@ def _check_start(st: MatchState, discipline: Discipline, data: dict[str, Any]) -
 
 def _check_lag(st: MatchState, discipline: Discipline, data: dict[str, Any]) -> None:
     rack = st.rack
-    if st.setup.discipline == "chase_nine":
-        raise Reject("not_allowed", "chase_nine has no lag: start with the order")
+    if not st.setup.traits.lag:
+        raise Reject("not_allowed", f"{discipline.name} has no lag: start with the order")
     if rack.phase == "decision" and _in_lag(st):
         raise Reject("decision_pending", "the lag winner has to choose break or pass")
     if rack.phase != "lag":
@@ -222,22 +223,24 @@ def _check_match_time_expired(st: MatchState, discipline: Discipline, data: dict
 
 
 def _check_penalty(st: MatchState, discipline: Discipline, data: dict[str, Any]) -> None:
-    if data["type"] not in discipline.penalty_types:
+    if data["type"] not in discipline.traits.penalty_types:
         raise Reject("not_allowed", f"{discipline.name} has no {data['type']} penalty here")
     if st.rack.phase == "lag" and data["type"] not in ("forfeit_match",):
         raise Reject("not_allowed", "no rack is in play")
 
 
 def _check_timeout(st: MatchState, discipline: Discipline, data: dict[str, Any]) -> None:
+    race_to = discipline.traits.timeout_race_to
     allowed = (
-        discipline.name == "chinese_eight"
+        race_to is not None
         and st.rack.phase == "break"
-        and (st.setup.race_to or 0) >= 6
+        and (st.setup.race_to or 0) >= race_to
         and not st.player(data["player"]).timeout_used  # shaped: always one of the players
         and not st.paused
     )
     if not allowed:
-        raise Reject("not_allowed", "a timeout: chinese_eight, race to 6 or more, once per player, before a break")
+        where = f"race to {race_to} or more" if race_to is not None else f"never in {discipline.name}"
+        raise Reject("not_allowed", f"a timeout: {where}, once per player, before a break")
 
 
 def _check_stalemate(st: MatchState, discipline: Discipline, data: dict[str, Any]) -> None:
@@ -250,7 +253,7 @@ def _check_concede(st: MatchState, discipline: Discipline, data: dict[str, Any])
     at_table = rack.shooter if rack.pending is None else rack.pending.player
     if data.get("player") != at_table and not st.setup.by_racks:  # scored by racks: nobody is at the table
         raise Reject("not_your_turn", "only the player at the table may concede")
-    if data["scope"] not in discipline.concede_scopes:
+    if data["scope"] not in discipline.traits.concede_scopes:
         raise Reject("not_allowed", f"{discipline.name}: a {data['scope']} cannot be conceded")
 
 

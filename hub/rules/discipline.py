@@ -3,24 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from hub.rules import core, notes
 from hub.rules.events import Reject
 from hub.rules.notes import Note
 from hub.rules.state import MatchState
+from hub.rules.traits import Traits
 
 RERACK_CHOICES = ("play", "rerack_self", "rerack_other")
 
 
 class Discipline:
     """One ruleset.  Handlers change the working state and return the stroke's foul codes;
-    ``note`` collects the notes a commentator reads in ``last`` (``notes.py``: codes with arguments)."""
+    ``note`` collects the notes a commentator reads in ``last`` (``notes.py``: codes with arguments).
+    What the rest of the hub and the clients know of it is its ``traits`` (traits.py)."""
 
-    name = ""
-    penalty_types: tuple[str, ...] = ("forfeit_rack", "forfeit_match")
-    concede_scopes: tuple[str, ...] = ("rack", "match")
-    win_types: tuple[str, ...] = ("normal",)  # what a `rack` command may report (scoring by racks)
+    traits: ClassVar[Traits]
+    # The event `cuehub demo` runs in this discipline: hub/tools/simulate_draw.py DrawPlan's fields
+    # but the discipline (None: none).
+    demo_event: ClassVar[Mapping[str, Any] | None] = None
+
+    @property
+    def name(self) -> str:
+        return self.traits.name
 
     # --- to implement ---
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
@@ -54,8 +60,7 @@ class Discipline:
     def validate_shot(self, st: MatchState, shot: Mapping[str, Any]) -> None:
         """Extra discipline checks on a well-formed shot (raise Reject)."""
         if shot["push_out"]:
-            raise Reject("not_allowed", "a push-out is only allowed in wpa_nine and wpa_ten, on the first stroke after "
-                                        "the break")
+            raise Reject("not_allowed", f"{self.name} has no push-out")
 
     def validate_foul(self, reason: str) -> None:
         """Extra discipline checks on a well-formed `foul` command's reason (raise Reject)."""
@@ -90,7 +95,7 @@ class Discipline:
             raise Reject("bad_choice", f"unknown choice {choice}")
 
     def penalty(self, st: MatchState, pid: str, kind: str, note: list[Note]) -> None:
-        """wpa_nine and chinese_eight: forfeits only (RULES.md settled details)."""
+        """Forfeits only (RULES.md settled details): a discipline with other penalties says how they count."""
         p = st.player(pid)
         p.penalties[kind] = p.penalties.get(kind, 0) + 1
         if kind == "forfeit_match":
@@ -105,7 +110,7 @@ class Discipline:
             self.lose_rack(st, pid, "concession", note)
 
     def win_ball(self, st: MatchState, pid: str) -> int | None:
-        return 9
+        return self.traits.win_ball
 
     # --- scoring rack by rack (PROTOCOL.md section 17) ---
     def check_rack(self, st: MatchState, winner: str, win_type: str, paid_by: str | None) -> None:

@@ -5,16 +5,16 @@ players reporting their score. Taken for a scheduled, live or finished match (a 
 its score corrected); the event's data is `{"winner", "score": {pid: n}, "reason"}`.
 
 Checks (`Reject("bad_command", ...)`, the API answers 422 `bad_result`):
-- `score` gives a whole number for exactly the match's players: racks won for a race (wpa_nine,
-  chinese_eight: 0 to the race), points for golden_nine (not negative) and chase_nine (net points
-  that sum to zero);
+- `score` gives a whole number for exactly the match's players: racks won for a race (0 to the
+  race), points for a match of racks or minutes (not negative, or net points that sum to zero in a
+  ranked discipline: traits.py `ranked`);
 - `winner` is a player with the best score, strictly (two players), and in a race the one who
-  reached it; chase_nine: the sole top scorer, or null when the top is shared;
+  reached it; a ranked match: the sole top scorer, or null when the top is shared;
 - `reason`: optional, at most 200 characters (shown to every screen).
 
-Folded: each player's `score` is the one given (and `racks_won` too in a race; golden_nine and
-chase_nine keep their racks as played), the match is `finished` with the winner and
-`result: {"entered": true, "reason": <the text or null>}` (chase_nine adds its `ranking`), no
+Folded: each player's `score` is the one given (and `racks_won` too in a race; a match on points
+keeps its racks as played), the match is `finished` with the winner and
+`result: {"entered": true, "reason": <the text or null>}` (a ranked match adds its `ranking`), no
 rack is in play and every clock stops. Only the desk undoes it (a reopen, a server-made undo): a
 tablet's undo of it is `not_allowed` (PROTOCOL.md section 9); the undo brings back the match as it
 was before it.
@@ -45,19 +45,19 @@ def _scores(st: MatchState, raw: Any) -> dict[str, int]:
         raise _bad(f"score must give a whole number for each player: {', '.join(ids)}")
     out: dict[str, int] = {}
     race = st.setup.race_to
-    chase = st.setup.discipline == "chase_nine"
+    ranked = st.setup.traits.ranked
     for pid in ids:
         n = raw[pid]
         if isinstance(n, bool) or not isinstance(n, int):
             raise _bad(f"score.{pid} must be a whole number")
-        low = -MAX_POINTS if chase else 0
+        low = -MAX_POINTS if ranked else 0
         high = race if race is not None else MAX_POINTS
         if not low <= n <= high:
             what = f"racks won (0 to the race to {race})" if race is not None else "points"
             raise _bad(f"score.{pid} must be {what}: {n} is out of range")
         out[pid] = n
-    if chase and sum(out.values()) != 0:
-        raise _bad("chase_nine scores are net points: they must sum to zero")
+    if ranked and sum(out.values()) != 0:
+        raise _bad(f"{st.setup.discipline} scores are net points: they must sum to zero")
     return out
 
 
@@ -72,8 +72,8 @@ def decide(st: MatchState, command: Mapping[str, Any]) -> dict[str, Any]:
     best = max(score.values())
     top = [pid for pid, n in score.items() if n == best]
     if winner is None:
-        if st.setup.discipline != "chase_nine" or len(top) < 2:
-            raise _bad("winner is required (null only for a chase_nine match whose top score is shared)")
+        if not st.setup.traits.ranked or len(top) < 2:
+            raise _bad("winner is required (null only for a ranked match whose top score is shared)")
     else:
         if winner not in score:
             raise _bad(f"winner must be one of the match's players: {', '.join(st.setup.player_ids)}")
@@ -94,7 +94,7 @@ def apply(st: MatchState, version: int, data: Mapping[str, Any]) -> None:
         if race:
             p.racks_won = p.score
     result: dict[str, Any] = {"entered": True, "reason": data.get("reason")}
-    if st.setup.discipline == "chase_nine":
+    if st.setup.traits.ranked:
         order = list(st.first_order or st.setup.player_ids)
         result["ranking"] = sorted(order, key=lambda pid: (-st.player(pid).score, order.index(pid)))
     st.status = "finished"

@@ -98,6 +98,7 @@ def _apply_play(st: MatchState, ev: Event) -> None:
         reset_shot_clock(st, ev.at)
     sync_match_clock(st, ev.at)
     st.last = (ev.version, kind, data.get("player"), tuple(fouls), tuple(note))
+    st.last_called = data.get("called") if kind == "shot" else None
     st.expired_turn = expired
     if st.status != "live":
         st.link_lost_since = None  # a finished (or un-started) match has no link to lose

@@ -10,6 +10,7 @@ from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
 from hub.rules.notes import Note
 from hub.rules.state import MatchState
+from hub.rules.traits import COMMON_STATS, Traits, called_fouls
 
 # Duya rules ch.2 4(a): break-and-run 10, table run 7, victory 4, foul 1 to the opponent.
 WIN_POINTS = {"big_gold": 10, "small_gold": 7, "normal": 4}
@@ -21,9 +22,25 @@ WEAK_BREAK_CHOICES = ("play", "rerack_self", "rerack_other")
 
 
 class GoldenNine(Discipline):
-    name = "golden_nine"
-    penalty_types = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match")
-    win_types = ("normal", "small_gold", "big_gold")
+    traits = Traits(
+        name="golden_nine",
+        balls=tuple(range(1, 10)),
+        win_ball=9,
+        ball_on="lowest",
+        formats=("racks", "minutes"),
+        format_defaults={"racks": 9, "minutes": 40},
+        score="points",
+        handicaps=("eight",),  # 打8金9: the 8 wins for that player, the 9 golds
+        break_count="break_crossings",
+        break_flags=("break_position",),
+        called_fouls_break=called_fouls("weak_break"),
+        stats=(*COMMON_STATS, "loss_of_chance"),
+        penalty_types=("intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match"),
+        win_types=("normal", "small_gold", "big_gold"),
+        timed_shot_clock={"break_s": 30},  # RULES.md golden_nine "Timed match"
+    )
+    demo_event = {"type": "double_elimination", "players": 16, "tables": 8, "shot_clock": True, "then_advance": 4,
+                  "final_length": 5, "name": "cuehub demo open"}
 
     def validate_foul(self, reason: str) -> None:
         if reason == "weak_break":

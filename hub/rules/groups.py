@@ -1,4 +1,4 @@
-"""The groups of the eight-ball disciplines (chinese_eight, wpa_eight): solids 1-7, stripes 9-15,
+"""The groups of the eight-ball disciplines (traits ``groups``): solids 1-7, stripes 9-15,
 the 8 black; an open table until a stroke gives the groups."""
 
 from __future__ import annotations

@@ -11,10 +11,14 @@ from hub.rules.discipline import Discipline
 from hub.rules.events import Reject
 from hub.rules.notes import Note
 from hub.rules.state import MatchState
+from hub.rules.traits import Traits
 
 
 class OtherGame(Discipline):
-    name = "other"
+    traits = Traits(name="other", balls=(), win_ball=None, scorings=("racks",), named_game=True, break_count=None,
+                    called_fouls_break=(), called_fouls_play=(), stats=())
+    # Scored rack by rack: the simulated tablets report each frame's winner.
+    demo_event = {"type": "round_robin", "players": 4, "tables": 1, "name": "cuehub snooker night"}
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         raise Reject("not_allowed", "this game is scored rack by rack")  # decide() refuses shots first
@@ -23,6 +27,3 @@ class OtherGame(Discipline):
 
     def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
         raise Reject("not_allowed", "this game is scored rack by rack")  # decide() refuses fouls first
-
-    def win_ball(self, st: MatchState, pid: str) -> int | None:
-        return None

@@ -55,7 +55,7 @@ def _last_json(st: MatchState) -> dict[str, Any] | None:
     if st.last is None:
         return None
     version, kind, player, fouls, notes = st.last
-    return {
+    out: dict[str, Any] = {
         "version": version,
         "kind": kind,
         "player": player,
@@ -64,6 +64,9 @@ def _last_json(st: MatchState) -> dict[str, Any] | None:
         "notes": [n.english() for n in notes],  # the same notes in English (hub/rules/notes.py)
         "note_codes": [n.json() for n in notes],
     }
+    if kind == "shot" and st.setup.traits.call_shot:
+        out["called"] = st.last_called  # the ball that went in as called, or null
+    return out
 
 
 def projection(st: MatchState) -> dict[str, Any]:

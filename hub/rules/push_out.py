@@ -1,6 +1,5 @@
-"""What wpa_nine and wpa_ten share: the push-out and the three-consecutive-fouls rule (RULES.md
-wpa_nine; "the wpa_nine push-out clause holds for wpa_ten"; wpa_ten "Three consecutive fouls: as
-wpa_nine")."""
+"""What the WPA nine-ball and ten-ball modules share: the push-out and the three-consecutive-fouls
+rule (RULES.md: the ten-ball section takes both from the nine-ball one)."""
 
 from __future__ import annotations
 

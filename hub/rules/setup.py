@@ -7,17 +7,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.rules.disciplines import DISCIPLINES
 from hub.rules.events import SetupError
 from hub.rules.names import BadName, clean_name
+from hub.rules.traits import Traits
 
-DISCIPLINES = ("golden_nine", "wpa_nine", "chinese_eight", "chase_nine", "wpa_eight", "wpa_ten", "other")
-# Which format each discipline is played to: a race, or a number of racks / minutes.
-RACE_DISCIPLINES = ("wpa_nine", "chinese_eight", "wpa_eight", "wpa_ten", "other")
-POINTS_DISCIPLINES = ("golden_nine", "chase_nine")
 # How a match is scored: stroke by stroke (judged by the rules) or rack by rack (`rack` commands).
 SCORINGS = ("strokes", "racks")
+SCORING_WORDS = {"strokes": "stroke by stroke", "racks": "rack by rack"}
+LENGTHS = ("race_to", "racks", "minutes")
 MAX_GAME = 64
-CHASE_POINTS_DEFAULT = {"foul": 1, "normal": 3, "small_gold": 3, "big_gold": 5}
 MAX_NAME = 100
 MAX_ID = 64
 
@@ -58,25 +57,27 @@ class MatchSetup:
     racks: int | None
     minutes: float | None
     break_mode: str  # "winner" | "alternate"
-    chase_points: tuple[tuple[str, int], ...]  # chase_nine point values
+    chase_points: tuple[tuple[str, int], ...]  # the point values of a discipline that takes format.points
     shot_clock: ShotClockConfig | None
     timeout_every_racks: int
     timeout_s: float
     # The draw match this match plays ({"tournament_id", "key", "round"} as items), or None.
     draw: tuple[tuple[str, str], ...] | None = None
     scoring: str = "strokes"  # "racks": the players report who won each rack (PROTOCOL.md section 17)
-    game: str | None = None  # discipline "other": the game's name (snooker, straight_pool, ...)
+    game: str | None = None  # a game the hub does not judge: its name (snooker, straight_pool, ...)
 
     def __deepcopy__(self, _memo: dict[int, Any]) -> MatchSetup:
         return self  # frozen: states share it
 
-    # derived once: the fold looks players up on every event
+    # derived once: the fold looks players up on every event, and the discipline's traits
     player_ids: tuple[str, ...] = field(init=False)
     player_index: dict[str, int] = field(init=False)
+    traits: Traits = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "player_ids", tuple(p.id for p in self.players))
         object.__setattr__(self, "player_index", {p.id: i for i, p in enumerate(self.players)})
+        object.__setattr__(self, "traits", DISCIPLINES[self.discipline].traits)
 
     def points(self, key: str) -> int:
         return dict(self.chase_points)[key]
@@ -90,7 +91,7 @@ class MatchSetup:
         if self.minutes is not None:
             out["minutes"] = self.minutes
         out["break"] = self.break_mode
-        if self.discipline == "chase_nine":
+        if self.traits.points is not None:
             out["points"] = dict(self.chase_points)
         if self.game is not None:
             out["game"] = self.game
@@ -145,12 +146,12 @@ def _mapping(value: Any, what: str) -> Mapping[str, Any]:
     return value
 
 
-def _players(raw: Any, discipline: str, make_id: Any) -> tuple[PlayerSetup, ...]:
+def _players(raw: Any, traits: Traits, make_id: Any) -> tuple[PlayerSetup, ...]:
     if not isinstance(raw, list):
         raise SetupError("players must be a list")
-    want = 3 if discipline == "chase_nine" else 2
+    want = traits.players
     if len(raw) != want:
-        raise SetupError(f"{discipline} needs exactly {want} players")
+        raise SetupError(f"{traits.name} needs exactly {want} players")
     players: list[PlayerSetup] = []
     for i, entry in enumerate(raw):
         if not isinstance(entry, Mapping):
@@ -168,8 +169,9 @@ def _players(raw: Any, discipline: str, make_id: Any) -> tuple[PlayerSetup, ...]
         if not isinstance(pid, str) or not pid or len(pid) > MAX_ID:
             raise SetupError(f"player {i + 1}: id must be a string of 1 to {MAX_ID} characters")
         handicap = entry.get("handicap")
-        if handicap is not None and (handicap != "eight" or discipline != "golden_nine"):
-            raise SetupError("handicap 'eight' is the only handicap, and only in golden_nine")
+        if handicap is not None and handicap not in traits.handicaps:
+            raise SetupError(f"{traits.name} takes no handicap {str(handicap)[:20]!r}" + (
+                f" (only {', '.join(traits.handicaps)})" if traits.handicaps else ""))
         players.append(PlayerSetup(pid, name, handicap))
     if len({p.id for p in players}) != len(players):
         raise SetupError("player ids must be unique within the match")
@@ -179,9 +181,10 @@ def _players(raw: Any, discipline: str, make_id: Any) -> tuple[PlayerSetup, ...]
 def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str, table_id: str) -> MatchSetup:
     if not isinstance(body, Mapping):
         raise SetupError("the match body must be an object")
-    discipline = body.get("discipline")
-    if discipline not in DISCIPLINES:
+    name = body.get("discipline")
+    if not isinstance(name, str) or name not in DISCIPLINES:
         raise SetupError(f"discipline must be one of {', '.join(DISCIPLINES)}")
+    traits = DISCIPLINES[name].traits
     used: set[str] = {str(p.get("id")) for p in body.get("players") or [] if isinstance(p, Mapping) and p.get("id")}
 
     def make_id(i: int) -> str:
@@ -191,31 +194,21 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         used.add(f"p{n}")
         return f"p{n}"
 
-    players = _players(body.get("players"), discipline, make_id)
+    players = _players(body.get("players"), traits, make_id)
     fmt = _mapping(body.get("format"), "format")
-    race_to, racks, minutes = _length(fmt, discipline)
-    break_mode = fmt.get("break", "winner")
+    race_to, racks, minutes = _length(fmt, traits)
+    break_mode = fmt.get("break", traits.breaks[0])
     if break_mode not in ("winner", "alternate"):
         raise SetupError("format.break must be 'winner' or 'alternate'")
-    if break_mode == "alternate" and discipline == "chase_nine":
-        raise SetupError("chase_nine: the winner always breaks")
-    points = dict(CHASE_POINTS_DEFAULT)
-    if "points" in fmt:
-        if discipline != "chase_nine":
-            raise SetupError("format.points is for chase_nine")
-        raw_points = _mapping(fmt["points"], "format.points")
-        for key, value in raw_points.items():
-            if key not in CHASE_POINTS_DEFAULT:
-                raise SetupError(f"format.points: unknown key {key!r}")
-            points[key] = _number(value, f"format.points.{key}", minimum=1, integer=True)
+    if break_mode not in traits.breaks:
+        raise SetupError(f"{name}: format.break must be {' or '.join(repr(b) for b in traits.breaks)}")
+    points = _points(fmt, traits)
 
     options = _mapping(body.get("options"), "options")
-    scoring = _scoring(options, discipline)
-    game = _game(fmt, discipline)
-    # RULES.md golden_nine "Timed match": a timed match always has a shot clock.
-    shot_clock = _shot_clock(
-        options.get("shot_clock"), discipline, timed=minutes is not None and discipline == "golden_nine"
-    )
+    scoring = _scoring(options, traits)
+    game = _game(fmt, traits)
+    timed = minutes is not None and traits.timed_shot_clock is not None
+    shot_clock = _shot_clock(options.get("shot_clock"), traits, timed=timed)
     match_clock = _mapping(options.get("match_clock"), "options.match_clock")
     every = _number(
         match_clock.get("timeout_every_racks", 10), "options.match_clock.timeout_every_racks", minimum=1, integer=True
@@ -226,7 +219,7 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         match_id=match_id,
         tournament_id=tournament_id,
         table_id=table_id,
-        discipline=discipline,
+        discipline=name,
         players=players,
         race_to=race_to,
         racks=racks,
@@ -242,43 +235,60 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
     )
 
 
-def _length(fmt: Mapping[str, Any], discipline: str) -> tuple[int | None, int | None, float | None]:
-    """``format``'s race_to, racks or minutes: exactly one, the one the discipline is played to."""
-    race_to = racks = minutes = None
-    races, points = ", ".join(RACE_DISCIPLINES), ", ".join(POINTS_DISCIPLINES)
-    if "race_to" in fmt:
-        if discipline not in RACE_DISCIPLINES:
-            raise SetupError(f"format.race_to is for {races}")
-        race_to = _number(fmt["race_to"], "format.race_to", minimum=1, integer=True)
-    if "racks" in fmt:
-        if discipline not in POINTS_DISCIPLINES:
-            raise SetupError(f"format.racks is for {points}")
-        racks = _number(fmt["racks"], "format.racks", minimum=1, integer=True)
-    if "minutes" in fmt:
-        if discipline not in POINTS_DISCIPLINES:
-            raise SetupError(f"format.minutes is for {points}")
-        minutes = _number(fmt["minutes"], "format.minutes")
-    if sum(x is not None for x in (race_to, racks, minutes)) != 1:
-        raise SetupError(f"format needs exactly one of race_to ({races}), racks or minutes ({points})")
-    return race_to, racks, minutes
+def _takers(what: str) -> str:
+    """The disciplines whose traits take ``what``, for a message."""
+    return ", ".join(n for n, d in DISCIPLINES.items() if what in d.traits.formats)
 
 
-def _scoring(options: Mapping[str, Any], discipline: str) -> str:
-    """``options.scoring``: strokes (the default) or racks; discipline ``other`` is only scored by racks."""
-    default = "racks" if discipline == "other" else "strokes"
-    scoring = options.get("scoring", default)
+def _length(fmt: Mapping[str, Any], traits: Traits) -> tuple[int | None, int | None, float | None]:
+    """``format``'s race_to, racks or minutes: exactly one, one the discipline is played to."""
+    found: dict[str, Any] = {}
+    for what in LENGTHS:
+        if what not in fmt:
+            continue
+        if what not in traits.formats:
+            raise SetupError(f"format.{what} is for {_takers(what)}")
+        if what == "minutes":
+            found[what] = _number(fmt[what], "format.minutes")
+        else:
+            found[what] = _number(fmt[what], f"format.{what}", minimum=1, integer=True)
+    if len(found) != 1:
+        raise SetupError("format needs exactly one of " + ", ".join(f"{w} ({_takers(w)})" for w in LENGTHS))
+    return found.get("race_to"), found.get("racks"), found.get("minutes")
+
+
+def _points(fmt: Mapping[str, Any], traits: Traits) -> dict[str, int]:
+    """``format.points``: the point values of a discipline that takes them, the defaults replaced."""
+    points = dict(traits.points or {})
+    if "points" not in fmt:
+        return points
+    if traits.points is None:
+        raise SetupError(f"format.points is for {', '.join(n for n, d in DISCIPLINES.items() if d.traits.points)}")
+    for key, value in _mapping(fmt["points"], "format.points").items():
+        if key not in traits.points:
+            raise SetupError(f"format.points: unknown key {key!r}")
+        points[key] = _number(value, f"format.points.{key}", minimum=1, integer=True)
+    return points
+
+
+def _scoring(options: Mapping[str, Any], traits: Traits) -> str:
+    """``options.scoring``: one of the discipline's scorings, its first by default."""
+    scoring = options.get("scoring", traits.scorings[0])
     if scoring not in SCORINGS:
         raise SetupError(f"options.scoring must be one of {', '.join(SCORINGS)}")
-    if discipline == "other" and scoring != "racks":
-        raise SetupError("discipline other is scored rack by rack only (options.scoring 'racks')")
+    if scoring not in traits.scorings:
+        how = " or ".join(SCORING_WORDS[s] for s in traits.scorings)
+        raise SetupError(f"discipline {traits.name} is scored {how} only "
+                         f"(options.scoring {' or '.join(repr(s) for s in traits.scorings)})")
     return str(scoring)
 
 
-def _game(fmt: Mapping[str, Any], discipline: str) -> str | None:
-    """``format.game``: the name of the game an ``other`` match plays (snooker, straight_pool, ...)."""
-    if discipline != "other":
+def _game(fmt: Mapping[str, Any], traits: Traits) -> str | None:
+    """``format.game``: the name of the game a match of a discipline with a named game plays."""
+    if not traits.named_game:
         if "game" in fmt:
-            raise SetupError("format.game is for discipline other")
+            named = ", ".join(n for n, d in DISCIPLINES.items() if d.traits.named_game)
+            raise SetupError(f"format.game is for discipline {named}")
         return None
     game = fmt.get("game")
     if not isinstance(game, str) or not game.strip() or len(game) > MAX_GAME:
@@ -305,17 +315,19 @@ def _draw(raw: Any) -> tuple[tuple[str, str], ...] | None:
     return tuple((key, raw[key]) for key in DRAW_FIELDS)
 
 
-def _shot_clock(raw: Any, discipline: str, *, timed: bool) -> ShotClockConfig | None:
+def _shot_clock(raw: Any, traits: Traits, *, timed: bool) -> ShotClockConfig | None:
+    """``options.shot_clock`` with the discipline's defaults; a timed match of a discipline with
+    ``timed_shot_clock`` always has one, with those values over the usual defaults."""
     if raw is None and not timed:
         return None
     cfg = _mapping(raw, "options.shot_clock")
-    chase = discipline == "chase_nine"
-    shot_s = _number(cfg.get("shot_s", 45), "shot_clock.shot_s")
-    first = _number(cfg.get("first_shot_s", 60 if chase else shot_s), "shot_clock.first_shot_s")
-    brk = _number(cfg.get("break_s", 30 if timed and discipline == "golden_nine" else shot_s), "shot_clock.break_s")
-    ext = _number(cfg.get("extension_s", 30), "shot_clock.extension_s")
+    defaults = {**traits.shot_clock, **((traits.timed_shot_clock or {}) if timed else {})}
+    shot_s = _number(cfg.get("shot_s", defaults["shot_s"]), "shot_clock.shot_s")
+    first = _number(cfg.get("first_shot_s", defaults.get("first_shot_s", shot_s)), "shot_clock.first_shot_s")
+    brk = _number(cfg.get("break_s", defaults.get("break_s", shot_s)), "shot_clock.break_s")
+    ext = _number(cfg.get("extension_s", defaults["extension_s"]), "shot_clock.extension_s")
     per_rack = _number(
-        cfg.get("extensions_per_rack", 0 if chase else 1),
+        cfg.get("extensions_per_rack", defaults["extensions_per_rack"]),
         "shot_clock.extensions_per_rack",
         integer=True,
         allow_zero=True,

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hub.rules.notes import Note
-from hub.rules.setup import MatchSetup
+
+if TYPE_CHECKING:  # the setup module reads the discipline registry, whose modules import this one
+    from hub.rules.setup import MatchSetup
 
 STAT_KEYS = ("break_and_runs", "table_runs", "golden_breaks", "fouls", "loss_of_chance")
 
@@ -67,12 +69,12 @@ class RackState:
     inning_is_break: bool = False  # the breaker's inning that began with the break stroke
     gold_inning: bool = False  # break inning after a legal break that pocketed a ball
     inning_start_full: bool = False  # the inning began with every object ball on the table
-    inning_start_one_and_nine: bool = False  # ... with both the 1 and the 9 (golden_nine (c))
+    inning_start_one_and_nine: bool = False  # ... with both the 1 and the 9 (a small gold: RULES.md (c))
     innings_had: set[str] = field(default_factory=set)  # players who had an inning in this rack
     inning_first: bool = False  # this is the inning player's first inning of the rack
     after_break: bool = False  # the next stroke is the first after the break
-    snooker_passer: str | None = None  # chase_nine: the 下家 who passed; set for the returned inning
-    rebreak_warned: bool = False  # chinese_eight: this break is the warned rebreak
+    snooker_passer: str | None = None  # the 下家 who passed after a snooker; set for the returned inning
+    rebreak_warned: bool = False  # this break is the warned rebreak (after a bad break's rerack_other)
     points: dict[str, int] = field(default_factory=dict)  # every point change of this rack
     # What a stalemate takes back (all of this rack number, reracks included).
     foul_points: list[tuple[str, int]] = field(default_factory=list)
@@ -127,14 +129,15 @@ class MatchState:
     last: tuple[int, str, str | None, tuple[str, ...], tuple[Note, ...]] | None = (
         None  # version, kind, player, fouls, notes
     )
+    last_called: int | None = None  # the `called` ball of the stroke `last` is (a call-shot discipline)
     paused: bool = False
     official_timeout: bool = False  # timed match: the match clock rests until the next break
     official_timeout_since: int | None = None  # server ms when the official timeout began
     first_break_played: bool = False  # a timed match's clock starts with the first break stroke
-    extra_rack: bool = False  # golden_nine tie-break rack
+    extra_rack: bool = False  # the tie-break rack of a match on points
     shot_clock: ShotClock | None = None
     match_clock: MatchClock | None = None
-    first_order: tuple[str, ...] = ()  # rack 1's order (chase_nine ranking ties)
+    first_order: tuple[str, ...] = ()  # rack 1's order (a ranked match's ties)
     undoable: list[int] = field(default_factory=list)  # versions an undo may void, oldest first
     # Of those, the desk's decisions (a result entered by hand, a withdrawn player's forfeit): only the
     # desk undoes them (PROTOCOL.md section 9). A tuple: replaced, never changed in place.

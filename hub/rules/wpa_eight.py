@@ -15,6 +15,7 @@ from hub.rules import core, groups, notes
 from hub.rules.discipline import Discipline
 from hub.rules.notes import Note
 from hub.rules.state import MatchState
+from hub.rules.traits import Traits
 
 EIGHT = 8
 EIGHT_ON_BREAK_CHOICES = ("play", "rerack_self")  # 3.3(e): the breaker's choice
@@ -38,7 +39,9 @@ def break_foul_options(shot: Mapping[str, Any], fouls: list[str], requirement: b
 
 
 class WpaEight(Discipline):
-    name = "wpa_eight"
+    traits = Traits(name="wpa_eight", balls=tuple(range(1, 16)), win_ball=EIGHT, ball_on="group", groups=True,
+                    call_shot=True, stats=("break_and_runs", "table_runs", "fouls"))  # nothing wins on a break
+    demo_event = {"type": "single_elimination", "players": 8, "tables": 2, "name": "cuehub eight-ball night"}
 
     def ball_on(self, st: MatchState, pid: str) -> set[int]:
         """Open table: any ball but the 8, or the 8 once no solid and no stripe is left (settled 8);
@@ -124,7 +127,7 @@ class WpaEight(Discipline):
         return None
 
     def _count(self, st: MatchState, pid: str) -> None:
-        """One foul; ``consecutive_fouls`` is shown as in wpa_nine and never acted on (settled 10)."""
+        """One foul; ``consecutive_fouls`` is shown as in nine-ball and never acted on (settled 10)."""
         core.count_foul(st, pid).consecutive_fouls += 1
 
     def foul(self, st: MatchState, fouler: str, fouls: list[str], note: list[Note]) -> None:
@@ -152,6 +155,3 @@ class WpaEight(Discipline):
             core.continue_inning(st)
         else:
             core.start_inning(st, pid)  # 3.3(d), (h): the table as it lies, cue ball where it is
-
-    def win_ball(self, st: MatchState, pid: str) -> int | None:
-        return EIGHT

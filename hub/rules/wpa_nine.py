@@ -10,10 +10,13 @@ from hub.rules.discipline import RERACK_CHOICES
 from hub.rules.notes import Note
 from hub.rules.push_out import PushOutGame
 from hub.rules.state import MatchState
+from hub.rules.traits import Traits
 
 
 class WpaNine(PushOutGame):
-    name = "wpa_nine"
+    traits = Traits(name="wpa_nine", balls=tuple(range(1, 10)), win_ball=9, ball_on="lowest", push_out=True)
+    demo_event = {"type": "single_elimination", "players": 8, "tables": 2, "shot_clock": True, "seeding": "seeded",
+                  "name": "cuehub nine-ball cup"}
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         pid = core.shooter(st)

@@ -4,7 +4,7 @@ Balls 1-10, the lowest is the ball-on. A stroke keeps the shooter at the table o
 ``called`` ball went in as called; balls made any other way are "wrongfully pocketed" (9.7) and
 the opponent chooses to play or pass. The 10 wins only when it was the last ball (9.8); every other
 way it goes down or off the table, it is spotted (9.9). The push-out and the three-foul rule are
-wpa_nine's (push_out.py).
+shared with nine-ball (push_out.py).
 """
 
 from __future__ import annotations
@@ -16,12 +16,16 @@ from hub.rules import core, notes
 from hub.rules.notes import Note
 from hub.rules.push_out import PushOutGame
 from hub.rules.state import MatchState
+from hub.rules.traits import Traits
 
 TEN = 10
 
 
 class WpaTen(PushOutGame):
-    name = "wpa_ten"
+    traits = Traits(name="wpa_ten", balls=tuple(range(1, TEN + 1)), win_ball=TEN, ball_on="lowest", push_out=True,
+                    call_shot=True, stats=("break_and_runs", "table_runs", "fouls"))  # the 10 never wins on a break
+    demo_event = {"type": "double_elimination", "players": 6, "tables": 2, "shot_clock": True,
+                  "name": "cuehub ten-ball open"}
 
     def break_shot(self, st: MatchState, shot: Mapping[str, Any], note: list[Note]) -> list[str]:
         pid = core.shooter(st)
@@ -75,6 +79,3 @@ class WpaTen(PushOutGame):
         else:
             core.start_inning(st, self.opponent(st, pid))
         return []
-
-    def win_ball(self, st: MatchState, pid: str) -> int | None:
-        return TEN

@@ -1,9 +1,10 @@
 """`cuehub demo`: a hub with live demo draws, in one command.
 
 Starts the hub in this process (uvicorn, an SQLite file in a temporary or given folder, the
-in-memory bus) and sets up four real draws (DEMO_EVENTS: a 16-player golden_nine double
-elimination on 8 tables down to the last 4, then their knockout with a longer final; a chase_nine
-group night; a wpa_nine cup; a chinese_eight league in two groups whose best two play a knockout); from
+in-memory bus) and sets up a real draw for every discipline that has a demo event (DEMO_EVENTS,
+read from the registry: each discipline module's ``demo_event``, e.g. a 16-player double elimination
+on 8 tables down to the last 4, then their knockout with a longer final; a three-player group night;
+a cup; a league in two groups whose best two play a knockout; a night scored rack by rack); from
 then on nobody creates a match: the hub calls each one to the next free table, and simulated
 tablets (``hub.tools.simulate.DrawSimulator``) play what their table is given. It prints the page URLs
 and the admin token; Ctrl-C stops everything cleanly.
@@ -31,18 +32,14 @@ from typing import Any
 
 import uvicorn
 
+from hub.rules.disciplines import DISCIPLINES
 from hub.tools.simulate import DrawPlan, DrawSimulator, Progress, Stats, describe, report
 
-# What the demo runs: real draws. The hub calls every match to a free table by itself; the simulated
-# tablets only play what they are given, and a finished draw is followed by its next edition.
-DEMO_EVENTS: tuple[DrawPlan, ...] = (
-    DrawPlan("double_elimination", players=16, tables=8, discipline="golden_nine", shot_clock=True,
-             then_advance=4, final_length=5, name="cuehub demo open"),
-    DrawPlan("chase_groups", players=9, tables=3, discipline="chase_nine", rounds=3, name="cuehub chase night"),
-    DrawPlan("single_elimination", players=8, tables=2, discipline="wpa_nine", shot_clock=True,
-             seeding="seeded", name="cuehub nine-ball cup"),
-    DrawPlan("round_robin", players=8, tables=2, discipline="chinese_eight", groups=2, then_advance=2,
-             name="cuehub eight-ball league"),
+# What the demo runs: real draws, one for each discipline with a demo event, in the registry's order.
+# The hub calls every match to a free table by itself; the simulated tablets only play what they are
+# given, and a finished draw is followed by its next edition.
+DEMO_EVENTS: tuple[DrawPlan, ...] = tuple(
+    DrawPlan(discipline=name, **d.demo_event) for name, d in DISCIPLINES.items() if d.demo_event is not None
 )
 
 
@@ -75,8 +72,9 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cuehub demo",
-                                description="Start a hub with live demo draws (15 simulated tables, four disciplines).")
+    tables = sum(plan.tables for plan in DEMO_EVENTS)
+    p = argparse.ArgumentParser(prog="cuehub demo", description=f"Start a hub with live demo draws ({tables} "
+                                f"simulated tables, {len(DEMO_EVENTS)} disciplines).")
     p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--data-dir", default=None,
@@ -103,7 +101,7 @@ def _banner(sims: list[DrawSimulator], public: str, token: str, db_path: Path, t
         assert sim.tournament is not None
         tid, plan = sim.tournament["id"], sim.plan
         lines += [
-            f"  {sim.tournament_name}: {describe(plan)}, {plan.players} players, "
+            f"  {sim.tournament_name}: {describe(plan, sim.traits)}, {plan.players} players, "
             f"{plan.discipline}, {plan.tables} tables",
             f"      scoreboard  {public}/board/{tid}",
             f"      bracket     {public}/bracket/{tid}",

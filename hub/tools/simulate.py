@@ -29,7 +29,6 @@ except ImportError:  # pragma: no cover - only in a bare checkout without an ins
     )
     from cuehub_client import HubError
 
-from hub.draws import draw_formats
 from hub.tools.simulate_draw import (  # noqa: F401 - demo.py, tests
     DRAW_TYPES,
     DrawPlan,
@@ -41,7 +40,6 @@ from hub.tools.simulate_draw import (  # noqa: F401 - demo.py, tests
 from hub.tools.simulate_tables import Simulator, Stats, TableSlot  # noqa: F401 - demo.py, tests
 from hub.tools.strokes import (  # noqa: F401 - CALLED_FOULS, balls_on re-exported for the tests
     CALLED_FOULS,
-    DISCIPLINES,
     NAMES,
     TableSpec,
     balls_on,
@@ -141,13 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speed", type=float, default=1.0, help="pace multiplier (1 = a stroke every few seconds)")
     p.add_argument("--seed", type=int, default=0, help="random seed; the same seed plays the same strokes")
     p.add_argument("--length", type=int, default=3, help="race_to / racks of each match")
-    p.add_argument("--disciplines", default=",".join(DISCIPLINES), help="comma-separated disciplines to rotate")
+    p.add_argument("--disciplines", default="",
+                   help="comma-separated disciplines to rotate (default: every one the hub judges stroke by stroke)")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     d = p.add_argument_group("a whole draw (the hub calls every match; the tablets only play them)")
     d.add_argument("--draw", choices=DRAW_TYPES, default=None, help="set up a draw of this type and play it to its end")
     d.add_argument("--players", type=int, default=16, help="players in the draw (default 16)")
     d.add_argument(
-        "--discipline", default=None, help="the draw's discipline (default golden_nine; chase_nine for chase_groups)"
+        "--discipline", default=None,
+        help="the draw's discipline (default: the hub's first one with as many players as the draw type takes)"
     )
     d.add_argument("--seeding", choices=("random", "seeded"), default="random")
     d.add_argument("--groups", type=int, default=None, help="round_robin: groups")
@@ -163,34 +163,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 async def _main_async(args: argparse.Namespace) -> int:
     disciplines = [d.strip() for d in args.disciplines.split(",") if d.strip()]
-    bad = [d for d in disciplines if d not in DISCIPLINES]
-    if bad or not disciplines:
-        print(f"unknown discipline(s): {', '.join(bad) or '(none)'}", file=sys.stderr)
-        return 2
     progress_out = sys.stdout
     log = None if (not args.quiet and progress_out.isatty()) else (lambda m: print(m, file=sys.stderr))
     sim: Simulator
     if args.draw:
-        discipline = args.discipline or draw_formats.format_of(args.draw).disciplines()[0]  # golden_nine, chase_nine
-        if discipline not in DISCIPLINES:
-            print(f"unknown discipline {discipline!r}", file=sys.stderr)
-            return 2
-        plan = DrawPlan(args.draw, players=args.players, tables=args.tables, discipline=discipline,
+        plan = DrawPlan(args.draw, players=args.players, tables=args.tables, discipline=args.discipline,
                         length=args.length, shot_clock=args.shot_clock, seeding=args.seeding, groups=args.groups,
                         rounds=args.rounds, then_advance=args.then, final_length=args.final_length)
         sim = DrawSimulator(args.url, args.admin_token, plan, speed=args.speed, seed=args.seed, log=log)
     else:
-        sim = Simulator(args.url, args.admin_token, matches=args.matches, speed=args.speed, seed=args.seed,
-                        specs=default_specs(args.tables, args.length, disciplines), log=log)
+        sim = Simulator(args.url, args.admin_token, tables=args.tables, matches=args.matches, speed=args.speed,
+                        seed=args.seed, length=args.length, rotate=disciplines, log=log)
     try:
         await sim.setup()
+    except ValueError as exc:  # a discipline the hub does not have
+        await sim.aclose()
+        print(str(exc), file=sys.stderr)
+        return 2
     except (HubError, OSError, Exception) as exc:  # noqa: B014 - report any setup failure plainly
         await sim.aclose()
         print(f"setup failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     assert sim.tournament is not None  # setup made it
     if isinstance(sim, DrawSimulator):
-        print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {describe(sim.plan)}, "
+        print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {describe(sim.plan, sim.traits)}, "
               f"{sim.plan.players} players, {len(sim.slots)} tables, speed {args.speed}", flush=True)
     else:
         print(f"tournament {sim.tournament['id']} ({sim.tournament_name}): {len(sim.slots)} tables, "

@@ -11,7 +11,7 @@ import os
 import random
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -30,6 +30,7 @@ from hub.tools.simulate_tables import Simulator, Stats, TableSlot
 from hub.tools.strokes import (
     NAMES,
     TableSpec,
+    Traits,
     match_setup,
 )
 
@@ -46,7 +47,7 @@ class DrawPlan:
     type: str  # a draw format (hub/draws/draw_formats/)
     players: int = 16
     tables: int = 4
-    discipline: str = "golden_nine"
+    discipline: str | None = None  # None: the hub's first discipline fit for the draw type
     length: int = 3
     shot_clock: bool = False
     seeding: str = "random"
@@ -79,13 +80,13 @@ def staged(plan: DrawPlan, match: dict[str, Any]) -> tuple[dict[str, Any], dict[
     return match, then
 
 
-def describe(plan: DrawPlan) -> str:
+def describe(plan: DrawPlan, traits: Traits) -> str:
     """The event's format in words: "double elimination to the last 4, then a knockout (5 racks in its final)"."""
     kind = plan.type.replace("_", " ")
     if not plan.then_advance:
         return kind
     n = plan.final_length
-    length = f"{n} racks" if plan.discipline in ("golden_nine", "chase_nine") else f"race to {n}"
+    length = f"{n} racks" if traits["formats"][0] == "racks" else f"race to {n}"
     final = f" ({length} in its final)" if n else ""
     next_stage = draw_formats.format_of(plan.type).next_stage
     if next_stage is not None and next_stage.each_group:
@@ -107,8 +108,7 @@ class DrawSimulator(Simulator):
 
     def __init__(self, base_url: str, admin_token: str, plan: DrawPlan, *, table_urls: Sequence[str] = (),
                  **kw: Any) -> None:
-        spec = TableSpec(plan.discipline, shot_clock=plan.shot_clock, length=plan.length)
-        super().__init__(base_url, admin_token, specs=[spec] * plan.tables, matches=None,
+        super().__init__(base_url, admin_token, specs=[], matches=None,
                          tournament_name=plan.name or f"Simulated {plan.type.replace('_', ' ')} "
                                                       f"(seed {kw.get('seed', 0)})", **kw)
         self.plan = plan
@@ -119,7 +119,30 @@ class DrawSimulator(Simulator):
         self.champion_name: str | None = None
         self.finished = False
 
+    @property
+    def traits(self) -> Traits:
+        """The draw's discipline as the hub serves it (once set up)."""
+        assert self.plan.discipline is not None, "set up first"
+        return self.disciplines[self.plan.discipline]
+
+    def _discipline(self) -> str:
+        """The plan's discipline, or the hub's first that fits the draw type (three players for chase groups)."""
+        if self.plan.discipline is not None:
+            if self.plan.discipline not in self.disciplines:
+                raise ValueError(f"unknown discipline {self.plan.discipline!r}")
+            return self.plan.discipline
+        players = 3 if self.plan.type == "chase_groups" else 2
+        return next(name for name, t in self.disciplines.items()
+                    if t["players"] == players and "strokes" in t["scorings"])
+
+    async def prepare(self) -> None:
+        """Read the hub's disciplines and settle the plan's: every table plays it."""
+        await self.load_disciplines()
+        self.plan = plan = replace(self.plan, discipline=self._discipline())
+        self.specs = [TableSpec(self.traits["name"], shot_clock=plan.shot_clock, length=plan.length)] * plan.tables
+
     async def setup(self) -> None:
+        await self.prepare()
         plan = self.plan
         self.tournament = await self.admin.create_tournament(self.tournament_name)
         tid = self.tournament["id"]
@@ -131,7 +154,7 @@ class DrawSimulator(Simulator):
         names = player_names(plan.players, rng)
         await self.admin.add_players(tid, [{"name": n, **({"seed": i + 1} if plan.seeding == "seeded" else {})}
                                            for i, n in enumerate(names)])
-        template = match_setup(plan.discipline, rng, length=plan.length, shot_clock=plan.shot_clock)
+        template = match_setup(self.traits, rng, length=plan.length, shot_clock=plan.shot_clock)
         match, then = staged(plan, {k: template[k] for k in ("discipline", "format", "options")})
         extra = {k: v for k, v in (("groups", plan.groups), ("rounds", plan.rounds), ("then", then)) if v is not None}
         self.draw = await self.admin.make_draw(

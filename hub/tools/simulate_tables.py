@@ -31,7 +31,9 @@ except ImportError:  # pragma: no cover - only in a bare checkout without an ins
 
 from hub.tools.strokes import (
     TableSpec,
+    Traits,
     default_specs,
+    judged,
     match_setup,
     next_command,
     player_in,
@@ -90,6 +92,7 @@ class Simulator:
         seed: int = 0,
         length: int = 3,
         specs: Sequence[TableSpec] | None = None,
+        rotate: Sequence[str] | None = None,
         tournament_name: str | None = None,
         log: Callable[[str], None] | None = None,
     ) -> None:
@@ -97,7 +100,11 @@ class Simulator:
             raise ValueError("speed must be > 0")
         self.base_url = base_url.rstrip("/")
         self.admin_token = admin_token
-        self.specs = list(specs) if specs is not None else default_specs(tables, length)
+        # Without specs, the tables play `rotate` (names; default: every discipline the hub judges),
+        # made once the hub's disciplines are read (setup).
+        self.specs = list(specs) if specs is not None else []
+        self._default = None if specs is not None else (tables, length, list(rotate or ()))
+        self.disciplines: dict[str, Traits] = {}  # GET /api/disciplines by name
         self.matches = matches
         self.speed = speed
         self.seed = seed
@@ -119,8 +126,20 @@ class Simulator:
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds / self.speed)
 
+    async def load_disciplines(self) -> None:
+        """Read the hub's disciplines (their traits drive the strokes); make the default specs."""
+        self.disciplines = {d["name"]: d for d in await self.admin.disciplines()}
+        if self._default is not None:
+            tables, length, rotate = self._default
+            unknown = [name for name in rotate if name not in self.disciplines]
+            if unknown:
+                raise ValueError(f"unknown discipline(s): {', '.join(unknown)}")
+            chosen = [self.disciplines[name] for name in rotate] or judged(list(self.disciplines.values()))
+            self.specs = default_specs(tables, chosen, length)
+
     async def setup(self) -> None:
         """Create the tournament, its tables and each table's first match."""
+        await self.load_disciplines()
         self.tournament = await self.admin.create_tournament(self.tournament_name)
         tid = self.tournament["id"]
         for i, spec in enumerate(self.specs):
@@ -144,7 +163,7 @@ class Simulator:
 
     async def _create_match(self, slot: TableSlot) -> dict[str, Any]:
         assert self.tournament is not None
-        body = match_setup(slot.spec.discipline, slot.rng, length=slot.spec.length,
+        body = match_setup(self.disciplines[slot.spec.discipline], slot.rng, length=slot.spec.length,
                            shot_clock=slot.spec.shot_clock, handicap=slot.spec.handicap)
         m = None
         for attempt in range(8):
@@ -238,7 +257,7 @@ class Simulator:
                 self.log(f"{slot.table_name}: {m['discipline']} finished, winner {self._name(m, m.get('winner'))}"
                          f" ({(m.get('result') or {}).get('reason')})")
                 return
-            cmd, label, pause = next_command(m, slot.rng)
+            cmd, label, pause = next_command(m, slot.rng, self.disciplines[m["discipline"]])
             if cmd is None:
                 # nothing to do from this projection (e.g. a phase we do not know): re-read soon
                 await self._wait(stop, 1.0)

@@ -1,14 +1,17 @@
 """Plausible strokes for simulated tablets: what a real player could have made, read from
-the match projection alone (the simulator is a protocol client; it never imports the rules)."""
+the match projection alone (the simulator is a protocol client; it never imports the rules).
+
+What differs between disciplines is read from their traits as the hub serves them
+(``GET /api/disciplines``: one entry, a mapping, passed as ``traits``), never from their names."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-DISCIPLINES = ("golden_nine", "chase_nine", "wpa_nine", "chinese_eight")
+Traits = Mapping[str, Any]  # one discipline of GET /api/disciplines
 
 NAMES = (
     "Zheng Yubo", "Yang Fan", "Shi Hantong", "Liu Haitao", "Wu Kunlin", "Chang Yu-Lung",
@@ -26,27 +29,30 @@ OUTSIDE_FOULS = ("touched_ball", "balls_moving", "other")
 # match setups
 
 
-def match_setup(discipline: str, rng: random.Random, *, length: int = 3, shot_clock: bool = False,
+def judged(catalogue: Sequence[Traits]) -> list[Traits]:
+    """The disciplines the hub judges stroke by stroke (the simulator's default rotation)."""
+    return [t for t in catalogue if "strokes" in t["scorings"]]
+
+
+def match_setup(traits: Traits, rng: random.Random, *, length: int = 3, shot_clock: bool = False,
                 handicap: bool = False) -> dict[str, Any]:
-    """A POST /api/matches body (minus tournament/table) for one discipline."""
-    n_players = 3 if discipline == "chase_nine" else 2
-    names = rng.sample(NAMES, n_players)
+    """A POST /api/matches body (minus tournament/table) for one discipline, to its usual length."""
+    names = rng.sample(NAMES, traits["players"])
     players: list[dict[str, Any]] = [{"id": f"p{i + 1}", "name": n} for i, n in enumerate(names)]
-    if handicap and discipline == "golden_nine":
-        players[1]["handicap"] = "eight"
-    if discipline in ("golden_nine", "chase_nine"):
-        fmt: dict[str, Any] = {"racks": length}
-    else:
-        fmt = {"race_to": length}
+    if handicap and traits["handicaps"]:
+        players[1]["handicap"] = traits["handicaps"][0]
+    fmt: dict[str, Any] = {traits["formats"][0]: length}
+    if traits["named_game"]:
+        fmt["game"] = "snooker"
     options: dict[str, Any] = {}
-    if shot_clock:
-        if discipline == "golden_nine":
-            options["shot_clock"] = {"shot_s": 45, "extension_s": 30, "break_s": 30}
-        elif discipline == "chase_nine":
+    if shot_clock and "strokes" in traits["scorings"]:
+        if traits["timed_shot_clock"]:  # played as its timed matches are
+            options["shot_clock"] = {"shot_s": 45, "extension_s": 30, **traits["timed_shot_clock"]}
+        elif traits["players"] == 3:
             options["shot_clock"] = {"shot_s": 45}
         else:
             options["shot_clock"] = {"shot_s": 40, "extension_s": 25}
-    return {"discipline": discipline, "players": players, "format": fmt, "options": options}
+    return {"discipline": traits["name"], "players": players, "format": fmt, "options": options}
 
 
 @dataclass
@@ -60,12 +66,15 @@ class TableSpec:
     name: str | None = None
 
 
-def default_specs(n: int, length: int = 3, disciplines: Sequence[str] = DISCIPLINES) -> list[TableSpec]:
+def default_specs(n: int, disciplines: Sequence[Traits], length: int = 3) -> list[TableSpec]:
+    """``n`` tables, the disciplines in turn; every second round with a shot clock (always for a
+    discipline whose timed matches need one), and a handicap where the discipline takes one."""
     specs = []
     for i in range(n):
         d = disciplines[i % len(disciplines)]
-        specs.append(TableSpec(d, shot_clock=(d == "golden_nine") or (i // len(disciplines)) % 2 == 1,
-                               handicap=(d == "golden_nine" and (i // len(disciplines)) % 2 == 1), length=length))
+        second = (i // len(disciplines)) % 2 == 1
+        specs.append(TableSpec(d["name"], shot_clock=bool(d["timed_shot_clock"]) or second,
+                               handicap=bool(d["handicaps"]) and second, length=length))
     return specs
 
 
@@ -80,21 +89,22 @@ def player_in(m: dict[str, Any], pid: str | None) -> dict[str, Any]:
     return {}
 
 
-def balls_on(m: dict[str, Any], shooter: str | None) -> list[int]:
+def balls_on(m: dict[str, Any], shooter: str | None, traits: Traits) -> list[int]:
     """The balls the shooter may legally strike first, as a player reads the table."""
     rack = m["rack"]
     on = sorted(rack.get("on_table") or [])
     if not on:
         return []
-    if m["discipline"] != "chinese_eight":
+    if traits["ball_on"] != "group":
         return [on[0]]
+    black = traits["win_ball"]
     group = player_in(m, shooter).get("group")
     if rack.get("table_open", True) or group is None:
-        cands = [b for b in on if b != 8]
+        cands = [b for b in on if b != black]
     else:
         rng_ = range(1, 8) if group == "solids" else range(9, 16)
         cands = [b for b in on if b in rng_]
-    return cands or ([8] if 8 in on else on[:1])
+    return cands or ([black] if black in on else on[:1])
 
 
 def _weighted(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
@@ -107,20 +117,20 @@ def _weighted(rng: random.Random, table: Sequence[tuple[Any, float]]) -> Any:
     return table[-1][0]
 
 
-def break_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
+def break_shot(m: dict[str, Any], rng: random.Random, traits: Traits) -> tuple[dict[str, Any], str]:
     rack = m["rack"]
-    d = m["discipline"]
     shooter = rack["shooter"]
     on = sorted(rack.get("on_table") or [])
-    special = {8} if d == "chinese_eight" else {9}
+    grouped = traits["ball_on"] == "group"
+    special = {traits["win_ball"]}
     normal = [b for b in on if b not in special]
     n = _weighted(rng, [(0, 0.3), (1, 0.4), (2, 0.22), (3, 0.08)])
     pocketed = rng.sample(normal, min(n, len(normal)))
-    gold = rng.random() < (0.02 if d == "chinese_eight" else 0.05)
+    gold = rng.random() < (0.02 if grouped else 0.05)
     if gold and (special & set(on)):
         pocketed.append(next(iter(special)))
     cmd: dict[str, Any] = {"kind": "shot", "player": shooter, "pocketed": sorted(pocketed), "rail": True}
-    if d == "chinese_eight":
+    if grouped:
         cmd["first_contact"] = rng.choice(on)
     else:
         cmd["first_contact"] = on[0] if rng.random() > 0.03 else rng.choice(on[1:] or on)
@@ -128,51 +138,51 @@ def break_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], s
     if rng.random() < 0.05:
         cmd["cue_ball"] = "pocketed"
         label = "break (scratch)"
-    if d == "golden_nine":
+    if traits["break_count"] == "break_crossings":
         if rng.random() < 0.18:  # a soft break: not enough balls across the head string
             cmd["break_crossings"] = rng.randint(0, max(0, 3 - len(pocketed)))
             label = "break (few crossings)"
         else:
             cmd["break_crossings"] = max(0, rng.randint(4, 7) - len(pocketed))
-        if rng.random() < 0.03:
+        if "weak_break" in traits["called_fouls_break"] and rng.random() < 0.03:
             cmd["called_fouls"] = ["weak_break"]
             label = "break (weak)"
-        if rng.random() < 0.03:
+        if "break_position" in traits["break_flags"] and rng.random() < 0.03:
             cmd["break_position"] = True
     else:
         cmd["break_rails"] = rng.randint(2, 7) if not pocketed else rng.randint(3, 8)
     return cmd, label
 
 
-def play_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
+def play_shot(m: dict[str, Any], rng: random.Random, traits: Traits) -> tuple[dict[str, Any], str]:
     rack = m["rack"]
-    d = m["discipline"]
     shooter = rack["shooter"]
     on = sorted(rack.get("on_table") or [])
-    cands = balls_on(m, shooter)
+    cands = balls_on(m, shooter, traits)
     me = player_in(m, shooter)
     base: dict[str, Any] = {"kind": "shot", "player": shooter}
+    win = traits["win_ball"]
 
-    # wpa_nine push-out on the first stroke after the break
-    if d == "wpa_nine" and rack.get("push_out_allowed") and rng.random() < 0.25:
+    # a push-out on the first stroke after the break
+    if traits["push_out"] and rack.get("push_out_allowed") and rng.random() < 0.25:
         cmd = dict(base, push_out=True, first_contact=rng.choice(on) if rng.random() < 0.8 else None,
                    rail=rng.random() < 0.5, pocketed=[])
         if rng.random() < 0.1:
-            extra = [b for b in on if b != 9]
+            extra = [b for b in on if b != win]
             if extra:
                 cmd["pocketed"] = [rng.choice(extra)]
         return cmd, "push-out"
 
     p_foul = 0.06 + 0.22 * int(me.get("consecutive_fouls") or 0)
-    if d == "golden_nine":
+    if traits["score"] == "points" and traits["players"] == 2:  # fouls in the rack count there: more of them
         p_foul += 0.08 * int(me.get("fouls_in_rack") or 0)
     r = rng.random()
     if r < p_foul:
-        return foul_shot(m, rng, cands), "foul"
+        return foul_shot(m, rng, cands, traits), "foul"
     r -= p_foul
     if r < 0.08:
         cmd = dict(base, first_contact=rng.choice(cands), rail=True, pocketed=[])
-        if d == "chase_nine":
+        if "snooker" in traits["play_flags"]:
             if rng.random() < 0.3:
                 cmd["snooker"] = True
             elif rng.random() < 0.15:
@@ -184,47 +194,51 @@ def play_shot(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], st
     target = rng.choice(cands)
     pocketed = [target]
     label = "pot"
-    if d == "chinese_eight":
-        if target != 8:
+    if traits["ball_on"] == "group":
+        if target != win:
             group = me.get("group")
             if group is None or rack.get("table_open", True):
-                same = [b for b in on if b != 8 and b != target and (b < 8) == (target < 8)]
+                same = [b for b in on if b != win and b != target and (b < win) == (target < win)]
             else:
-                same = [b for b in cands if b != target and b != 8]
+                same = [b for b in cands if b != target and b != win]
             if same and rng.random() < 0.15:
                 pocketed.append(rng.choice(same))
-            other = [b for b in on if b != 8 and b not in pocketed and (b < 8) != (target < 8)]
+            other = [b for b in on if b != win and b not in pocketed and (b < win) != (target < win)]
             if other and rng.random() < 0.05:
                 pocketed.append(rng.choice(other))
-            if 8 in on and rng.random() < 0.015:
-                pocketed.append(8)  # the black drops too early: the rack is lost
+            if win in on and rng.random() < 0.015:
+                pocketed.append(win)  # the black drops too early: the rack is lost
                 label = "pot (8 early)"
     else:
-        nine_free = d == "chase_nine" and rack.get("ball_in_hand")
-        if target != 9 and 9 in on and not nine_free and rng.random() < 0.06:
-            pocketed = [9]  # a combination on the 9
+        free_ball = rack.get("ball_in_hand")  # no combination on the win ball from ball in hand (a foul in some)
+        if target != win and win in on and not free_ball and rng.random() < 0.06:
+            pocketed = [win]  # a combination on the win ball
             label = "combination"
         else:
-            extra = [b for b in on if b not in (target, 9)]
+            extra = [b for b in on if b not in (target, win)]
             if extra and rng.random() < 0.15:
                 pocketed.append(rng.choice(extra))
-    return dict(base, first_contact=target, pocketed=sorted(pocketed), rail=rng.random() < 0.7), label
+    cmd = dict(base, first_contact=target, pocketed=sorted(pocketed), rail=rng.random() < 0.7)
+    if traits["call_shot"]:
+        cmd["called"] = target if target in pocketed else pocketed[0]  # the call: the ball it went in with
+    return cmd, label
 
 
-def foul_shot(m: dict[str, Any], rng: random.Random, cands: list[int]) -> dict[str, Any]:
+def foul_shot(m: dict[str, Any], rng: random.Random, cands: list[int], traits: Traits) -> dict[str, Any]:
     rack = m["rack"]
-    d = m["discipline"]
     on = sorted(rack.get("on_table") or [])
+    grouped = traits["ball_on"] == "group"
+    win = traits["win_ball"]
     cmd: dict[str, Any] = {"kind": "shot", "player": rack["shooter"], "first_contact": rng.choice(cands),
                            "rail": True, "pocketed": []}
     wrong = [b for b in on if b not in cands]
-    if d == "chinese_eight" and 8 in cands:
-        wrong = [b for b in on if b != 8]
+    if grouped and win in cands:
+        wrong = [b for b in on if b != win]
     kind = _weighted(rng, [("scratch", 3), ("wrong_ball", 3 if wrong else 0), ("no_contact", 1), ("no_rail", 2),
                            ("called", 2), ("ball_off", 1), ("cue_off", 0.5)])
     if kind == "scratch":
         cmd["cue_ball"] = "pocketed"
-        safe = [b for b in on if not (d == "chinese_eight" and b == 8)]
+        safe = [b for b in on if not (grouped and b == win)]
         if safe and rng.random() < 0.3:
             cmd["pocketed"] = [rng.choice(safe)]
     elif kind == "wrong_ball":
@@ -232,15 +246,12 @@ def foul_shot(m: dict[str, Any], rng: random.Random, cands: list[int]) -> dict[s
     elif kind == "no_contact":
         cmd["first_contact"] = None
         cmd["rail"] = rng.random() < 0.5
-    elif kind == "no_rail":
-        cmd["rail"] = False
     elif kind == "called":
         codes = list(CALLED_FOULS)
-        if d == "chinese_eight":
-            codes.append("not_trying")
+        codes += [c for c in traits["called_fouls_play"] if c not in codes]  # the discipline's own
         cmd["called_fouls"] = [rng.choice(codes)]
     elif kind == "ball_off":
-        safe = [b for b in on if not (d == "chinese_eight" and b == 8)]
+        safe = [b for b in on if not (grouped and b == win)]
         if safe:
             cmd["off_table"] = [rng.choice(safe)]
         else:
@@ -250,14 +261,29 @@ def foul_shot(m: dict[str, Any], rng: random.Random, cands: list[int]) -> dict[s
     return cmd
 
 
-def next_command(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] | None, str, float]:
+def rack_won(m: dict[str, Any], rng: random.Random, traits: Traits) -> tuple[dict[str, Any], str]:
+    """A match scored rack by rack: who won the rack (and how, where the discipline has win types)."""
+    rack = m["rack"]
+    ids = [p["id"] for p in m.get("players", [])]
+    winner = rng.choice(ids)
+    cmd: dict[str, Any] = {"kind": "rack", "winner": winner}
+    golds = [w for w in traits["win_types"] if w != "normal" and (w != "big_gold" or winner == rack.get("breaker"))]
+    if golds and rng.random() < 0.15:
+        cmd["win_type"] = rng.choice(golds)
+    if traits["rack_paid_by"]:
+        cmd["paid_by"] = rng.choice([pid for pid in ids if pid != winner])
+    return cmd, f"rack to {winner}"
+
+
+def next_command(m: dict[str, Any], rng: random.Random,
+                 traits: Traits) -> tuple[dict[str, Any] | None, str, float]:
     """The tablet's next command for this projection: (command, label, pause before it in s at speed 1)."""
     if m.get("status") == "finished":
         return None, "finished", 0.0
     rack = m.get("rack") or {}
     ids = [p["id"] for p in m.get("players", [])]
     if m.get("status") == "scheduled" and not rack.get("pending"):
-        if m["discipline"] == "chase_nine":
+        if not traits["lag"]:
             order = ids[:]
             rng.shuffle(order)
             return {"kind": "start", "order": order}, "start", 3.0
@@ -276,8 +302,11 @@ def next_command(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] 
     phase = rack.get("phase")
     if phase == "lag":
         return {"kind": "lag", "winner": rng.choice(ids)}, "lag", 4.0
+    if (m.get("options") or {}).get("scoring") == "racks" and phase in ("break", "play"):
+        cmd, label = rack_won(m, rng, traits)
+        return cmd, label, rng.uniform(8.0, 20.0)  # a whole rack is played meanwhile
     if phase == "break":
-        cmd, label = break_shot(m, rng)
+        cmd, label = break_shot(m, rng, traits)
         return cmd, label, rng.uniform(3.0, 7.0)
     if phase == "play":
         shooter = rack.get("shooter")
@@ -296,6 +325,6 @@ def next_command(m: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any] 
                 "called foul",
                 rng.uniform(1.0, 3.0),
             )
-        cmd, label = play_shot(m, rng)
+        cmd, label = play_shot(m, rng, traits)
         return cmd, label, rng.uniform(2.0, 6.0)
     return None, f"phase {phase}", 0.0

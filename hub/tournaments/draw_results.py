@@ -47,11 +47,11 @@ TAKEN, SAME, OPEN, MOVED = "taken", "same", "open", "moved"
 
 def result_command(key: str, mid: str, proj: dict[str, Any] | None) -> dict[str, Any] | None:
     """The `take_result` of a finished match's projection; None when it is not finished (or, but for
-    chase_nine's shared top, has no winner: logged)."""
+    a ranked match's shared top, has no winner: logged)."""
     if proj is None or proj.get("status") != "finished":
         return None
     winner = proj.get("winner")
-    if winner is None and proj.get("discipline") != "chase_nine":
+    if winner is None and not (proj.get("result") or {}).get("ranking"):
         log.error("match %s (%s) finished without a winner", mid, key)
         return None
     command: dict[str, Any] = {

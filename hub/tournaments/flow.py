@@ -4,7 +4,7 @@
 runs are folded into one more pass. A pass compares the draw state (the fold) with the matches in
 the store and does the first thing that is due, then looks again, until nothing is due:
 
-1. a called match that finished -> `take_result` (its winner and scores; chase_nine its ranking),
+1. a called match that finished -> `take_result` (its winner and scores; a ranked match its ranking),
    read from the match as it is when the tournament's event commits (hub/tournaments/draw_results.py);
    a result whose match finished again since it was taken (a correction) -> taken again;
 2. a called match that is gone (cancelled outside the draw) -> `uncall`;

@@ -83,3 +83,20 @@ def test_ten_wins_only_as_last_ball():
     assert not p["racks"] and p["rack"]["on_table"] == [10] and p["rack"]["shooter"] == "a"
     p = m.shot("a", 10, [10], called=10)
     assert p["racks"][0]["winner"] == "a" and p["players"][0]["stats"]["break_and_runs"] == 1
+
+
+def test_last_names_the_called_ball_for_the_screens():
+    """`last.called` (additive to PROTOCOL section 4): the stroke's call, null without one; absent
+    on other kinds and in a discipline without calls."""
+    m = started()
+    p = m.shot("a", 1, break_rails=4)
+    assert p["last"]["called"] is None  # the break: no call
+    p = m.shot("b", 1, [1, 2], called=2)
+    assert p["last"]["kind"] == "shot" and p["last"]["called"] == 2
+    p = m.send({"kind": "undo"})
+    assert "called" not in p["last"]
+    p = m.shot("b", 1, [1], called=None)
+    assert p["last"]["called"] is None
+    nine = Match("wpa_nine")
+    nine.send({"kind": "start", "breaker": "a"})
+    assert "called" not in nine.shot("a", 1, [2], break_rails=4, called=2)["last"]

@@ -26,9 +26,14 @@ for _p in (_ROOT / "clients" / "python", _ROOT / "tests" / "client"):
 from cuehub_client import Watcher  # noqa: E402
 from cuehub_live_hub import free_port  # noqa: E402
 
+from hub.tools.demo import DEMO_EVENTS  # noqa: E402
 from tests.services import wait_until  # noqa: E402
 
-DISCIPLINES = {"golden_nine", "chase_nine", "wpa_nine", "chinese_eight"}
+# One event per discipline with a demo event (the registry's), eight-ball, ten-ball and a night
+# scored rack by rack among them.
+DISCIPLINES = {plan.discipline for plan in DEMO_EVENTS}
+TABLES = sum(plan.tables for plan in DEMO_EVENTS)
+assert {"golden_nine", "chase_nine", "wpa_nine", "chinese_eight", "wpa_eight", "wpa_ten", "other"} <= DISCIPLINES
 
 
 def _real_rules() -> bool:
@@ -93,7 +98,7 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
     # Four real draws: every match on a table was called there by the hub (this test makes no
     # admin call, and neither does the demo after its draws).
     tours = httpx.get(f"{url}/api/tournaments", timeout=5).json()["tournaments"]
-    assert len(tours) == 4 and tid in {t["id"] for t in tours}
+    assert len(tours) == len(DEMO_EVENTS) and tid in {t["id"] for t in tours}
     by_disc: dict[str, dict] = {}
     tables = 0
     for t in tours:
@@ -104,7 +109,7 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
         for tb in tour["tables"]:
             assert tb["match"] is not None and tb["match"]["id"] in called, tb
             by_disc.setdefault(tb["match"]["discipline"], tb["match"])
-    assert set(by_disc) == DISCIPLINES and tables == 15
+    assert set(by_disc) == DISCIPLINES and tables == TABLES
     main = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
     assert main["draw"]["type"] == "double_elimination" and len(main["tables"]) == 8
     # two-stage events: the open stops at the last 4 for a knockout, the league's groups feed one
@@ -113,11 +118,13 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
     assert [s["type"] for s in main["draw"]["stages"]] == ["double_elimination", "single_elimination"]
     assert main["draw"]["stages"][1]["rounds"][-1]["format"]["racks"] == 5
     staged = [httpx.get(f"{url}/api/tournaments/{t['id']}", timeout=5).json()["draw"]["stages"] for t in tours]
-    assert sorted(len(s) for s in staged) == [1, 1, 2, 2]
+    assert sorted(len(s) for s in staged) == [1] * (len(DEMO_EVENTS) - 2) + [2, 2]
     m = httpx.get(f"{url}/api/matches/{by_disc['chase_nine']['id']}", timeout=5).json()
     assert len(m["players"]) == 3 and m["draw"]["key"]
     g = httpx.get(f"{url}/api/matches/{by_disc['golden_nine']['id']}", timeout=5).json()
     assert (g.get("options") or {}).get("shot_clock")
+    snooker = httpx.get(f"{url}/api/matches/{by_disc['other']['id']}", timeout=5).json()
+    assert snooker["options"]["scoring"] == "racks" and snooker["format"]["game"] == "snooker"
 
     async def poll_rest() -> dict[str, int]:
         start = {d: mm["id"] for d, mm in by_disc.items()}

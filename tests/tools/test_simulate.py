@@ -16,27 +16,31 @@ for _p in (_ROOT / "clients" / "python", _ROOT / "tests" / "client"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
+from hub.rules.disciplines import catalogue  # noqa: E402
 from hub.tools import simulate, simulate_tables  # noqa: E402
-from hub.tools.simulate import DISCIPLINES, next_command  # noqa: E402
+from hub.tools.simulate import next_command  # noqa: E402
 
 CALLED = set(simulate.CALLED_FOULS) | {"weak_break", "not_trying"}
+# What the hub serves at GET /api/disciplines (the simulator reads it there).
+TRAITS = {d["name"]: d for d in catalogue()}
+DISCIPLINES = [name for name, t in TRAITS.items() if "strokes" in t["scorings"]]  # every judged one
 
 
 def fake_projection(discipline: str, rng: random.Random) -> dict[str, Any]:
     """A random but consistent projection, as the hub could send it."""
-    n_players = 3 if discipline == "chase_nine" else 2
+    traits = TRAITS[discipline]
+    n_players = traits["players"]
     ids = [f"p{i}" for i in range(1, n_players + 1)]
-    top = 15 if discipline == "chinese_eight" else 9
-    balls = list(range(1, top + 1))
+    balls = list(traits["balls"])
     phase = rng.choice(["break", "play", "play", "play", "decision", "lag"])
     if phase == "break":
         on = balls
     else:
-        keep = {8} if discipline == "chinese_eight" else {9}
+        keep = {traits["win_ball"]}
         on = sorted(b for b in balls if b in keep or rng.random() < 0.5)
     group = None
     table_open = True
-    if discipline == "chinese_eight" and phase == "play" and rng.random() < 0.6:
+    if traits["groups"] and phase == "play" and rng.random() < 0.6:
         table_open = False
         group = rng.choice(["solids", "stripes"])
     shooter = None if phase in ("decision", "lag") else rng.choice(ids)
@@ -58,7 +62,7 @@ def fake_projection(discipline: str, rng: random.Random) -> dict[str, Any]:
         "id": "m1", "discipline": discipline, "status": "live", "version": 3, "players": players,
         "rack": {"number": 1, "breaker": ids[0], "shooter": shooter, "phase": phase, "on_table": on,
                  "ball_in_hand": rng.choice([None, "anywhere"]), "pending": pending, "table_open": table_open,
-                 "push_out_allowed": discipline == "wpa_nine" and rng.random() < 0.5, "order": ids},
+                 "push_out_allowed": traits["push_out"] and rng.random() < 0.5, "order": ids},
         "clock": {"shot": {"player": shooter, "extended": False} if rng.random() < 0.5 else None, "match": None},
     }
 
@@ -67,10 +71,10 @@ def fake_projection(discipline: str, rng: random.Random) -> dict[str, Any]:
 def test_commands_are_well_formed(discipline: str) -> None:
     rng = random.Random(7)
     seen: set[str] = set()
-    early_eights = 0
+    early_eights = called = 0
     for _ in range(3000):
         m = fake_projection(discipline, rng)
-        cmd, label, pause = next_command(m, rng)
+        cmd, label, pause = next_command(m, rng, TRAITS[discipline])
         assert cmd is not None and pause >= 0
         seen.add(label.split(" ")[0])
         rack = m["rack"]
@@ -95,22 +99,26 @@ def test_commands_are_well_formed(discipline: str) -> None:
         if rack["phase"] == "break":
             key = "break_crossings" if discipline == "golden_nine" else "break_rails"
             assert isinstance(cmd[key], int) and cmd[key] >= 0
+        if "called" in cmd:  # the call: one of the balls that went in, on a stroke after the break
+            assert TRAITS[discipline]["call_shot"] and cmd["called"] in cmd["pocketed"], cmd
+            called += 1
         # a legal-looking stroke never pockets the 8 unless the 8 is the ball-on
-        if discipline == "chinese_eight" and rack["phase"] == "play" and not cmd.get("called_fouls") \
+        if TRAITS[discipline]["groups"] and rack["phase"] == "play" and not cmd.get("called_fouls") \
                 and cmd.get("cue_ball", "table") == "table" and cmd["first_contact"] is not None \
-                and 8 in cmd.get("pocketed", []) and simulate.balls_on(m, rack["shooter"]) != [8]:
+                and 8 in cmd.get("pocketed", []) and simulate.balls_on(m, rack["shooter"], TRAITS[discipline]) != [8]:
             early_eights += 1  # rare on purpose: the black dropped early loses the rack
     assert early_eights < 40
     assert {"pot", "miss", "safety", "foul", "break", "decision"} <= seen
-    if discipline == "wpa_nine":
+    if TRAITS[discipline]["push_out"]:
         assert "push-out" in seen
+    assert (called > 100) == TRAITS[discipline]["call_shot"]
 
 
 def test_same_seed_same_strokes() -> None:
     def run(seed: int) -> list[Any]:
         rng = random.Random(f"cuehub-sim/{seed}/0")
         prng = random.Random(1)
-        return [next_command(fake_projection(d, prng), rng)[0] for d in DISCIPLINES * 50]
+        return [next_command(fake_projection(d, prng), rng, TRAITS[d])[0] for d in DISCIPLINES * 50]
 
     assert run(3) == run(3)
     assert run(3) != run(4)
@@ -141,8 +149,7 @@ def test_simulated_matches_finish_with_a_result(tmp_path: Path) -> None:
     app = _real_hub_app(tmp_path, admin)
     with serve(app) as url:
         async def go() -> tuple[simulate.Stats, list[dict[str, Any]]]:
-            sim = simulate.Simulator(url, admin, matches=2, speed=5000, seed=11, length=2,
-                                     specs=simulate.default_specs(8, length=2))
+            sim = simulate.Simulator(url, admin, tables=8, matches=2, speed=5000, seed=11, length=2)
             stats = await asyncio.wait_for(sim.run(), 240)
             async with AdminClient(url) as c:
                 ms = [await c.get_match(mid) for slot in sim.slots for mid in slot.match_ids]
@@ -175,8 +182,7 @@ def test_same_seed_plays_the_same_matches(tmp_path: Path) -> None:
         app = _real_hub_app(tmp_path / str(i), admin)
         with serve(app) as url:
             async def go() -> list[list[tuple[str, Any]]]:
-                sim = simulate.Simulator(url, admin, matches=1, speed=5000, seed=5, length=2,
-                                         specs=simulate.default_specs(4, length=2))
+                sim = simulate.Simulator(url, admin, tables=4, matches=1, speed=5000, seed=5, length=2)
                 await asyncio.wait_for(sim.run(), 120)
                 async with AdminClient(url) as c:
                     return [[(e["kind"], e["data"]) for e in await c.get_events(mid)]
@@ -194,12 +200,12 @@ def test_rejects_are_logged_and_the_table_goes_on(tmp_path: Path, monkeypatch: p
     real = simulate.next_command
     calls = {"n": 0}
 
-    def flaky(m: dict[str, Any], rng: random.Random):
+    def flaky(m: dict[str, Any], rng: random.Random, traits: Any):
         calls["n"] += 1
         if calls["n"] in (3, 4):  # a tablet out of step: a stroke by someone not at the table
             others = [p["id"] for p in m["players"] if p["id"] != (m.get("rack") or {}).get("shooter")]
             return {"kind": "shot", "player": others[0], "first_contact": None}, "stale", 0.0
-        return real(m, rng)
+        return real(m, rng, traits)
 
     monkeypatch.setattr(simulate_tables, "next_command", flaky)  # what the tablets call
     admin = "sim-admin"
@@ -222,7 +228,10 @@ def test_rejects_are_logged_and_the_table_goes_on(tmp_path: Path, monkeypatch: p
     simulate.DrawPlan("single_elimination", players=5, tables=2, discipline="wpa_nine", length=1),
     simulate.DrawPlan("round_robin", players=4, tables=2, discipline="chinese_eight", length=1, groups=1),
     simulate.DrawPlan("chase_groups", players=7, tables=2, discipline="chase_nine", length=1, rounds=2),
-], ids=lambda p: p.type)
+    simulate.DrawPlan("single_elimination", players=4, tables=2, discipline="wpa_eight", length=1),
+    simulate.DrawPlan("double_elimination", players=4, tables=2, discipline="wpa_ten", length=1),
+    simulate.DrawPlan("round_robin", players=3, tables=1, discipline="other", length=2, groups=1),
+], ids=lambda p: f"{p.type}-{p.discipline}")
 def test_a_whole_draw_is_played_to_its_end(tmp_path: Path, plan: simulate.DrawPlan) -> None:
     """Only the setup is admin calls: the hub calls every match, the tablets play them, to the end."""
     from cuehub_live_hub import serve

@@ -24,6 +24,7 @@ import httpx
 import pytest
 import websockets
 
+from hub.rules.disciplines import traits_of
 from hub.tools.strokes import next_command
 from tests.hubproc import ADMIN, HubProcess
 from tests.watch.tournament_view import TournamentView
@@ -93,7 +94,7 @@ class Tablet:
 
     async def stroke(self, rng: random.Random) -> None:
         assert self.match is not None
-        cmd, _label, _pause = next_command(self.match, rng)
+        cmd, _label, _pause = next_command(self.match, rng, traits_of(self.match["discipline"]).to_json())
         assert cmd is not None, self.match
         await self.send(cmd)
 

@@ -65,6 +65,7 @@ class DeskTablets(simulate.DrawSimulator):
         self.tid = tid
 
     async def setup(self) -> None:
+        await self.prepare()
         self.tournament = await self.admin.get_tournament(self.tid)
         async with httpx.AsyncClient(base_url=self.base_url, timeout=10) as c:
             for i, table in enumerate(self.tournament["tables"]):

@@ -10,7 +10,7 @@ import httpx
 
 from ._util import http_url
 from .errors import CommandRejected, HubError
-from .types import Ack, Match, PlayerSpec, StoredEvent, Table, Tournament
+from .types import Ack, DisciplineTraits, Match, PlayerSpec, StoredEvent, Table, Tournament
 
 
 class AdminClient:
@@ -139,6 +139,10 @@ class AdminClient:
         return await self._admin("DELETE", f"/api/matches/{match_id}")
 
     # -- reads --------------------------------------------------------------------------
+    async def disciplines(self) -> list[DisciplineTraits]:
+        """Every discipline the hub plays, with its traits (GET /api/disciplines, hub/rules/traits.py)."""
+        return (await self._get("/api/disciplines"))["disciplines"]
+
     async def list_tournaments(self) -> list[Tournament]:
         return (await self._get("/api/tournaments"))["tournaments"]
 

@@ -4,9 +4,46 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-Discipline = Literal["golden_nine", "wpa_nine", "chinese_eight", "chase_nine", "wpa_eight", "wpa_ten", "other"]
+# A discipline's name: one of GET /api/disciplines (AdminClient.disciplines), whose traits say what it is.
+Discipline = str
 MatchStatus = Literal["scheduled", "live", "finished"]
 Phase = Literal["lag", "break", "play", "decision", "over"]
+
+
+class DisciplineTraits(TypedDict, total=False):
+    """One entry of GET /api/disciplines: what a discipline is (hub/rules/traits.py says every field)."""
+
+    name: Discipline
+    balls: list[int]
+    win_ball: int | None
+    ball_on: Literal["lowest", "group"] | None
+    groups: bool
+    players: int
+    lag: bool
+    formats: list[Literal["race_to", "racks", "minutes"]]
+    format_defaults: dict[str, int]
+    breaks: list[Literal["winner", "alternate"]]
+    scorings: list[Literal["strokes", "racks"]]
+    score: Literal["racks", "points"]
+    ranked: bool
+    points: dict[str, int] | None
+    named_game: bool
+    handicaps: list[str]
+    push_out: bool
+    call_shot: bool
+    break_count: Literal["break_rails", "break_crossings"] | None
+    break_flags: list[str]
+    play_flags: list[str]
+    called_fouls_break: list[str]
+    called_fouls_play: list[str]
+    stats: list[str]
+    timeout_race_to: int | None
+    penalty_types: list[str]
+    concede_scopes: list[Literal["rack", "match"]]
+    win_types: list[str]
+    rack_paid_by: bool
+    shot_clock: dict[str, float]
+    timed_shot_clock: dict[str, float] | None
 
 
 class Tournament(TypedDict, total=False):

@@ -6,6 +6,7 @@ import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard, isolated, playerName } from "./ui.js";
 import { CallAnnouncer, roundLabel } from "./board-call.js";
+import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 
 const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
@@ -88,9 +89,9 @@ function renderUpNext() {
     keys.length > shown.length ? el("span", { class: "un-more", text: `+${keys.length - shown.length}` }) : null);
 }
 
-/** What the numbers of a cell mean: the racks won (golden nine, chase) and the points, or the racks. */
+/** What the numbers of a cell mean: the racks won and the points (a discipline scored in points), or the racks. */
 function numberLabels(m) {
-  const racksToo = m.discipline === "golden_nine" || m.discipline === "chase_nine";
+  const racksToo = inPoints(m);
   return el("div", { class: "pl-labels" },
     racksToo ? el("span", { class: "racks-label", text: `(${t("bd_racks_won")})` }) : null,
     el("span", { class: "score-label", text: racksToo ? t("bd_points") : t("bd_racks_won") }));
@@ -173,8 +174,8 @@ function renderCell(tableId) {
   }
   if (m.status === "scheduled") head.append(el("span", { class: "next-tag", text: t("bd_next_here") }));
   const r = m.rack || {};
-  const active = r.shooter || (r.pending && r.pending.player) || null;
-  const showRacks = m.discipline === "golden_nine" || m.discipline === "chase_nine";
+  const active = (racksScored(m) ? null : r.shooter) || (r.pending && r.pending.player) || null; // by racks: nobody at the table
+  const showRacks = inPoints(m);
   const players = el("div", { class: `players n${(m.players || []).length}` }, numberLabels(m), (m.players || []).map((p) => {
     const at = m.status === "live" && p.id === active;
     return el("div", { class: `pl-row ${at ? "at-table" : ""} ${m.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
@@ -197,6 +198,11 @@ function renderCell(tableId) {
     if (r.phase === "break") foot.append(el("span", { class: "status", text: t("p_break") }));
     if (r.pending) foot.append(el("span", { class: "status", text: tc("p", "decision") }));
     if (m.last && m.last.foul) foot.append(el("span", { class: "badge foul", text: t("foul") }));
+    // a call-shot game: the ball the last stroke called; a game of groups: the table still open
+    if (m.last && m.last.called !== undefined && m.last.called !== null) {
+      foot.append(el("span", { class: "badge called", text: t("called_n", { n: m.last.called }) }));
+    }
+    if (matchTraits(m).groups && r.table_open && r.phase === "play") foot.append(el("span", { class: "badge open", text: t("table_open") }));
     if (m.link && m.link.lost) foot.append(el("span", { class: "badge linklost", text: t("link_lost_badge") }));
   }
   foot.append(el("span", { class: "spacer" }));

@@ -8,6 +8,7 @@ import {
   statusText, resultText, rackHistory, playerName, noteTexts, notFoundCard, matchNames, metaText, isolated, playerNames,
 } from "./ui.js";
 import { shotFacts } from "./entries.js";
+import { matchTraits, racksScored } from "./disciplines.js";
 
 const id = pathId();
 const followTable = location.pathname.split("/").filter(Boolean)[1] === "table";
@@ -176,14 +177,17 @@ function render() {
       r.ball_in_hand && live ? el("span", { class: "badge bih", id: "bih", text: bihText(r) }) : null,
       r.pending ? el("span", { class: "badge", id: "pending" }, named(`${t("decision_for", { name: playerName(match, r.pending.player) })}: ${(r.pending.options || []).map((o) => tc("o", o)).join(" / ")}`)) : null,
       live && match.link && match.link.lost ? el("span", { class: "badge", id: "link-lost", text: t("link_lost_badge") }) : null,
+      // a call-shot game: the ball the last stroke called; a game of groups: the table still open
+      live && match.last && match.last.called !== undefined && match.last.called !== null
+        ? el("span", { class: "badge called", id: "called", text: t("called_n", { n: match.last.called }) }) : null,
+      live && matchTraits(match).groups && r.table_open && r.phase === "play" ? el("span", { class: "badge", id: "table-open", text: t("table_open") }) : null,
       el("span", { class: "spacer" }), clockNode),
     res ? el("div", { class: "result", id: "result" }, named(res)) : null,
-    r.on_table ? el("div", { class: "ontable", id: "on-table" }, el("div", { class: "section-title", text: t("balls_on_table") }),
+    r.on_table && !racksScored(match) ? el("div", { class: "ontable", id: "on-table" }, el("div", { class: "section-title", text: t("balls_on_table") }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null);
   paintShotClock(clockNode, (match.clock || {}).shot);
 
-  const statKeys = ["break_and_runs", "table_runs", "golden_breaks", "fouls"];
-  if (match.discipline === "golden_nine") statKeys.push("loss_of_chance");
+  const statKeys = matchTraits(match).stats;
   fill(statsBox, el("h3", { class: "section-title", text: t("stats") }),
     el("table", { class: "grid" },
       el("thead", {}, el("tr", {}, el("th", { text: "" }), (match.players || []).map((p) => el("th", { class: "num" }, el("bdi", { text: p.name }))))),

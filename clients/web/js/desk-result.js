@@ -1,8 +1,8 @@
 // "Enter result": a score typed at the desk for a called, live or finished match (a table without
 // a referee, a dead tablet, players reporting their frames): POST /api/matches/{mid}/result with
-// {winner, score: {pid: n}, reason}. The score counts racks (points in Chinese nine-ball and chase).
-// The winner follows the best score until the organiser picks one (chase nine-ball: "No winner"
-// when two share the top score). What the hub would refuse (the winner's score is not the best, a
+// {winner, score: {pid: n}, reason}. The score counts racks, or points where the discipline's
+// traits say so. The winner follows the best score until the organiser picks one (a ranked
+// discipline: "No winner" when two share the top score). What the hub would refuse (the winner's score is not the best, a
 // race not reached, chase points not summing to 0) is said in the page's language before sending;
 // the hub has the last word (422, or 409 result_used once a match fed by this one has started)
 // and its answer is said in plain words on the run view.
@@ -11,8 +11,7 @@
 // what is being typed and the focus stay where they are.
 import { t } from "./i18n.js";
 import { el } from "./ui.js";
-
-const SCORED_IN_POINTS = new Set(["golden_nine", "chase_nine"]);
+import { traitsOf } from "./disciplines.js";
 
 /** What the hub would refuse, said in the page's language before anything is sent (the hub
  * checks again): the winner's score is the best, a race's winner reached the race and nobody
@@ -21,7 +20,7 @@ export function resultProblem(body, players, discipline, format) {
   const s = body.score;
   const name = (pid) => (players.find((p) => p.id === pid) || {}).name || pid;
   const best = Math.max(...Object.values(s));
-  if (discipline === "chase_nine") {
+  if (traitsOf(discipline).ranked) {
     if (Object.values(s).reduce((a, b) => a + b, 0) !== 0) return t("dk_res_chase_sum");
     const top = Object.keys(s).filter((pid) => s[pid] === best);
     if (body.winner === null) return top.length > 1 ? null : t("dk_res_chase_top", { name: name(top[0]) });
@@ -39,15 +38,16 @@ export function resultProblem(body, players, discipline, format) {
 /** players: [{id, name, score}]; onSubmit(body, button) -> promise; onRefuse(text): a score the
  * hub would refuse; onCancel(). The form's setFormat(f) gives it the match's format. */
 export function resultForm({ key, players, discipline, format = null, onSubmit, onRefuse, onCancel }) {
+  const ranked = traitsOf(discipline).ranked; // net points that sum to zero; a shared top has no winner
   let fmt = format;
   let picked = null; // a winner chosen by hand; until then the best score wins
   const inputs = players.map((p) => el("input", {
-    type: "number", class: "res-score", min: discipline === "chase_nine" ? -999 : 0, max: 999, step: 1,
+    type: "number", class: "res-score", min: ranked ? -999 : 0, max: 999, step: 1,
     inputmode: "numeric", value: String(p.score ?? 0), dataset: { player: p.id }, "aria-label": p.name,
   }));
-  // chase_nine: a top score shared by two players has no winner (the hub takes winner: null).
+  // ranked: a top score shared by two players has no winner (the hub takes winner: null).
   const winner = el("select", { class: "res-winner" }, players.map((p) => el("option", { value: p.id, text: p.name })),
-    discipline === "chase_nine" ? el("option", { value: "", text: t("dk_res_no_winner") }) : null);
+    ranked ? el("option", { value: "", text: t("dk_res_no_winner") }) : null);
   const reason = el("input", { type: "text", class: "res-reason", maxlength: 200, autocomplete: "off", placeholder: t("dk_res_reason_ph") });
   const submit = el("button", { class: "btn small primary", type: "submit", dataset: { action: "result-go" }, text: t("dk_res_save") });
   const cancel = el("button", { class: "btn small", type: "button", dataset: { action: "result-cancel" }, text: t("cancel") });
@@ -59,7 +59,7 @@ export function resultForm({ key, players, discipline, format = null, onSubmit, 
     const best = Math.max(...Object.values(s));
     const top = players.filter((p) => s[p.id] === best);
     if (top.length === 1) winner.value = top[0].id;
-    else if (discipline === "chase_nine") winner.value = "";
+    else if (ranked) winner.value = "";
   }
   inputs.forEach((i) => i.addEventListener("input", follow));
   winner.addEventListener("change", () => { picked = winner.value; });
@@ -70,7 +70,7 @@ export function resultForm({ key, players, discipline, format = null, onSubmit, 
     el("strong", { class: "res-title", text: t("dk_res_title", { key: key || "" }) }),
     el("div", { class: "res-scores" }, players.map((p, i) => el("label", { class: "res-player" },
       el("bdi", { class: "res-name", text: p.name }), inputs[i]))),
-    el("span", { class: "muted small", text: t(SCORED_IN_POINTS.has(discipline) ? "dk_res_points" : "dk_res_racks") }),
+    el("span", { class: "muted small", text: t(traitsOf(discipline).score === "points" ? "dk_res_points" : "dk_res_racks") }),
     el("label", { class: "res-field" }, el("span", { class: "muted small", text: t("dk_res_winner") }), winner),
     el("label", { class: "res-field wide" }, el("span", { class: "muted small", text: t("dk_res_reason") }), reason),
     el("div", { class: "res-actions" }, submit, cancel));

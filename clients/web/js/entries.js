@@ -3,6 +3,7 @@
 // read from the hub's projection (`last`), never worked out in the page.
 import { t, tc, inParens } from "./i18n.js";
 import { playerName, noteTexts, withdrewLast } from "./ui.js";
+import { traitsOf } from "./disciplines.js";
 
 /** A player's name; "the player at the table" for an entry that names none (entered offline). */
 export function who(match, id) {
@@ -15,12 +16,13 @@ export function shotFacts(d, discipline) {
   const bits = [];
   if ("first_contact" in d) bits.push(d.first_contact === null ? t("no_hit") : t("first_hit", { n: d.first_contact }));
   if (d.pocketed && d.pocketed.length) bits.push(t("potted", { list: d.pocketed.join(", ") }));
+  // the call (a call-shot discipline): the ball that went in as called
+  if (d.called !== null && d.called !== undefined && traitsOf(discipline).call_shot) bits.push(t("fact_called", { n: d.called }));
   if (d.off_table && d.off_table.length) bits.push(t("off", { list: d.off_table.join(", ") }));
   if (d.cue_ball && d.cue_ball !== "table") bits.push(`${t("cue_ball")}: ${t(`cue_${d.cue_ball}`)}`);
   // Stored strokes carry both counts, zero when they do not apply: show the discipline's own.
-  const gn = discipline === "golden_nine";
-  if (gn && d.break_crossings > 0) bits.push(`${t("break_crossings")} ${d.break_crossings}`);
-  if (!gn && d.break_rails > 0) bits.push(`${t("break_rails")} ${d.break_rails}`);
+  const count = traitsOf(discipline).break_count;
+  if (count && d[count] > 0) bits.push(`${t(count)} ${d[count]}`);
   const nothingDown = !(d.pocketed && d.pocketed.length);
   if (nothingDown && d.first_contact !== null && d.first_contact !== undefined && !d.break_rails && !d.break_crossings) {
     bits.push(d.rail ? t("fact_rail") : t("fact_no_rail"));
@@ -49,7 +51,16 @@ export function entryText(cmd, match) {
   else if (kind === "start" && c.breaker) what = t("breaks_first", { name: playerName(match, c.breaker) });
   else if (kind === "start" && c.order) what = c.order.map((id) => playerName(match, id)).join(" → ");
   else if (kind === "lag") what = t("lag_won", { name: playerName(match, c.winner) });
+  else if (kind === "rack") what = rackText(c, match);
   return what ? `${head}${name}: ${what}` : `${head}${name}`;
+}
+
+/** A rack reported won: "Wang Can won · Table run · paid by Han Yu". */
+export function rackText(c, match) {
+  const bits = [t("rk_won", { name: playerName(match, c.winner) })];
+  if (c.win_type && c.win_type !== "normal") bits.push(tc("w", c.win_type));
+  if (c.paid_by) bits.push(t("rk_paid_by", { name: playerName(match, c.paid_by) }));
+  return bits.join(" · ");
 }
 
 /**

@@ -7,6 +7,7 @@
 import { t, tc, langSwitch, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText } from "./ui.js";
+import { inPoints, racksScored } from "./disciplines.js";
 
 const tableId = pathId();
 const params = new URLSearchParams(location.search);
@@ -56,14 +57,20 @@ function titleNodes() {
   return [...parts, round].filter(Boolean).flatMap((p, i) => (i ? [" · ", p] : [p]));
 }
 
+/** The ball the last stroke went in with as called (a call-shot game), or null. */
+function calledBall(m) {
+  const last = m && m.last;
+  return last && last.called !== undefined && last.called !== null ? last.called : null;
+}
+
 function render() {
   if (!found) return;
   if (!match) { bug.classList.add("hidden"); return; }
   bug.classList.remove("hidden");
   document.body.dataset.version = String(match.version);
   const r = match.rack || {};
-  const active = r.shooter || (r.pending && r.pending.player) || null;
-  const showRacks = match.discipline === "golden_nine" || match.discipline === "chase_nine";
+  const active = (racksScored(match) ? null : r.shooter) || (r.pending && r.pending.player) || null; // by racks: nobody at the table
+  const showRacks = inPoints(match);
   const three = (match.players || []).length === 3;
   bug.className = `bug pos-${position} d-${match.discipline} ${showRacks ? "with-racks" : ""} ${three ? "three" : ""}`;
   clockNode = el("div", { class: "shotclock", id: "shot-clock" });
@@ -84,6 +91,7 @@ function render() {
       el("div", { class: "side" },
         el("div", { class: "fmt", text: [formatLabel(match), r.number ? t("rack_n", { n: r.number }) : ""].filter(Boolean).join(" · ") }),
         match.status === "live" && r.ball_in_hand ? el("div", { class: "bih", id: "bih", text: bihText(r) }) : null,
+        match.status === "live" && calledBall(match) !== null ? el("div", { class: "called", id: "called", text: t("called_n", { n: calledBall(match) }) }) : null,
         match.status === "finished" ? el("div", { class: "fin", text: tc("s", "finished") }) : null,
         clockNode)));
   paintShotClock(clockNode, (match.clock || {}).shot);

@@ -5,36 +5,37 @@
 // scratch: a foul whatever the rail); on a break
 // the count (crossings / balls to a rail) is one tap on its number. "Enter stroke" with a question
 // open highlights it, and the answer then enters the stroke (no third tap).
+//
+// The call (a call-shot discipline, after the break, not on a push-out) is one tap: the ball that
+// went in as called. One ball pocketed is the call by that tap itself; with several, a tap on the
+// called one (asked, never guessed: it decides who shoots next); "No call" for a safety, a missed
+// call or the ball in another pocket (`called: null`).
 import { t, tc } from "./i18n.js";
 import { el, ball } from "./ui.js";
+import { traitsOf, calledFoulsOf } from "./disciplines.js";
 
-const CALLED_COMMON = ["double_hit", "push_shot", "touched_ball", "feet_off_floor", "balls_moving", "illegal_jump", "other"];
-const NINE_BALL = new Set(["golden_nine", "wpa_nine", "chase_nine"]);
 const COUNT_CHIPS = 11; // 0..10 as one-tap chips; the stepper goes further
 
-export function calledFouls(discipline, isBreak) {
-  const list = [...CALLED_COMMON];
-  if (discipline === "golden_nine" && isBreak) list.splice(list.length - 1, 0, "weak_break");
-  if (discipline === "chinese_eight") list.splice(list.length - 1, 0, "not_trying");
-  return list;
-}
+/** The called fouls the form offers (the discipline's traits): on a break, or on any other stroke. */
+export function calledFouls(discipline, isBreak) { return calledFoulsOf(discipline, isBreak); }
 
 /**
  * The first contact to preselect, or undefined (the referee must choose). A preselection is a
- * ball whose choice among its peers changes no verdict: the ball-on in the nine-ball games; in
- * chinese_eight on a break any ball, on a closed table any ball of the shooter's group (the 8 once
- * it is cleared). On an open chinese_eight table the group of the first ball decides: no default.
+ * ball whose choice among its peers changes no verdict: the ball-on where it is the lowest ball; in
+ * a game of groups on a break any ball, on a closed table any ball of the shooter's group (the
+ * black once it is cleared). On an open table the group of the first ball decides: no default.
  */
 export function preselect(ctx) {
   const on = ctx.onTable || [];
   if (!on.length) return undefined;
-  if (NINE_BALL.has(ctx.discipline)) return Math.min(...on);
-  if (ctx.discipline !== "chinese_eight") return undefined;
+  const d = traitsOf(ctx.discipline);
+  if (d.ball_on === "lowest") return Math.min(...on);
+  if (d.ball_on !== "group") return undefined;
   if (ctx.phase === "break") return Math.min(...on);
   if (!ctx.group) return undefined;
   const mine = on.filter((n) => (ctx.group === "solids" ? n >= 1 && n <= 7 : n >= 9 && n <= 15));
   if (mine.length) return Math.min(...mine);
-  return on.includes(8) ? 8 : undefined;
+  return on.includes(d.win_ball) ? d.win_ball : undefined;
 }
 
 export function newForm(ctx) {
@@ -46,6 +47,7 @@ export function newForm(ctx) {
     rail: undefined, // asked: true / false once answered
     breakCount: undefined, // asked on a break: a number once answered
     called: new Set(),
+    call: undefined, // the ball that went in as called: undefined (not said), null (no call) or a number
     break_position: false,
     push_out: false,
     snooker: false,
@@ -64,24 +66,39 @@ export function formFromShot(d, ctx) {
   f.off_table = new Set(d.off_table || []);
   f.cue_ball = d.cue_ball || "table";
   f.rail = d.rail === true ? true : d.rail === false ? false : undefined;
-  if (ctx && ctx.phase === "break") f.breakCount = ctx.discipline === "golden_nine" ? d.break_crossings : d.break_rails;
+  const traits = traitsOf(ctx && ctx.discipline);
+  if (ctx && ctx.phase === "break" && traits.break_count) f.breakCount = d[traits.break_count];
   f.called = new Set(d.called_fouls || []);
-  f.break_position = !!d.break_position;
-  f.push_out = !!d.push_out;
-  f.snooker = !!d.snooker;
-  f.rail_safety = !!d.rail_safety;
+  if (traits.call_shot && "called" in d) f.call = d.called;
+  for (const flag of ["push_out", ...traits.break_flags, ...traits.play_flags]) f[flag] = !!d[flag];
   f.touched = true;
   return f;
 }
 
 function phaseOf(form, ctx) { return ctx.phaseKnown === false ? (form.isBreak ? "break" : "play") : ctx.phase; }
 
+/** Whether the stroke carries a call: a call-shot discipline, after the break, not a push-out. */
+function callable(form, ctx) {
+  return traitsOf(ctx.discipline).call_shot && phaseOf(form, ctx) !== "break" && !form.push_out;
+}
+
+/** The call as entered: the ball tapped (still pocketed), "no call" (null), else the only ball
+ * pocketed; undefined while several went in and none was tapped. */
+export function callOf(form) {
+  if (form.call === null) return null;
+  if (form.call !== undefined && form.pocketed.has(form.call)) return form.call;
+  if (form.pocketed.size === 1) return [...form.pocketed][0];
+  return form.pocketed.size ? undefined : null;
+}
+
 /** The question the referee still has to answer before the stroke can be entered, or null. */
 export function openQuestion(form, ctx) {
   if (form.first_contact === undefined) return "first_contact";
   const phase = phaseOf(form, ctx);
+  if (callable(form, ctx) && callOf(form) === undefined) return "call";
   if (phase === "break") {
-    const needed = ctx.discipline === "golden_nine" || form.pocketed.size === 0;
+    // Balls across the head string count with the balls pocketed: asked whatever went down.
+    const needed = traitsOf(ctx.discipline).break_count === "break_crossings" || form.pocketed.size === 0;
     return needed && form.breakCount === undefined ? "break_count" : null;
   }
   // Nothing pocketed after a contact: the rail is a fact of the stroke the hub judges (no_rail),
@@ -106,13 +123,26 @@ export function toCommand(form, ctx) {
     rail: form.rail === true || (form.rail === undefined && cueBallGone(form)),
     called_fouls: [...form.called],
   };
+  const d = traitsOf(ctx.discipline);
   if (phase === "break") {
-    const n = form.breakCount || 0;
-    if (ctx.discipline === "golden_nine") { cmd.break_crossings = n; cmd.break_position = form.break_position; } else cmd.break_rails = n;
+    if (d.break_count) cmd[d.break_count] = form.breakCount || 0;
+    for (const flag of d.break_flags) cmd[flag] = !!form[flag];
   }
-  if (ctx.discipline === "wpa_nine" && form.push_out) cmd.push_out = true;
-  if (ctx.discipline === "chase_nine") { cmd.snooker = form.snooker; cmd.rail_safety = form.rail_safety; }
+  if (d.push_out && form.push_out) cmd.push_out = true;
+  for (const flag of d.play_flags) cmd[flag] = !!form[flag];
+  if (callable(form, ctx)) cmd.called = callOf(form) ?? null;
   return cmd;
+}
+
+/** "Went in as called": the pocketed balls and "No call", one tap. */
+function callRow(f, asked, change) {
+  const call = callOf(f);
+  const pick = (v) => change(() => { f.call = v; }, { answers: "call" });
+  return el("div", { class: `field question${asked === "call" ? " ask" : ""}${call === undefined ? " open" : ""}`, id: "call-row" },
+    el("span", { class: "label", text: t("called_ball") }),
+    el("div", { class: "btnrow" },
+      [...f.pocketed].sort((a, b) => a - b).map((n) => ballBtn(n, call === n, pick(n), "call", { call: n })),
+      toggleBtn(t("call_none"), call === null, pick(null), { dataset: { call: "none" } })));
 }
 
 function toggleBtn(label, on, onclick, attrs = {}) {
@@ -120,8 +150,8 @@ function toggleBtn(label, on, onclick, attrs = {}) {
     onclick, text: label, ...attrs, extra: null });
 }
 
-function ballBtn(n, on, onclick, extra = "") {
-  const b = el("button", { type: "button", class: `ballbtn ${on ? "on" : ""} ${extra}`, "aria-pressed": on ? "true" : "false", dataset: { ball: n }, onclick });
+function ballBtn(n, on, onclick, extra = "", data = {}) {
+  const b = el("button", { type: "button", class: `ballbtn ${on ? "on" : ""} ${extra}`, "aria-pressed": on ? "true" : "false", dataset: { ball: n, ...data }, onclick });
   b.append(ball(n));
   return b;
 }
@@ -133,6 +163,7 @@ function ballBtn(n, on, onclick, extra = "") {
 export function strokeFormNodes(view) {
   const { form: f, ctx } = view;
   const d = ctx.discipline;
+  const traits = traitsOf(d);
   const phase = phaseOf(f, ctx);
   const isBreak = phase === "break";
   const on = ctx.onTable || [];
@@ -165,8 +196,8 @@ export function strokeFormNodes(view) {
   if (ctx.phaseKnown === false) {
     rows.push(el("div", { class: "field flags" }, toggleBtn(t("offline_is_break"), f.isBreak, change(() => { f.isBreak = !f.isBreak; }), { id: "flag-break" })));
   }
-  if (isBreak) {
-    const key = d === "golden_nine" ? "break_crossings" : "break_rails";
+  if (isBreak && traits.break_count) {
+    const key = traits.break_count;
     const set = (n) => change(() => { f.breakCount = Math.max(0, Math.min(100, n)); }, { answers: "break_count" });
     const value = f.breakCount === undefined ? "–" : String(f.breakCount);
     rows.push(el("div", { class: `field question ${asked === "break_count" ? "ask" : ""}`, id: "break-question" },
@@ -178,24 +209,17 @@ export function strokeFormNodes(view) {
           el("button", { type: "button", class: "btn", id: "break-minus", text: "−", onclick: set((f.breakCount ?? 1) - 1) }),
           el("span", { class: "value", id: "break-value", text: value }),
           el("button", { type: "button", class: "btn", id: "break-plus", text: "+", onclick: set((f.breakCount ?? 0) + 1) })))));
-  } else {
+  } else if (!isBreak) {
     rows.push(el("div", { class: `field question ${asked === "rail" ? "ask" : ""} ${question === "rail" ? "open" : ""}${cueBallGone(f) ? " hidden" : ""}`, id: "rail-question" },
       el("span", { class: "label", text: t("rail_question") }),
       el("div", { class: "btnrow" },
         toggleBtn(t("rail"), f.rail === true, change(() => { f.rail = f.rail === true ? undefined : true; }, { answers: "rail" }), { id: "flag-rail" }),
         toggleBtn(t("no_rail_btn"), f.rail === false, change(() => { f.rail = f.rail === false ? undefined : false; }, { answers: "rail" }), { id: "flag-no-rail" }))));
   }
-  const flags = [];
-  if (isBreak && d === "golden_nine") {
-    flags.push(toggleBtn(t("break_position"), f.break_position, change(() => { f.break_position = !f.break_position; }), { id: "flag-break-position" }));
-  }
-  if (d === "wpa_nine" && !isBreak && ctx.pushOutAllowed) {
-    flags.push(toggleBtn(t("push_out"), f.push_out, change(() => { f.push_out = !f.push_out; }), { id: "flag-push-out" }));
-  }
-  if (d === "chase_nine" && !isBreak) {
-    flags.push(toggleBtn(t("snooker"), f.snooker, change(() => { f.snooker = !f.snooker; }), { id: "flag-snooker" }));
-    flags.push(toggleBtn(t("rail_safety"), f.rail_safety, change(() => { f.rail_safety = !f.rail_safety; }), { id: "flag-rail-safety" }));
-  }
+  // The discipline's own facts of a stroke (traits: break_flags, play_flags, push_out), one toggle each.
+  const flagBtn = (flag) => toggleBtn(t(flag), !!f[flag], change(() => { f[flag] = !f[flag]; }), { id: `flag-${flag.replace(/_/g, "-")}` });
+  const flags = isBreak ? traits.break_flags.map(flagBtn)
+    : [...(traits.push_out && ctx.pushOutAllowed ? [flagBtn("push_out")] : []), ...traits.play_flags.map(flagBtn)];
   const calledRow = el("div", { class: "btnrow chips", id: "called-fouls" }, calledFouls(d, isBreak).map((c) =>
     toggleBtn(tc("f", c), f.called.has(c), change(() => { if (f.called.has(c)) f.called.delete(c); else f.called.add(c); }), { dataset: { foul: c } })));
 
@@ -205,6 +229,7 @@ export function strokeFormNodes(view) {
     hint ? el("p", { class: `stroke-hint ${asked ? "ask" : "muted"}`, id: "stroke-ask", role: asked ? "alert" : null }, hint) : null,
     el("div", { class: "field" }, el("span", { class: "label", text: t("first_contact") }), fcRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("pocketed") }), pkRow),
+    callable(f, ctx) && f.pocketed.size ? callRow(f, asked, change) : null,
     el("div", { class: "field" }, el("span", { class: "label", text: t("off_table") }), offRow),
     el("div", { class: "field" }, el("span", { class: "label", text: t("cue_ball") }), cueRow),
     rows,

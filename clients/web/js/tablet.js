@@ -12,6 +12,9 @@
 // After the event's last match it says the event is over. A draw match is named by its round as
 // the bracket names it ("Final · W3-1"). A result the desk decided (entered by hand, a withdrawal's
 // forfeit) is undone only at the desk: the tablet says so instead of offering its Undo.
+// A match scored rack by rack (`options.scoring: "racks"`) has no stroke form: "who won the rack"
+// buttons (the win type first where the discipline has several, who pays where it names a payer),
+// the same on a player's phone paired to the table (a phone is just another tablet of its table).
 // A match that leaves the table (moved, back to the queue, cancelled, a withdrawal: the socket's
 // `match_left`) is said in plain words ("W1-7 moved to Table 3") and the table's current state
 // follows; nothing is offered for a match that is not on this table.
@@ -23,6 +26,7 @@ import {
 } from "./ui.js";
 import { newForm, formFromShot, openQuestion, toCommand, strokeFormNodes, calledFouls } from "./stroke_form.js";
 import { entryText, verdictOf, verdictLine, rejectText } from "./entries.js";
+import { traitsOf, matchTraits, racksScored } from "./disciplines.js";
 
 const tableId = pathId();
 const TOKEN_KEY = `cuehub.token.${tableId}`;
@@ -30,11 +34,8 @@ const TABLE_KEY = `cuehub.table.${tableId}`;
 const LOG_KEY = `cuehub.log.${tableId}`;
 const OVER_KEY = `cuehub.over.${tableId}`;
 const DISMISSED_KEY = `cuehub.over-seen.${tableId}`;
-const PENALTIES = ["intentional_foul", "unsportsmanlike", "device", "forfeit_rack", "forfeit_match"];
 const DOUBLE_TAP_MS = 1000; // an untouched form ignores "Enter stroke" this long after an entry
 const LINK_GRACE_MS = 3000; // the hub pauses the shot clock of a table it has not heard for this long
-const WIN_BALL = { golden_nine: 9, wpa_nine: 9, chase_nine: 9, chinese_eight: 8 };
-const FULL_RACK = { chinese_eight: 15 };
 
 let session = null;
 let match = null;
@@ -171,6 +172,7 @@ const startPanel = el("section", { class: "card hidden", id: "start" });
 const overPanel = el("section", { class: "card over hidden", id: "over", role: "status" });
 const leftBanner = el("div", { class: "leftbanner hidden", id: "left-banner", role: "alert" });
 const pendingPanel = el("section", { class: "card pending hidden", id: "pending" });
+const racksPanel = el("section", { class: "card racks hidden", id: "racks" });
 const strokePanel = el("section", { class: "card stroke hidden", id: "stroke" });
 const actionsPanel = el("section", { class: "card actions hidden", id: "actions" });
 const logPanel = el("section", { class: "card log", id: "log-panel" },
@@ -180,7 +182,7 @@ const logPanel = el("section", { class: "card log", id: "log-panel" },
 // on one side, verdict/projection/clock/actions/log on the other, so the stroke fits one screen.
 // On narrow or portrait screens the wrappers dissolve (display: contents) into one column.
 const cols = el("div", { class: "cols" },
-  el("div", { class: "entry" }, leftBanner, rejectBanner, heldPanel, overPanel, startPanel, pendingPanel, strokePanel),
+  el("div", { class: "entry" }, leftBanner, rejectBanner, heldPanel, overPanel, startPanel, pendingPanel, racksPanel, strokePanel),
   el("div", { class: "side" }, linkBanner, verdictBanner, el("div", { class: "top" }, statePanel, clockBox), actionsPanel, logPanel));
 app.append(notFoundPanel, tokenPanel, cols);
 applyI18n(document);
@@ -589,8 +591,8 @@ function formContext() {
     pushOutAllowed: r.push_out_allowed, group: shooter ? shooter.group : null };
   if (!pending.length) return ctx;
   const gone = new Set(pending.flatMap((e) => [...(e.command.pocketed || []), ...(e.command.off_table || [])]));
-  const full = Array.from({ length: FULL_RACK[m.discipline] || 9 }, (_, i) => i + 1);
-  ctx.onTable = gone.has(WIN_BALL[m.discipline]) ? full : ctx.onTable.filter((n) => !gone.has(n));
+  const traits = matchTraits(m);
+  ctx.onTable = gone.has(traits.win_ball) ? [...traits.balls] : ctx.onTable.filter((n) => !gone.has(n));
   ctx.phase = "play";
   ctx.phaseKnown = false;
   ctx.pushOutAllowed = false;
@@ -619,10 +621,11 @@ function render() {
   renderState();
   if (over) {
     // Nothing of the next match before "Next match": its start, choices and strokes wait.
-    for (const p of [startPanel, pendingPanel, strokePanel, actionsPanel]) p.classList.add("hidden");
+    for (const p of [startPanel, pendingPanel, racksPanel, strokePanel, actionsPanel]) p.classList.add("hidden");
   } else {
     renderStart();
     renderPending();
+    renderRacks();
     renderStroke();
     renderActions();
   }
@@ -673,7 +676,7 @@ function renderState() {
   info.push(el("span", { class: "badge", id: "phase", text: statusText(m) }));
   if (r.number) info.push(el("span", { class: "badge", text: t("rack_n", { n: r.number }) }));
   if (r.ball_in_hand) info.push(el("span", { class: "badge bih", id: "bih", text: bihText(r) }));
-  if (m.discipline === "chinese_eight" && r.table_open && m.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
+  if (matchTraits(m).groups && r.table_open && m.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
   if (isPaused()) info.push(el("span", { class: "badge foul", id: "paused", text: t("paused") }));
   const res = resultText(m);
   fill(statePanel,
@@ -683,7 +686,7 @@ function renderState() {
     roundText(m) ? el("div", { class: "round muted", id: "round-name" }, named(roundText(m), m)) : null,
     scoreline(m),
     el("div", { class: "info" }, info),
-    r.on_table && m.status !== "finished" ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
+    r.on_table && m.status !== "finished" && !racksScored(m) ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null,
     res ? el("div", { class: "result" }, named(res, m)) : null,
     el("div", { class: "last muted", id: "last" }, named(lastText(m), m)));
@@ -781,9 +784,72 @@ function choiceText(o, pend) {
   return tc("o", o);
 }
 
+// ---- a rack reported won (a match scored rack by rack)
+let rackPick = { key: "", winType: "normal", winner: null }; // the choice being made, for this version
+let rackSent = null; // {version, at} of the last rack reported here: a double tap on the same state is dropped
+
+function racksVisible() {
+  const m = match;
+  return !!(m && m.status === "live" && racksScored(m) && m.rack && ["break", "play"].includes(m.rack.phase) && !m.rack.pending);
+}
+
+function renderRacks() {
+  const show = racksVisible();
+  racksPanel.classList.toggle("hidden", !show);
+  if (!show) return;
+  const r = match.rack;
+  const traits = matchTraits(match);
+  const key = `${match.id}:${match.version}`;
+  if (rackPick.key !== key) rackPick = { key, winType: "normal", winner: null };
+  const busy = !!lock;
+  const types = traits.win_types.length > 1 ? el("div", { class: "field" },
+    el("span", { class: "label", text: t("rk_type") }),
+    el("div", { class: "btnrow chips", id: "rack-types" }, traits.win_types.map((w) => el("button", {
+      type: "button", class: `btn toggle${rackPick.winType === w ? " on" : ""}`, "aria-pressed": rackPick.winType === w ? "true" : "false",
+      dataset: { winType: w }, text: tc("w", w), disabled: busy,
+      onclick: () => { rackPick.winType = w; rackPick.winner = null; renderRacks(); } })))) : null;
+  // a break and run is the rack's breaker's only (PROTOCOL.md section 17)
+  const winners = el("div", { class: "btnrow winners" }, match.players.map((p) => el("button", {
+    type: "button", class: `btn primary big${rackPick.winner === p.id ? " on" : ""}`, dataset: { winner: p.id },
+    disabled: busy || (rackPick.winType === "big_gold" && p.id !== r.breaker),
+    onclick: () => pickWinner(p.id) }, named(t("rk_won", { name: p.name })))));
+  const payer = rackPick.winner && traits.rack_paid_by ? el("div", { class: "field", id: "rack-payer" },
+    el("span", { class: "label" }, named(t("rk_pays", { name: playerName(match, rackPick.winner) }))),
+    el("div", { class: "btnrow" },
+      match.players.filter((p) => p.id !== rackPick.winner).map((p) => el("button", {
+        type: "button", class: "btn primary big", dataset: { paidBy: p.id }, disabled: busy,
+        onclick: () => sendRack(rackPick.winner, p.id) }, named(p.name))),
+      el("button", { type: "button", class: "btn", id: "rack-payer-cancel", text: t("cancel"),
+        onclick: () => { rackPick.winner = null; renderRacks(); } }))) : null;
+  fill(racksPanel,
+    el("h3", { class: "section-title plain", id: "racks-title", text: t("rk_title", { n: r.number }) }),
+    types, winners, payer);
+}
+
+function pickWinner(pid) {
+  if (matchTraits(match).rack_paid_by) { rackPick.winner = pid; renderRacks(); return; }
+  sendRack(pid, null);
+}
+
+function sendRack(winner, paidBy) {
+  // One report a rack: a second tap of a double tap finds the panel locked (online), or the same
+  // match state a moment after the first (offline: the report waits in the queue).
+  if (!racksVisible() || lock) return;
+  if (rackSent && rackSent.version === match.version && Date.now() - rackSent.at < DOUBLE_TAP_MS) return;
+  const cmd = { kind: "rack", winner };
+  if (rackPick.winType !== "normal") cmd.win_type = rackPick.winType;
+  if (paidBy) cmd.paid_by = paidBy;
+  rackSent = { version: match.version, at: Date.now() };
+  const online = session.ready && !session.queue().length;
+  const env = queueCommand(cmd);
+  if (online) lock = { id: env.id };
+  rackPick = { key: "", winType: "normal", winner: null };
+  render();
+}
+
 // ---- stroke entry
 function strokeVisible() {
-  if (!match || match.status !== "live" || !match.rack) return false;
+  if (!match || match.status !== "live" || !match.rack || racksScored(match)) return false;
   if (queuedStrokes().length) return true; // the turn is not known: the next stroke may still be entered
   return ["break", "play"].includes(match.rack.phase) && !!match.rack.shooter;
 }
@@ -887,15 +953,17 @@ function renderActions() {
   if (!show) return;
   const r = match.rack || {};
   const d = match.discipline;
+  const traits = traitsOf(d);
   const turn = r.shooter || (r.pending && r.pending.player) || null;
   const live = match.status === "live";
   const shooterP = match.players.find((p) => p.id === r.shooter);
   const paused = isPaused();
   const known = knowsTheTurn();
+  const judged = !racksScored(match); // strokes, fouls, stalemates and the shot clock: a judged match's
 
   const playerSel = el("select", { id: "act-player" }, match.players.map((p) =>
     el("option", { value: p.id, text: p.name, selected: p.id === turn })));
-  const penaltySel = el("select", { id: "act-penalty" }, PENALTIES.map((p) => el("option", { value: p, text: tc("pen", p) })));
+  const penaltySel = el("select", { id: "act-penalty" }, traits.penalty_types.map((p) => el("option", { value: p, text: tc("pen", p) })));
   // a called foul with no stroke: never weak_break (judged on the break stroke itself: RULES.md "Also settled")
   const foulSel = el("select", { id: "act-foul" }, calledFouls(d, false).map((c) => el("option", { value: c, text: tc("f", c) })));
   const sel = () => playerSel.value;
@@ -905,18 +973,18 @@ function renderActions() {
   fill(actionsPanel,
     el("h3", { class: "section-title", text: t("actions") }),
     el("div", { class: "btnrow" },
-      btn("act-extension", `${t("extension")}${shooterP && shooterP.extensions_left !== undefined ? inParens(shooterP.extensions_left) : ""}`,
+      !judged ? null : btn("act-extension", `${t("extension")}${shooterP && shooterP.extensions_left !== undefined ? inParens(shooterP.extensions_left) : ""}`,
         () => send({ kind: "extension", player: turnPlayer(), entered_at: Math.round(serverNow()) }),
         { disabled: !live || (known && (!r.shooter || r.phase !== "play" || (shooterP && shooterP.extensions_left === 0))) || !(match.clock && match.clock.shot) }),
       paused
         ? btn("act-resume", t("resume"), () => send({ kind: "resume" }), { cls: "primary", disabled: !live })
         : btn("act-pause", t("pause"), () => send({ kind: "pause" }), { disabled: !live }),
-      d === "chinese_eight" ? btn("act-timeout", t("timeout"), () => send({ kind: "timeout", player: sel() }), { disabled: !live }) : null,
-      btn("act-stalemate", t("stalemate"), () => send({ kind: "stalemate" }, { confirmText: t("confirm_stalemate") }), { disabled: !live }),
+      judged && traits.timeout_race_to !== null ? btn("act-timeout", t("timeout"), () => send({ kind: "timeout", player: sel() }), { disabled: !live }) : null,
+      !judged ? null : btn("act-stalemate", t("stalemate"), () => send({ kind: "stalemate" }, { confirmText: t("confirm_stalemate") }), { disabled: !live }),
       btn("act-undo", t("undo"), undoClicked, { cls: "danger", disabled: !match.version && !(session && session.lastUnsent()) })),
     el("div", { class: "btnrow" },
       el("label", { class: "label", text: t("player") }), playerSel),
-    el("div", { class: "btnrow" },
+    !judged ? null : el("div", { class: "btnrow" },
       foulSel,
       btn("act-foul-btn", t("call_foul"), () => send({ kind: "foul", player: sel(), reason: foulSel.value, entered_at: Math.round(serverNow()) }), { disabled: !live })),
     el("div", { class: "btnrow" },
@@ -926,7 +994,7 @@ function renderActions() {
     el("div", { class: "btnrow" },
       btn("act-concede-rack", t("concede_rack"), () => send({ kind: "concede", player: sel(), scope: "rack" },
         { confirmText: t("confirm_concede", { name: playerName(match, sel()), scope: t("scope_rack") }) }), { disabled: !live }),
-      d === "chase_nine" ? null : btn("act-concede-match", t("concede_match"), () => send({ kind: "concede", player: sel(), scope: "match" },
+      !traits.concede_scopes.includes("match") ? null : btn("act-concede-match", t("concede_match"), () => send({ kind: "concede", player: sel(), scope: "match" },
         { confirmText: t("confirm_concede", { name: playerName(match, sel()), scope: t("scope_match") }) }), { cls: "danger", disabled: !live })));
 }
 

@@ -4,6 +4,7 @@
 import { t, tc, langSwitch, applyI18n, onLangChange, noteText as translateNote } from "./i18n.js";
 import { remainingMs } from "./live.js";
 import { drawEntry, matchRoundName } from "./draw-view.js";
+import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 
 /** el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -112,12 +113,14 @@ export function playerName(match, id) {
   return p ? p.name : String(id);
 }
 
+/** "Race to 7", "9 racks", "40 minutes"; a game the hub does not judge first: "snooker · Race to 4". */
 export function formatLabel(match) {
   const f = (match && match.format) || {};
-  if (f.race_to) return t("race_to", { n: f.race_to });
-  if (f.racks) return t(f.racks === 1 ? "n_racks_one" : "n_racks", { n: f.racks });
-  if (f.minutes) return t("n_minutes", { n: f.minutes });
-  return "";
+  let length = "";
+  if (f.race_to) length = t("race_to", { n: f.race_to });
+  else if (f.racks) length = t(f.racks === 1 ? "n_racks_one" : "n_racks", { n: f.racks });
+  else if (f.minutes) length = t("n_minutes", { n: f.minutes });
+  return [f.game, length].filter(Boolean).join(" · ");
 }
 
 /** "0:45" / "12" style text for a number of milliseconds. */
@@ -179,7 +182,10 @@ export function winTypeText(r) {
 
 export function statusText(match) {
   if (!match) return "";
-  if (match.status === "live" && match.rack) return tc("p", match.rack.phase);
+  // a match scored rack by rack has no break or stroke to show: it is live (or its lag, or a choice)
+  if (match.status === "live" && match.rack && !(racksScored(match) && ["break", "play"].includes(match.rack.phase))) {
+    return tc("p", match.rack.phase);
+  }
   return tc("s", match.status);
 }
 
@@ -252,19 +258,20 @@ export function confirmDialog(text) {
 export function scoreline(match, { compact = false } = {}) {
   const players = (match && match.players) || [];
   const rack = (match && match.rack) || {};
-  const active = rack.shooter || (rack.pending && rack.pending.player) || null;
+  // scored rack by rack: nobody is "at the table" (only a pending choice names a player)
+  const active = (racksScored(match) ? null : rack.shooter) || (rack.pending && rack.pending.player) || null;
   const three = players.length === 3;
   const box = el("div", { class: `scoreline ${three ? "three" : ""}` });
   players.forEach((p, i) => {
     const right = !three && i === 1;
     const sub = [];
-    if (match.discipline === "golden_nine" || match.discipline === "chase_nine") {
-      sub.push(`${t("racks")} ${p.racks_won ?? 0}`);
-    }
+    if (inPoints(match)) sub.push(`${t("racks")} ${p.racks_won ?? 0}`);
     if (p.group) sub.push(t(p.group));
     if (!compact && p.fouls_in_rack) sub.push(`${t("fouls_in_rack")} ${p.fouls_in_rack}`);
-    if (!compact && p.consecutive_fouls && match.discipline !== "golden_nine") sub.push(`${t("consecutive_fouls")} ${p.consecutive_fouls}`);
-    if (!compact && p.win_ball === 8 && match.discipline === "golden_nine") sub.push(`${t("win_ball")} 8`);
+    if (!compact && p.consecutive_fouls) sub.push(`${t("consecutive_fouls")} ${p.consecutive_fouls}`);
+    // a player's own win ball (a handicap), when it is not the discipline's
+    const own = p.win_ball !== undefined && p.win_ball !== null && p.win_ball !== matchTraits(match).win_ball;
+    if (!compact && own) sub.push(`${t("win_ball")} ${p.win_ball}`);
     const pl = el("div", { class: `pl ${right ? "right" : ""} ${p.id === active ? "at-table" : ""}`, dataset: { player: p.id } },
       el("span", { class: "name", text: p.name }),
       el("span", { class: "score", text: String(p.score ?? 0) }),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hub.draws import fields, race_lengths
 from hub.draws.events import DrawReject
-from hub.rules.setup import DISCIPLINES
+from hub.rules.disciplines import DISCIPLINES
 
 if TYPE_CHECKING:
     from hub.draws.settle import TypeResult
@@ -32,12 +32,11 @@ SAMPLE_FIELD = 16  # the field the served race sides are read from (they are the
 
 
 def players_per_match(discipline: str) -> int | None:
-    """How many players a match of ``discipline`` has (None: no such discipline).  The one place the
-    draw formats learn it: it becomes the discipline's players trait once the disciplines carry
-    their traits (issue 30)."""
+    """How many players a match of ``discipline`` has (None: no such discipline): its ``players``
+    trait (hub/rules/traits.py), the one place the draw formats learn it."""
     if discipline not in DISCIPLINES:
         return None
-    return 3 if discipline == "chase_nine" else 2
+    return DISCIPLINES[discipline].traits.players
 
 
 @dataclass(frozen=True)

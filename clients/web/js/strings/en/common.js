@@ -17,6 +17,9 @@ export default {
   "d_wpa_nine": "Nine-ball",
   "d_chinese_eight": "Chinese eight-ball",
   "d_chase_nine": "Chase-points nine-ball",
+  "d_wpa_eight": "Eight-ball",
+  "d_wpa_ten": "Ten-ball",
+  "d_other": "Other game",
   // status / phase
   "s_scheduled": "Scheduled",
   "s_live": "Live",

@@ -92,5 +92,6 @@ export default {
   // the hub's own events
   "k_link_lost": "Tablet link lost",
   "k_link_restored": "Tablet link back",
-  "k_result_entered": "Result entered at the desk"
+  "k_result_entered": "Result entered at the desk",
+  "k_rack": "Rack won"
 };

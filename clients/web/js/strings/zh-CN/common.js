@@ -17,6 +17,9 @@ export default {
   "d_wpa_nine": "美式九球",
   "d_chinese_eight": "中式八球",
   "d_chase_nine": "追分九球",
+  "d_wpa_eight": "美式八球",
+  "d_wpa_ten": "美式十球",
+  "d_other": "其他比赛",
   // status / phase
   "s_scheduled": "未开始",
   "s_live": "进行中",

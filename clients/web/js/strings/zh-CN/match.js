@@ -92,5 +92,6 @@ export default {
   // the hub's own events
   "k_link_lost": "平板断线",
   "k_link_restored": "平板恢复连接",
-  "k_result_entered": "记分台录入结果"
+  "k_result_entered": "记分台录入结果",
+  "k_rack": "报局"
 };
