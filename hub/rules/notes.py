@@ -39,7 +39,7 @@ ARG_KINDS: Final[Mapping[str, ArgKind]] = {
     "loss": "loss",  # why a rack is lost, one of LOSSES (nt_l_<code>)
 }
 
-# chinese_eight and wpa_eight: why a stroke or a called foul loses the rack.
+# The eight-ball games (solids and stripes): why a stroke or a called foul loses the rack.
 LOSSES: Final[Mapping[str, str]] = {
     "not_trying": "second not-trying foul in the rack",
     "eight_foul": "the 8 pocketed on a foul",
@@ -119,7 +119,7 @@ PASSES = _note("passes", "{player} passes: {shooter} shoots", "player", "shooter
 UNDONE = _note("undone", "event {event} undone", "event")
 RESULT_ENTERED = _note("result_entered", "result entered by the desk: {scores}", "scores")
 WITHDREW = _note("withdrew", "{player} withdrew from the event", "player")
-# --- golden_nine -----------------------------------------------------------------------------
+# --- Chinese nine-ball: golds, loss of chance ------------------------------------------------
 GOLDEN_BREAK = _note("golden_break", "golden break")
 BREAK_POSITION = _note("break_position", "break position: warning (next time a foul)")
 LOSS_OF_CHANCE = _note("loss_of_chance", "loss of chance: fewer than four crossings")
@@ -128,7 +128,7 @@ THIRD_FOUL_RACK = _note("third_foul_rack", "third foul in this rack: the rack go
 SECOND_FOUL_RACK = _note("second_foul_rack", "second foul in this rack")
 FOUL_GAINS = _note("foul_gains", "foul: {player} +{points}", "player", "points")
 UNSPORTSMANLIKE = _note("unsportsmanlike", "unsportsmanlike conduct: warning")
-# --- chase_nine ------------------------------------------------------------------------------
+# --- chase-points nine-ball: points paid -----------------------------------------------------
 RAIL_SAFETY_N = _note("rail_safety_n", "rail safety {count} of 2 allowed", "count")
 SNOOKER_PASS = _note("snooker_pass", "snooker: the next player may pass")
 THIRD_RAIL_SAFETY = _note("third_rail_safety", "third rail safety: all three are fouls and the rack is lost")
@@ -138,7 +138,7 @@ CHASE_TWO_FOULS = _note("chase_two_fouls", "warning: {player} has two consecutiv
 CHASE_PASS = _note("chase_pass", "{player} passes: {shooter} shoots again; {player} pays for that inning",
                    "player", "shooter")
 FOUL_PAYS = _note("foul_pays", "foul: {fouler} pays {points} to {payee}", "fouler", "points", "payee")
-# --- chinese_eight and wpa_eight -------------------------------------------------------------
+# --- the eight-ball games --------------------------------------------------------------------
 TAKES_GROUP = _note("takes_group", "{player} takes {group}", "player", "group")
 RACK_LOST = _note("rack_lost", "{loss}: the rack is lost", "loss")
 NOT_TRYING = _note("not_trying", "not trying to win: a foul and a warning")
@@ -146,7 +146,7 @@ REBREAKS_WARNED = _note("rebreaks_warned", "{player} rebreaks, warned", "player"
 REBREAK_FAILED = _note("rebreak_failed", "the warned rebreak failed again: the rack is lost")
 EIGHT_ON_BREAK = _note("eight_on_break",
                        "the 8 on the break: the breaker plays on with the 8 spotted, or breaks again")
-# --- wpa_nine and wpa_ten --------------------------------------------------------------------
+# --- the push-out games ----------------------------------------------------------------------
 PUSH_OUT = _note("push_out", "push-out: the opponent chooses to play or pass")
 WPA_THIRD_FOUL = _note("wpa_third_foul", "third consecutive foul: the rack is lost")
 WPA_TWO_FOULS = _note("wpa_two_fouls", "{player} is on two fouls: a third consecutive foul loses the rack", "player")

@@ -126,12 +126,12 @@ class DrawSimulator(Simulator):
         return self.disciplines[self.plan.discipline]
 
     def _discipline(self) -> str:
-        """The plan's discipline, or the hub's first that fits the draw type (three players for chase groups)."""
+        """The plan's discipline, or the hub's first that fits the draw type (its players a match)."""
         if self.plan.discipline is not None:
             if self.plan.discipline not in self.disciplines:
                 raise ValueError(f"unknown discipline {self.plan.discipline!r}")
             return self.plan.discipline
-        players = 3 if self.plan.type == "chase_groups" else 2
+        players = draw_formats.format_of(self.plan.type).players_per_match
         return next(name for name, t in self.disciplines.items()
                     if t["players"] == players and "strokes" in t["scorings"])
 

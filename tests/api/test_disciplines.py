@@ -175,4 +175,4 @@ def test_a_draw_of_the_new_discipline(client):
     assert len(called) == 2 and {m["discipline"] for m in called} == {TOY}
     chase = client.post(f"/api/tournaments/{tid}/draw", headers=admin(), json={
         "type": "chase_groups", "redraw": True, "match": {"discipline": TOY, "format": {"race_to": 2}}})
-    assert chase.status_code == 422 and "3-player" in chase.json()["error"]["message"]
+    assert chase.status_code == 422 and "3 players" in chase.json()["error"]["message"]

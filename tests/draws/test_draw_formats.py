@@ -24,9 +24,7 @@ from .harness import TEMPLATES, Stream
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = ROOT / "hub" / "draws" / "draw_formats"
 # Modules that may still name a format, and why.
-PY_ALLOWED = {
-    ROOT / "hub" / "tools" / "demo.py": "the demo's events are data: which formats it shows",
-}
+PY_ALLOWED: dict[Path, str] = {}
 JS_ALLOWED = {
     # The fans' pages draw each format's shape (a bracket, groups, chase rounds) from the projection;
     # they are not the desk's draw step, which reads the formats from GET /api/draw-formats.
@@ -35,11 +33,30 @@ JS_ALLOWED = {
 }
 
 
+def _demo_events(tree: ast.AST) -> list[range]:
+    """The lines of each discipline's `demo_event` (data: the draw `cuehub demo` runs in it)."""
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "demo_event" for t in targets):
+            spans.append(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return spans
+
+
 def _named_in_python(path: Path) -> list[str]:
-    """String constants equal to a format name (a docstring mentioning one is no dispatch)."""
+    """String constants equal to a format name (a docstring mentioning one is no dispatch; a
+    discipline's demo event is data)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in draw_formats.FORMATS:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    demo = _demo_events(tree)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in draw_formats.FORMATS
+                and not any(node.lineno in span for span in demo)):
             found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
     return found
 

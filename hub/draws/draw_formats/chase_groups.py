@@ -1,4 +1,4 @@
-"""``chase_groups``: chase_nine's matches of three, each round formed from the standings (``chase``)."""
+"""``chase_groups``: matches of three (a three-player discipline), each round formed from the standings (``chase``)."""
 
 from __future__ import annotations
 
