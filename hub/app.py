@@ -33,6 +33,7 @@ from hub.api import (
     models,
     pairing,
     peer,
+    people,
     rate,
     session,
     setup,
@@ -49,6 +50,9 @@ from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
 from hub.ops.logs import announce
+from hub.people.history import History
+from hub.people.keeper import PeopleKeeper
+from hub.people.linking import complete_event
 from hub.rules.interface import MatchRules
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
@@ -108,18 +112,22 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         await presence.start()
         clocks = ClockService(writer, engine, presence=presence, grace_s=settings.tablet_grace_s)
         await clocks.start()
-        tournament_writer = TournamentWriter(engine, draws)
+        # Entries are linked to people in the transaction that stores them (hub/people/linking.py).
+        tournament_writer = TournamentWriter(engine, draws, completer=complete_event)
         flow = TournamentFlow(engine, writer, tournament_writer, draws)
+        keeper = PeopleKeeper(engine, History(engine, rules_module, tournament_writer))
         services = app.state.services = Services(
             settings=settings, engine=engine, rules=rules_module, admin_hash=admin_hash, metrics=metrics,
             writer=writer, listings=listings, presence=presence, clocks=clocks, tournaments=tournament_writer,
-            flow=flow, throttle_policies=throttle_policies,
+            flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
         await flow.start()
+        keeper.start(writer, tournament_writer)
         freeze_startup_heap()
         try:
             yield
         finally:
+            await keeper.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()
@@ -140,6 +148,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
     app.include_router(commands.router)
     app.include_router(tournaments.router)
     app.include_router(corrections.router)
+    app.include_router(people.router)
     app.include_router(table.router)
     app.include_router(access.router)
     for desk_router in (session.router, pairing.router, tables.router):  # PROTOCOL.md section 8
