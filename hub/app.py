@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 import hub
 from hub import draws
@@ -78,6 +79,15 @@ def check_install() -> None:
     docs.check_files()
 
 
+async def _admin_hash(engine: AsyncEngine, settings: Settings) -> str:
+    admin_hash, generated = await catalog.ensure_admin_token(engine, settings.admin_token)
+    if generated:
+        # Printed this once; only its hash is stored.
+        announce(f"cuehub admin token (shown once, keep it): {generated}",
+                 json_format=settings.log_format == "json", logger="hub.app")
+    return admin_hash
+
+
 def create_app(settings: Settings | None = None, *, rules: MatchRules | None = None,
                throttle_policies: Policies | None = None) -> FastAPI:
     if settings is None:
@@ -94,11 +104,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         engine = make_engine(settings)
         if settings.auto_migrate or is_sqlite(engine):
             await migrate(engine)
-        admin_hash, generated = await catalog.ensure_admin_token(engine, settings.admin_token)
-        if generated:
-            # Printed this once; only its hash is stored.
-            announce(f"cuehub admin token (shown once, keep it): {generated}",
-                     json_format=settings.log_format == "json", logger="hub.app")
+        admin_hash = await _admin_hash(engine, settings)
         rules_module = rules or importlib.import_module("hub.rules")
         # Locals, not app.state, in the finally: several TestClients may share one app, and each
         # lifespan must stop what it started (not the next one's services on a closed loop).

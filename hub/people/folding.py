@@ -17,9 +17,10 @@ of its words is the beginning of one of their terms. The terms are:
   from each word on (`zhengyubo` for Zheng Yubo; `seanobrien` and `obrien` for Seán O'Brien);
 - for a run of ideographs, kana or hangul, every suffix of the run (王也, 也: a query matches
   any part of a Chinese name) and, for ideographs, the toneless pinyin (hub/people/romanize.py):
-  each syllable in every reading (`wang`, `ye`; 曾 gives `ceng` and `zeng`), and the run spelled
-  whole in its common reading and with each reading of its first character (its surname):
-  `wangye`, `zengfan`.
+  each syllable in its common reading, the first character (the surname) in every reading
+  (`wang`, `ye`; 曾 gives `ceng` and `zeng`), and the run spelled whole in its common reading and
+  with each reading of its first character: `wangye`, `zengfan`. (Other readings of the given
+  name's characters are left out: 也 is also `yi`, and `wang yi` should not find 王也.)
 So `wang ye`, `wangye`, `wang y`, `王`, `也`, `WANG` and `ｗａｎｇ　ｙｅ` all find 王也.
 
 `query_words(q)`: the query split the same way (at most MAX_QUERY_WORDS words).
@@ -99,7 +100,8 @@ def _text_terms(text: str | None) -> list[str]:
     for word in found:
         if _unspaced(word[0]):
             out += [word[i:] for i in range(1, len(word))]
-            out += [s for options in romanize.spellings(word) for s in options]
+            syllables = romanize.spellings(word)
+            out += syllables[0] + [options[0] for options in syllables[1:] if options]
             out += _spoken_forms(word)
     return out
 

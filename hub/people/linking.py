@@ -7,8 +7,9 @@ event to store:
   linked to it (a person merged into another is linked to that other one: the merge's target is
   who they are now); `404 unknown_person` when there is no such person. A player without one is
   linked by the rule: to the one person whose folded name and club (hub/people/folding.py) are
-  the player's and who has no other entry in this tournament; to a new person (made from the
-  player's name and club) when there is none, or several. `link` says `linked` or `created`.
+  the player's and who has no other entry in this tournament (a person merged into another counts
+  as that other one); to a new person (made from the player's name and club) when there is none,
+  or several. `link` says `linked` or `created`.
 - `player_updated` with `person`: the entry is linked to that person instead (merges followed
   the same way); the old person keeps nothing of it (history follows the link).
 `players_linked` (the upgrade to people gave every entry stored before it its person) carries links
@@ -30,11 +31,13 @@ from dataclasses import replace
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hub.draws.events import DrawReject, TournamentEvent
 from hub.store import directory
 from hub.store.schema import people_entries
+from hub.store.tournament_events import StreamConflict
 
 LINKED, CREATED = "linked", "created"
 
@@ -82,9 +85,12 @@ async def _players_added(conn: AsyncConnection, tid: str, event: TournamentEvent
         person, link = await link_one(conn, p["name"], p.get("club"), p.get("person"), event.at, taken)
         taken.add(person)
         players.append({**p, "person": person, "link": link})
-    await conn.execute(people_entries.insert(), [
-        {"tournament_id": tid, "player_id": p["id"], "person_id": p["person"], "link": p["link"],
-         "version": event.version, "name": p["name"], "status": "active"} for p in players])
+    try:
+        await conn.execute(people_entries.insert(), [
+            {"tournament_id": tid, "player_id": p["id"], "person_id": p["person"], "link": p["link"],
+             "version": event.version, "name": p["name"], "status": "active"} for p in players])
+    except IntegrityError as exc:  # another writer stored these player ids first: the stream moved on
+        raise StreamConflict(f"{tid} v{event.version}") from exc
     return replace(event, data={**event.data, "players": players})
 
 

@@ -110,11 +110,12 @@ async def get_many(conn: AsyncConnection, ids: Iterable[str]) -> dict[str, Perso
 
 
 async def same_name_and_club(conn: AsyncConnection, name: str, club: str | None, limit: int = 2) -> list[str]:
-    """Ids of people (not merged away) whose folded name and club are those given: at most `limit`."""
+    """Who the people whose folded name and club are those given are now (a person merged into
+    another is that other one), distinct, in the order they were made: at most `limit`."""
     key = folding.link_key(name, club)[:420]
-    rows = await conn.execute(sa.select(people.c.id).where(people.c.link_key == key, people.c.merged_into.is_(None))
-                              .order_by(people.c.n).limit(limit))
-    return [r.id for r in rows]
+    rows = await conn.execute(sa.select(people.c.id, people.c.merged_into).where(people.c.link_key == key)
+                              .order_by(people.c.n).limit(limit * 4))
+    return list(dict.fromkeys(r.merged_into or r.id for r in rows))[:limit]
 
 
 async def merged_into(conn: AsyncConnection, ids: Iterable[str]) -> dict[str, list[str]]:

@@ -10,7 +10,8 @@
 Every entry already stored is linked by the rule of PROTOCOL.md section 12 (the one person whose
 folded name and club are the entry's and who has no other entry in that tournament, else a new
 person), tournament by tournament in the order they were made, and each tournament's stream gets
-a `players_linked` event carrying its links: the stream stays the truth of its links. The read
+a `players_linked` event carrying its links (`links`: player id -> person id; `created`: the players
+a person was made for): the stream stays the truth of its links. The read
 models (matches, statistics, places) are made by the hub at its next start (hub/people/keeper.py
 sweeps for finished matches and tournaments it has not read) or at once by `cuehub people rebuild`.
 
@@ -161,6 +162,7 @@ def _link_all(bind: Any) -> None:
             continue
         taken: set[str] = set()
         links: dict[str, str] = {}
+        created: list[str] = []
         for pid, p in players.items():
             key = folding.link_key(p["name"], p["club"])[:420]
             found = [c for c in by_key.get(key, []) if c not in taken]
@@ -174,12 +176,13 @@ def _link_all(bind: Any) -> None:
                              "merged_into": None, "created_at": now, "updated_at": now})
                 terms[person] = words
                 by_key.setdefault(key, []).append(person)
+                created.append(pid)
             taken.add(person)
             links[pid] = person
             entries.append({"tournament_id": tid, "player_id": pid, "person_id": person, "link": link,
                             "version": head + 1, "name": p["name"]})
         linked_events.append({"tournament_id": tid, "version": head + 1, "kind": "players_linked",
-                              "data": {"links": links}, "at": now, "command_id": None})
+                              "data": {"links": links, "created": created}, "at": now, "command_id": None})
     for i in range(0, len(made), BATCH):
         bind.execute(PEOPLE.insert(), made[i:i + BATCH])
     numbers = dict(bind.execute(sa.select(PEOPLE.c.id, PEOPLE.c.n)).all())
