@@ -128,7 +128,8 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
         await flow.start()
-        keeper.start(writer, tournament_writer)
+        if settings.people_keeper:
+            keeper.start(writer, tournament_writer)
         freeze_startup_heap()
         try:
             yield

@@ -2,7 +2,8 @@
 
 It hears every change this process's match and tournament writers store (their listeners are
 called after the ack, PROTOCOL.md section 3) and only notes what needs a refresh: a match that
-finished, was reopened (an undo), renamed or given a result by hand; any tournament event. A
+finished, was reopened (an undo), renamed or given a result by hand; a tournament event that
+changes an entry or a walkover (TOURNAMENT_KINDS: not the calls to tables, the queue, pauses). A
 single task then runs the refreshes (hub/people/history.py) one after the other, so a stroke never
 waits for them: the cost per stored stroke is a look at the event's kind and the match's status
 (bench/people_bench.py measures the ack latency with and without the keeper).
@@ -37,6 +38,10 @@ SWEEP_S = 60.0
 SWEEP_RECENT = 10_000
 RETRY_S = 1.0
 MATCH_KINDS = ("undo", "result_entered", "player_renamed")  # may change a finished match's rows
+# Tournament events that change an entry's name, status or place, or the walkovers; the others
+# (calls, queue orders, table pauses) leave the rows as they are until the sweep notes the version.
+TOURNAMENT_KINDS = ("players_added", "player_updated", "players_linked", "player_withdrawn", "player_reinstated",
+                    "draw_made", "walkover", "walkover_voided", "result_taken", "result_voided")
 
 
 async def stale_matches(engine: AsyncEngine, recent: int | None = None) -> list[str]:
@@ -104,7 +109,8 @@ class PeopleKeeper:
             self.due_match(change.match_id)
 
     def on_tournament(self, change: Any) -> None:
-        self.due_tournament(change.tournament_id)
+        if change.event.get("kind") in TOURNAMENT_KINDS:
+            self.due_tournament(change.tournament_id)
 
     def due_match(self, mid: str) -> None:
         self._matches[mid] = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hub.people import folding
@@ -20,6 +21,7 @@ from hub.store.catalog import new_id
 from hub.store.schema import meta, people, people_entries, people_terms
 
 LOCK_KEY = "people_directory_lock"
+SELECTIVE = 20_000  # search: below this many terms for its rarest word, a query collects, then sorts
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +67,19 @@ async def _write_terms(conn: AsyncConnection, n: int, terms: Iterable[str]) -> N
 
 
 async def index_terms(conn: AsyncConnection, person_id: str) -> None:
-    """A person's terms in the search index: their own, and those of the people merged into them
-    (a merged person is found as the one it was merged into)."""
-    rows = await conn.execute(sa.select(people.c.n, people.c.id, people.c.search).where(
-        sa.or_(people.c.id == person_id, people.c.merged_into == person_id)).order_by(people.c.n))
+    """A person's terms in the search index (`people_terms`, and `people.search`, the same terms as
+    one text): their own, and those of the people merged into them (a merged person is found as
+    the one it was merged into); a merged person's `search` keeps its own terms, out of the index."""
+    rows = await conn.execute(sa.select(people.c.n, people.c.id, people.c.name, people.c.club, people.c.aliases)
+                              .where(sa.or_(people.c.id == person_id, people.c.merged_into == person_id))
+                              .order_by(people.c.n))
     found = list(rows)
     own = next((r for r in found if r.id == person_id), None)
-    if own is not None:
-        await _write_terms(conn, own.n, [t for r in found for t in r.search.split()])
+    if own is None:
+        return
+    terms = list(dict.fromkeys(t for r in found for t in folding.terms(r.name, r.club, list(r.aliases or ()))))
+    await _write_terms(conn, own.n, terms)
+    await conn.execute(people.update().where(people.c.id == person_id).values(search=" ".join(terms)))
 
 
 async def insert(conn: AsyncConnection, name: str, club: str | None, aliases: Sequence[str], now: int,
@@ -136,8 +143,7 @@ async def set_merged_into(conn: AsyncConnection, person: PersonRow, into: str | 
     await conn.execute(people.update().where(people.c.id == person.id).values(merged_into=into, updated_at=now))
     if into is not None:
         await conn.execute(people_terms.delete().where(people_terms.c.person_n == person.n))
-    else:
-        await index_terms(conn, person.id)
+    await index_terms(conn, person.id)
 
 
 async def delete(conn: AsyncConnection, person: PersonRow) -> None:
@@ -161,14 +167,53 @@ class Page:
     after: tuple[str, int] | None  # (sort_key, n) of the last row when there are more
 
 
+def _hits(word: str) -> sa.Select[tuple[int]]:
+    return sa.select(people_terms.c.person_n).where(people_terms.c.term >= word,
+                                                    people_terms.c.term < word + "\U0010ffff")
+
+
+def _begins_a_term(word: str) -> sa.ColumnElement[bool]:
+    """The person's `search` text has a term that begins with `word` (words are letters and digits:
+    nothing in them is a LIKE wildcard)."""
+    return (sa.literal(" ") + people.c.search).like(f"% {word}%")
+
+
+async def _among(conn: AsyncConnection, word: str) -> sa.ColumnElement[bool]:
+    """The people with a term beginning with `word`, collected first (at most SELECTIVE): a list of
+    ids, so PostgreSQL looks each one up by its key instead of reading the directory through."""
+    ids = sorted({int(r[0]) for r in await conn.execute(_hits(word))})
+    if conn.dialect.name == "postgresql":
+        return people.c.n == sa.any_(sa.bindparam("among", ids, type_=postgresql.ARRAY(sa.Integer)))
+    return people.c.n.in_(_hits(word))  # SQLite probes the key for each id of the subquery itself
+
+
+async def _count_to(conn: AsyncConnection, word: str, cap: int) -> int:
+    """How many terms begin with `word`, counted up to `cap` (an index-only range scan)."""
+    return int(await conn.scalar(sa.select(sa.func.count()).select_from(_hits(word).limit(cap).subquery())) or 0)
+
+
 async def search(conn: AsyncConnection, words: Sequence[str], after: tuple[str, int] | None, limit: int) -> Page:
-    """People not merged away whose terms begin with every word, in the directory's order, after
-    the cursor: one page of `limit` and whether there are more."""
+    """People not merged away with a term beginning with every word, in the directory's order,
+    after the cursor: one page of `limit` and whether there are more.
+
+    Two plans, chosen by how many terms the query's rarest word begins (counted first, up to
+    SELECTIVE, on the term index): fewer, and its people are collected from the term index, the
+    other words checked on their `search` text, then sorted (SELECTIVE rows at most); more, and
+    the directory is walked in its order, every word checked on `search`, until a page is full (a
+    word that common fills it within a few hundred rows). Left to itself PostgreSQL's planner walked
+    the directory for a word of a few thousand people late in its order (`ko`: 150 ms at 100,000
+    people) and hashed every other word's terms; bench/people_bench.py measures both paths."""
     query = sa.select(*COLUMNS, people.c.sort_key).where(people.c.merged_into.is_(None))
-    for word in words:
-        hits = sa.select(people_terms.c.person_n).where(people_terms.c.term >= word,
-                                                          people_terms.c.term < word + "\U0010ffff")
-        query = query.where(people.c.n.in_(hits))
+    rest = list(words)
+    if words:
+        counts = [await _count_to(conn, w, SELECTIVE) for w in words]
+        if min(counts) == 0:
+            return Page([], None)
+        if min(counts) < SELECTIVE:
+            rarest = rest.pop(counts.index(min(counts)))
+            query = query.where(await _among(conn, rarest))
+    for word in rest:
+        query = query.where(_begins_a_term(word))
     if after is not None:
         key, n = after
         query = query.where(sa.or_(people.c.sort_key > key, sa.and_(people.c.sort_key == key, people.c.n > n)))
