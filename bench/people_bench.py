@@ -169,7 +169,8 @@ def reads(schema: str, made: Made, n: int, workdir: Path) -> None:
             for kind, paths in kinds.items():
                 r = timed(c, paths)
                 target = TARGETS.get(kind)
-                verdict = "" if target is None else f"  target p95 < {target:.0f} ms: {'met' if r['p95'] < target else 'NOT met'}"
+                verdict = "" if target is None else (
+                    f"  target p95 < {target:.0f} ms: {'met' if r['p95'] < target else 'NOT met'}")
                 print(f"{kind:8} n={r['n']:4d}  p50 {r['p50']:7.1f} ms  p95 {r['p95']:7.1f} ms  max {r['max']:7.1f} ms"
                       f"  answer {r['bytes'] / 1e3:6.1f} KB{verdict}  (load {os.getloadavg()[0]:.1f})", flush=True)
             heavy = c.get(f"/api/people/{made.regulars[0]}").json()

@@ -31,8 +31,11 @@ import asyncpg
 
 from hub.people import folding, tally
 
-SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
-GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉萍红鹏飞斌浩凯宇辉健俊帆晨阳博文欣怡佳琪雪梅兰婷瑶琳轩然宁昊天睿泽也"
+SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡"
+            "余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯"
+            "龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
+GIVEN = ("伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉萍红鹏飞斌浩凯宇辉健俊帆晨阳博"
+         "文欣怡佳琪雪梅兰婷瑶琳轩然宁昊天睿泽也")
 FIRST = ["James", "John", "Robert", "Michael", "David", "Joshua", "Fedor", "Albin", "Jayson", "Carlo", "Eklent",
          "Kelly", "Shane", "Ko", "Chang", "Aloysius", "Jeffrey", "Niels", "Mika", "Thorsten", "Ralf", "Dennis",
          "Francisco", "Alex", "Wiktor", "Konrad", "Mario", "Omar", "Naoyuki", "Roland", "Jasmin", "Pia", "Ivan"]

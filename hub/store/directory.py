@@ -181,10 +181,10 @@ def _begins_a_term(word: str) -> sa.ColumnElement[bool]:
 async def _among(conn: AsyncConnection, word: str) -> sa.ColumnElement[bool]:
     """The people with a term beginning with `word`, collected first (at most SELECTIVE): a list of
     ids, so PostgreSQL looks each one up by its key instead of reading the directory through."""
-    ids = sorted({int(r[0]) for r in await conn.execute(_hits(word))})
-    if conn.dialect.name == "postgresql":
-        return people.c.n == sa.any_(sa.bindparam("among", ids, type_=postgresql.ARRAY(sa.Integer)))
-    return people.c.n.in_(_hits(word))  # SQLite probes the key for each id of the subquery itself
+    if conn.dialect.name != "postgresql":
+        return people.c.n.in_(_hits(word))  # SQLite probes the key for each id of the subquery itself
+    ids = sorted(set((await conn.scalars(_hits(word))).all()))
+    return people.c.n == sa.any_(sa.bindparam("among", ids, type_=postgresql.ARRAY(sa.Integer)))
 
 
 async def _count_to(conn: AsyncConnection, word: str, cap: int) -> int:
