@@ -45,18 +45,24 @@ TOURNAMENT_KINDS = ("players_added", "player_updated", "players_linked", "player
 
 
 async def stale_matches(engine: AsyncEngine, recent: int | None = None) -> list[str]:
-    """Finished matches without rows of their version, and matches with rows that are not finished."""
+    """Finished matches without rows of their version, and matches with rows that are not finished:
+    of every match (one hash join), or of the latest `recent` (each looked up by its key)."""
     m, h = matches, history_matches
-    scope: sa.ColumnElement[bool] = sa.true()
-    if recent is not None:
-        top = sa.select(sa.func.max(m.c.n)).scalar_subquery()
-        scope = m.c.n > top - recent
     async with engine.connect() as conn:
-        missing = await conn.execute(sa.select(m.c.id).select_from(m.outerjoin(h, h.c.ref == m.c.id)).where(
-            scope, m.c.status == "finished", sa.or_(h.c.version.is_(None), h.c.version != m.c.version)))
-        reopened = await conn.execute(sa.select(m.c.id).select_from(m.join(h, h.c.ref == m.c.id)).where(
-            scope, m.c.status != "finished"))
-        return [r.id for r in missing] + [r.id for r in reopened]
+        if recent is None:
+            missing = await conn.execute(sa.select(m.c.id).select_from(m.outerjoin(h, h.c.ref == m.c.id)).where(
+                m.c.status == "finished", sa.or_(h.c.version.is_(None), h.c.version != m.c.version)))
+            reopened = await conn.execute(sa.select(m.c.id).select_from(m.join(h, h.c.ref == m.c.id)).where(
+                m.c.status != "finished"))
+            return [r.id for r in missing] + [r.id for r in reopened]
+        # A number written in the query and a lookup per match: PostgreSQL's planner would rather read
+        # all of history_matches for a join than look 10,000 rows up by key (130 ms against 10 at 300,000).
+        top = int(await conn.scalar(sa.select(sa.func.max(m.c.n))) or 0)
+        kept = sa.select(h.c.version).where(h.c.ref == m.c.id).scalar_subquery()
+        rows = await conn.execute(sa.select(m.c.id, m.c.status, m.c.version, kept.label("kept")).where(
+            m.c.n > sa.bindparam("from_n", top - recent, literal_execute=True)))
+        return [r.id for r in rows if (r.status == "finished" and r.kept != r.version)
+                or (r.status != "finished" and r.kept is not None)]
 
 
 async def stale_tournaments(engine: AsyncEngine) -> list[str]:
