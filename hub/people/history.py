@@ -73,6 +73,16 @@ def entry_view(proj: dict[str, Any]) -> dict[str, dict[str, Any]]:
             for p in proj.get("players") or []}
 
 
+async def _decided_at(conn: Any, tid: str, state: Any, entry: dict[str, Any]) -> int:
+    """When a walkover was decided: the time of its `walkover` event, or of the withdrawal that made
+    it (the stream's times, so a rebuild dates it the same)."""
+    given = state.walkovers.get(entry["key"])
+    versions = [given.version] if given is not None else [
+        state.withdrawn_at[p] for p in entry["players"] if p in state.withdrawn_at]
+    at = await rows.event_time(conn, tid, max(versions)) if versions else None
+    return at if at is not None else now_ms()
+
+
 class History:
     def __init__(self, engine: AsyncEngine, rules: Any, tournaments: TournamentWriter) -> None:
         self._engine = engine
@@ -162,12 +172,12 @@ class History:
                 now = await rows.entries_of(conn, tid)
                 wanted = entry_view(proj)
                 await rows.set_entries(conn, tid, {pid: v for pid, v in wanted.items() if pid in now and now[pid] != v})
-                await self._walkovers(conn, tid, proj)
+                await self._walkovers(conn, tid, proj, state)
                 await rows.set_head(conn, "tournament", tid, state.version)
         except IntegrityError:
             log.info("tournament %s: another process refreshed its entries first", tid)
 
-    async def _walkovers(self, conn: Any, tid: str, proj: dict[str, Any]) -> None:
+    async def _walkovers(self, conn: Any, tid: str, proj: dict[str, Any], state: Any) -> None:
         draw = proj.get("draw") or {}
         kept = await rows.walkovers_of(conn, tid)
         names = {p["id"]: p["name"] for p in proj.get("players") or []}
@@ -178,7 +188,7 @@ class History:
             players = [p for p in entry["players"] if p != "bye"]
             if old is not None and old["winner"] == entry.get("winner") and old["players"] == players:
                 continue
-            at = old["at"] if old is not None else now_ms()
+            at = old["at"] if old is not None else await _decided_at(conn, tid, state, entry)
             match, players_rows = facts.walkover_rows(tid, entry, names, _discipline_of(proj, entry),
                                                       _round_info(draw, entry["key"]), at)
             await rows.put(conn, match, players_rows)

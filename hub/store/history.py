@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hub.people import tally
-from hub.store.schema import history_heads, history_matches, history_players, people_entries
+from hub.store.schema import history_heads, history_matches, history_players, people_entries, tournament_events
 
 Entry = tuple[str, str]  # (tournament id, player id)
 
@@ -81,6 +81,13 @@ async def walkovers_of(conn: AsyncConnection, tid: str) -> dict[str, dict[str, A
                                         history_matches.c.players).where(
         history_matches.c.tournament_id == tid, history_matches.c.walkover.is_(True)))
     return {r.ref: {"at": int(r.at), "winner": r.winner, "players": [p["player"] for p in r.players]} for r in rows}
+
+
+async def event_time(conn: AsyncConnection, tid: str, version: int) -> int | None:
+    """When a tournament event was stored."""
+    at = await conn.scalar(sa.select(tournament_events.c.at).where(
+        tournament_events.c.tournament_id == tid, tournament_events.c.version == version))
+    return None if at is None else int(at)
 
 
 def _head_key(stream: str, ident: str) -> str:
