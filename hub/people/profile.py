@@ -108,7 +108,10 @@ async def _live(conn: AsyncConnection, entries: list[Any]) -> dict[str, Any] | N
     found_rows = await conn.execute(
         sa.select(matches.c.id, matches.c.tournament_id, matches.c.table_id, matches.c.discipline, matches.c.setup,
                   matches.c.draw_key)
-        .where(matches.c.status == "live", matches.c.tournament_id.in_(sorted(by_tournament)))
+        # `IN (scheduled, live)` too: the one-open-match-per-table index is over those, so the few
+        # open matches are found through it, not by reading every match of each tournament.
+        .where(matches.c.status.in_(("scheduled", "live")), matches.c.status == "live",
+               matches.c.tournament_id.in_(sorted(by_tournament)))
         .order_by(matches.c.n.desc()))
     for m in found_rows:
         ids = [p.get("id") for p in (m.setup or {}).get("players") or []]

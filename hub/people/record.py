@@ -33,11 +33,12 @@ async def _details(conn: Any, refs: list[str]) -> tuple[dict[str, Any], dict[str
     found_rows = {r.ref: r for r in await conn.execute(
         sa.select(history_matches).where(history_matches.c.ref.in_(refs)))}
     tids = sorted({r.tournament_id for r in found_rows.values()})
+    pids = sorted({p["player"] for r in found_rows.values() for p in r.players})
     names = {r.id: r.name for r in await conn.execute(
         sa.select(tournaments.c.id, tournaments.c.name).where(tournaments.c.id.in_(tids)))}
     linked = {(r.tournament_id, r.player_id): r.person_id for r in await conn.execute(
         sa.select(people_entries.c.tournament_id, people_entries.c.player_id, people_entries.c.person_id)
-        .where(people_entries.c.tournament_id.in_(tids)))}
+        .where(people_entries.c.tournament_id.in_(tids), people_entries.c.player_id.in_(pids)))}
     now = await canonical(conn, list(linked.values()))
     return found_rows, names, {k: now.get(v, v) for k, v in linked.items()}
 
