@@ -20,12 +20,13 @@ printed as p50 / p95 / max in ms against the targets (search p95 < 100 ms, profi
 head-to-head < 50 ms); and the keeper's first sweep (the query a hub runs at start to find
 finished matches without history), timed on the same store.
 
-**The cost of keeping statistics per stored stroke.** A fresh small schema; `cuehub serve` with the
-keeper (the default) and with `HUB_PEOPLE_KEEPER=false`, in turns (on, off, on, off ... `--repeat`
-times), each on a new single elimination of 2 x `--tables` players (wpa_nine, race to 2: matches
-finish all through the phase, so the keeper folds and writes each one), its tablets playing legal
-strokes on the table sockets (bench/venue_bench.py's tablets) at `--rate` commands a second for
-`--seconds`. Printed: ack p50 / p99 / max per phase, and the ratios with / without of the same run.
+**The cost of keeping statistics per stored stroke.** `cuehub serve` with the keeper (the default)
+and with `HUB_PEOPLE_KEEPER=false`, in turns (with, without, `--repeat` times), each on a fresh
+schema of its own, each on a single elimination of 2 x `--tables` players (wpa_nine, race to
+`--race`: matches finish during the phase, so the keeper reads, folds and writes each one and the
+tournament's entries after each result), its tablets playing legal strokes on the table sockets
+(bench/venue_bench.py's tablets) at `--rate` commands a second for `--seconds` (after a 3 s
+warm-up). Printed: ack p50 / p99 / max per phase, matches finished, and the ratios with / without.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ async def sweep_cost(schema: str) -> None:
         await engine.dispose()
 
 
-def make_event(base: str, tables: int, name: str) -> list[dict[str, Any]]:
+def make_event(base: str, tables: int, name: str, race: int) -> list[dict[str, Any]]:
     with httpx.Client(base_url=base, headers=AUTH, timeout=120) as c:
         tid = c.post("/api/tournaments", json={"name": name}).json()["id"]
         made = [c.post(f"/api/tournaments/{tid}/tables", json={"name": f"T{i + 1}"}).json() for i in range(tables)]
@@ -211,33 +212,41 @@ def make_event(base: str, tables: int, name: str) -> list[dict[str, Any]]:
         c.post(f"/api/tournaments/{tid}/players", json={"players": players}).raise_for_status()
         c.post(f"/api/tournaments/{tid}/draw", json={
             "type": "single_elimination", "seed": 1,
-            "match": {"discipline": "wpa_nine", "format": {"race_to": 2}, "options": {}}}).raise_for_status()
+            "match": {"discipline": "wpa_nine", "format": {"race_to": race}, "options": {}}}).raise_for_status()
     return made
 
 
-def acks(args: argparse.Namespace, workdir: Path) -> None:
+def phase(args: argparse.Namespace, workdir: Path, keeper: bool, name: str) -> dict[str, Any]:
+    """One hub on a schema of its own (nothing left for its keeper to catch up at start)."""
     schema = "people_acks_" + uuid.uuid4().hex[:8]
     asyncio.run(make_schema(schema))
-    results: dict[str, list[dict[str, Any]]] = {"with": [], "without": []}
     try:
-        for rep in range(args.repeat):
-            for keeper in ("with", "without"):
-                proc, base = start_hub(schema, workdir, HUB_PEOPLE_KEEPER="true" if keeper == "with" else "false")
-                try:
-                    tables = make_event(base, args.tables, f"{keeper} {rep}")
-                    r = asyncio.run(play(base.replace("http", "ws", 1), tables, args.rate, args.seconds))
-                finally:
-                    stop_hub(proc)
-                kept = asyncio.run(sql(f'SELECT count(*) c FROM "{schema}".history_matches'))[0]["c"]
-                results[keeper].append(r)
-                print(f"run {rep + 1} {keeper:7} the keeper: acks {r['acks']:5d} ({r['rate']:5.1f}/s)  p50"
-                      f" {r['p50']:6.1f} ms  p99 {r['p99']:7.1f} ms  max {r['max']:7.1f} ms  (matches in history"
-                      f" so far: {kept}; load {os.getloadavg()[0]:.1f})", flush=True)
-            w, wo = results["with"][-1], results["without"][-1]
-            print(f"run {rep + 1} ratios with / without: ack p50 {w['p50'] / max(wo['p50'], 1e-9):.2f}x,"
-                  f" p99 {w['p99'] / max(wo['p99'], 1e-9):.2f}x", flush=True)
+        proc, base = start_hub(schema, workdir, HUB_PEOPLE_KEEPER="true" if keeper else "false")
+        try:
+            tables = make_event(base, args.tables, name, args.race)
+            r = asyncio.run(play(base.replace("http", "ws", 1), tables, args.rate, args.seconds))
+        finally:
+            stop_hub(proc)
+        finished = f"SELECT count(*) c FROM \"{schema}\".matches WHERE status = 'finished'"
+        r["finished"] = asyncio.run(sql(finished))[0]["c"]
+        r["kept"] = asyncio.run(sql(f'SELECT count(*) c FROM "{schema}".history_matches'))[0]["c"]
+        return r
     finally:
         asyncio.run(sql(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+def acks(args: argparse.Namespace, workdir: Path) -> None:
+    for rep in range(args.repeat):
+        done = {}
+        for keeper in (True, False):
+            r = done[keeper] = phase(args, workdir, keeper, f"{'with' if keeper else 'without'} {rep}")
+            print(f"run {rep + 1} {'with' if keeper else 'without':7} the keeper: acks {r['acks']:5d}"
+                  f" ({r['rate']:5.1f}/s)  p50 {r['p50']:6.1f} ms  p99 {r['p99']:7.1f} ms  max {r['max']:7.1f} ms"
+                  f"  ({r['finished']} matches finished, {r['kept']} in history; load {os.getloadavg()[0]:.1f})",
+                  flush=True)
+        w, wo = done[True], done[False]
+        print(f"run {rep + 1} ratios with / without: ack p50 {w['p50'] / max(wo['p50'], 1e-9):.2f}x,"
+              f" p99 {w['p99'] / max(wo['p99'], 1e-9):.2f}x", flush=True)
 
 
 def main() -> None:
@@ -249,7 +258,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--tables", type=int, default=16)
     ap.add_argument("--rate", type=float, default=40.0)
-    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--race", type=int, default=5, help="the matches' race (wpa_nine); shorter: more finishes")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--skip-reads", action="store_true")
     ap.add_argument("--skip-acks", action="store_true")

@@ -191,4 +191,5 @@ class History:
             at = old["at"] if old is not None else await _decided_at(conn, tid, state, entry)
             match, players_rows = facts.walkover_rows(tid, entry, names, _discipline_of(proj, entry),
                                                       _round_info(draw, entry["key"]), at)
+            await rows.drop(conn, [ref])
             await rows.put(conn, match, players_rows)

@@ -24,11 +24,19 @@ async def match_version(conn: AsyncConnection, ref: str) -> int | None:
     return await conn.scalar(sa.select(history_matches.c.version).where(history_matches.c.ref == ref))
 
 
+def _by_tournament(entries: Iterable[Entry]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for tid, pid in sorted(set(entries)):
+        out.setdefault(tid, []).append(pid)
+    return out
+
+
 async def lock_entries(conn: AsyncConnection, entries: Iterable[Entry]) -> None:
     """Lock the entries' rows (in one order, so two writers cannot deadlock) for the transaction."""
-    for tid, pid in sorted(set(entries)):
+    for tid, pids in _by_tournament(entries).items():
         await conn.execute(sa.select(people_entries.c.player_id).where(
-            people_entries.c.tournament_id == tid, people_entries.c.player_id == pid).with_for_update())
+            people_entries.c.tournament_id == tid, people_entries.c.player_id.in_(pids),
+        ).order_by(people_entries.c.player_id).with_for_update())
 
 
 async def drop(conn: AsyncConnection, refs: Sequence[str]) -> list[Entry]:
@@ -43,7 +51,7 @@ async def drop(conn: AsyncConnection, refs: Sequence[str]) -> list[Entry]:
 
 
 async def put(conn: AsyncConnection, match: dict[str, Any], players: list[dict[str, Any]]) -> None:
-    await drop(conn, [match["ref"]])
+    """Insert a match's rows (`drop` the old ones first)."""
     await conn.execute(history_matches.insert().values(**match))
     if players:
         await conn.execute(history_players.insert(), players)
@@ -51,17 +59,19 @@ async def put(conn: AsyncConnection, match: dict[str, Any], players: list[dict[s
 
 async def sum_entry_stats(conn: AsyncConnection, entries: Iterable[Entry]) -> None:
     """Each entry's statistics of the event: the sum of its matches' (walkovers have none)."""
-    for tid, pid in sorted(set(entries)):
-        rows = await conn.execute(sa.select(history_players.c.discipline, history_players.c.stats).where(
-            history_players.c.tournament_id == tid, history_players.c.player_id == pid,
+    for tid, pids in _by_tournament(entries).items():
+        rows = await conn.execute(sa.select(history_players.c.player_id, history_players.c.discipline,
+                                            history_players.c.stats).where(
+            history_players.c.tournament_id == tid, history_players.c.player_id.in_(pids),
             history_players.c.walkover.is_(False)))
-        by_discipline: dict[str, tally.Tally] = {}
+        sums: dict[str, dict[str, tally.Tally]] = {pid: {} for pid in pids}
         for r in rows:
             if r.stats:
-                tally.add_by_discipline(by_discipline, {r.discipline: r.stats})
-        await conn.execute(people_entries.update().where(
-            people_entries.c.tournament_id == tid, people_entries.c.player_id == pid,
-        ).values(stats=by_discipline or None))
+                tally.add_by_discipline(sums[r.player_id], {r.discipline: r.stats})
+        for pid, by_discipline in sums.items():
+            await conn.execute(people_entries.update().where(
+                people_entries.c.tournament_id == tid, people_entries.c.player_id == pid,
+            ).values(stats=by_discipline or None))
 
 
 async def entries_of(conn: AsyncConnection, tid: str) -> dict[str, dict[str, Any]]:
