@@ -87,25 +87,33 @@ def add_stroke_time(t: Tally, ms: int) -> None:
     t["stroke_ms"][key] = t["stroke_ms"].get(key, 0) + 1
 
 
-def quantile_ms(histogram: Mapping[str, int], q: float) -> int | None:
-    """The q-quantile (0 < q <= 1) of the histogram: the middle of the bin holding the
+def quantiles_ms(histogram: Mapping[str, int], *qs: float) -> list[int | None]:
+    """The q-quantiles (0 < q <= 1) of the histogram: the middle of the bin holding the
     ceil(q * n)-th stroke in time order; None when it holds none."""
     bins = sorted((int(k), int(v)) for k, v in histogram.items() if int(v) > 0)
     n = sum(v for _, v in bins)
     if n == 0:
-        return None
-    rank = max(1, -(-int(q * n * 1000) // 1000))  # ceil(q * n) without float surprises at exact ranks
-    seen = 0
-    for index, count in bins:
-        seen += count
-        if seen >= rank:
-            return bin_middle(index)
-    return bin_middle(bins[-1][0])
+        return [None for _ in qs]
+    out: list[int | None] = []
+    for q in qs:
+        rank = max(1, -(-int(q * n * 1000) // 1000))  # ceil(q * n) without float surprises at exact ranks
+        seen = 0
+        for index, count in bins:
+            seen += count
+            if seen >= rank:
+                out.append(bin_middle(index))
+                break
+    return out
+
+
+def quantile_ms(histogram: Mapping[str, int], q: float) -> int | None:
+    return quantiles_ms(histogram, q)[0]
 
 
 def summary(t: Mapping[str, Any]) -> dict[str, Any]:
     g = t.get
     times = t.get("stroke_ms") or {}
+    median, p90 = quantiles_ms(times, 0.5, 0.9)
     return {
         "matches": {"played": g("matches", 0), "won": g("matches_won", 0), "entered": g("matches_entered", 0)},
         "racks": {"played": g("racks", 0), "won": g("racks_won", 0),
@@ -117,7 +125,7 @@ def summary(t: Mapping[str, Any]) -> dict[str, Any]:
         "golden_breaks": g("golden_breaks", 0), "loss_of_chance": g("loss_of_chance", 0),
         "fouls": {"total": g("fouls", 0), "by_code": dict(sorted((t.get("fouls_by_code") or {}).items()))},
         "strokes": {"count": g("strokes", 0), "timed": sum(int(v) for v in times.values()),
-                    "median_ms": quantile_ms(times, 0.5), "p90_ms": quantile_ms(times, 0.9)},
+                    "median_ms": median, "p90_ms": p90},
         "intent": {"pot": {"strokes": g("pot", 0), "success": g("pot_success", 0)},
                    "safety": {"strokes": g("safety", 0), "success": g("safety_success", 0)},
                    "kick": {"strokes": g("kick", 0)}},
