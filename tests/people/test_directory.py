@@ -155,3 +155,20 @@ async def test_a_merged_persons_name_links_to_whom_they_were_merged_into(engine:
     tid = await tournament(engine)
     _, event = await writer(engine).apply(tid, {"kind": "add_players", "players": [{"name": "chang jung-lin"}]})
     assert (event.data["players"][0]["person"], event.data["players"][0]["link"]) == (b, "linked")
+
+
+async def test_both_search_plans_find_the_same(engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A word of few people collects them by the term index; a common one walks the directory in its
+    order (hub/store/directory.py): forced here by the threshold, the answers are the same."""
+    from hub.store import directory as store
+
+    await directory.create(engine, [{"name": n, "club": c, "aliases": []} for n, c in [
+        ("王也", "Club A"), ("Wang Yi", "Club A"), ("Wang Yu", None), ("Zheng Yubo", "Club B"), ("汪洋", None),
+        ("Li Wang", "Club B")]])
+    queries = ["wang", "wang y", "club a", "b", "王", "yu", "wang club", "nobody", ""]
+    collected = {q: await names(engine, q) for q in queries}
+    monkeypatch.setattr(store, "SELECTIVE", 1)
+    walked = {q: await names(engine, q) for q in queries}
+    assert walked == collected
+    assert collected["wang"] == ["Li Wang", "汪洋", "王也", "Wang Yi", "Wang Yu"]  # li wang, wang yang, wang ye
+    assert collected["club a"] == ["王也", "Wang Yi"] and collected["nobody"] == []
