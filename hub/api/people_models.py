@@ -50,7 +50,7 @@ class PeopleMade(BaseModel):
 
 class DirectoryRow(Person):
     events: int = Field(description="Tournaments entered (those of people merged into this one too).")
-    rating: dict[str, Any] | None = Field(description="Null until ratings exist (PROTOCOL.md section 13).")
+    rating: Any = Field(description="Null until ratings exist (PROTOCOL.md section 13 decides what it shows).")
 
 
 class DirectoryPage(BaseModel):
