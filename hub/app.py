@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 import hub
 from hub import draws
@@ -35,6 +36,7 @@ from hub.api import (
     models,
     pairing,
     peer,
+    people,
     rate,
     session,
     setup,
@@ -51,6 +53,9 @@ from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
 from hub.ops.logs import announce
+from hub.people.history import History
+from hub.people.keeper import PeopleKeeper
+from hub.people.linking import complete_event
 from hub.rules.interface import MatchRules
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
@@ -79,10 +84,19 @@ def check_install() -> None:
 def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, draw_formats, corrections,
-                   table, access,
+                   people, table, access,
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
                    docs, pages, watch):
         app.include_router(module.router)
+
+
+async def _admin_hash(engine: AsyncEngine, settings: Settings) -> str:
+    admin_hash, generated = await catalog.ensure_admin_token(engine, settings.admin_token)
+    if generated:
+        # Printed this once; only its hash is stored.
+        announce(f"cuehub admin token (shown once, keep it): {generated}",
+                 json_format=settings.log_format == "json", logger="hub.app")
+    return admin_hash
 
 
 def create_app(settings: Settings | None = None, *, rules: MatchRules | None = None,
@@ -101,11 +115,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         engine = make_engine(settings)
         if settings.auto_migrate or is_sqlite(engine):
             await migrate(engine)
-        admin_hash, generated = await catalog.ensure_admin_token(engine, settings.admin_token)
-        if generated:
-            # Printed this once; only its hash is stored.
-            announce(f"cuehub admin token (shown once, keep it): {generated}",
-                     json_format=settings.log_format == "json", logger="hub.app")
+        admin_hash = await _admin_hash(engine, settings)
         rules_module = rules or importlib.import_module("hub.rules")
         # Locals, not app.state, in the finally: several TestClients may share one app, and each
         # lifespan must stop what it started (not the next one's services on a closed loop).
@@ -121,18 +131,23 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         await presence.start()
         clocks = ClockService(writer, engine, presence=presence, grace_s=settings.tablet_grace_s)
         await clocks.start()
-        tournament_writer = TournamentWriter(engine, draws)
+        # Entries are linked to people in the transaction that stores them (hub/people/linking.py).
+        tournament_writer = TournamentWriter(engine, draws, completer=complete_event)
         flow = TournamentFlow(engine, writer, tournament_writer, draws)
+        keeper = PeopleKeeper(engine, History(engine, rules_module, tournament_writer))
         services = app.state.services = Services(
             settings=settings, engine=engine, rules=rules_module, admin_hash=admin_hash, metrics=metrics,
             writer=writer, listings=listings, presence=presence, clocks=clocks, tournaments=tournament_writer,
-            flow=flow, throttle_policies=throttle_policies,
+            flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
         await flow.start()
+        if settings.people_keeper:
+            keeper.start(writer, tournament_writer)
         freeze_startup_heap()
         try:
             yield
         finally:
+            await keeper.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()

@@ -1,4 +1,4 @@
-"""`cuehub serve | gateway | migrate | reset-admin-token | replay | demo | simulate | --version`.
+"""`cuehub serve | gateway | migrate | reset-admin-token | replay | people rebuild | demo | simulate | --version`.
 
 `serve` prints where the desk is (`http://HOST:PORT/desk`) before it starts; `reset-admin-token`
 makes a new admin token (printed once; a lost one cannot be read back, only its hash is stored)
@@ -183,6 +183,8 @@ def _main(argv: list[str]) -> int:
         return _passthrough("hub.tools.simulate", argv[1:])
     if argv and argv[0] == "replay":
         return _passthrough("hub.tools.replay", argv[1:])
+    if argv[:2] == ["people", "rebuild"]:
+        return _passthrough("hub.people.rebuild", argv[2:])
 
     import hub
 
@@ -210,6 +212,9 @@ def _main(argv: list[str]) -> int:
                            "once) and every desk session ends. Restart running hubs afterwards.")
     reset.add_argument("--database-url", default=None, help="default HUB_DATABASE_URL")
     sub.add_parser("replay", help="refold every match from the event store, verify (see `cuehub replay --help`)")
+    people = sub.add_parser("people", help="people across events: `cuehub people rebuild` makes their links and "
+                            "read models again from the stored events")
+    people.add_argument("action", choices=["rebuild"])
     sub.add_parser("demo", help="start a hub with a demo tournament (see `cuehub demo --help`)")
     sub.add_parser("simulate", help="play simulated matches against a hub (see `cuehub simulate --help`)")
     args = parser.parse_args(argv)

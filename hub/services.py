@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from hub.matches.presence import Presence
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
+    from hub.people.keeper import PeopleKeeper
     from hub.rules.interface import MatchRules
     from hub.tournaments.exports import ExportCache
     from hub.tournaments.flow import TournamentFlow
@@ -53,6 +54,8 @@ class Services:
     flow: TournamentFlow
     # Tests slow the desk's sign-in and pairing throttles down to fit in a test (create_app's argument).
     throttle_policies: Policies | None = None
+    # People across events: the listener that keeps their read models (hub/people/keeper.py).
+    people: PeopleKeeper | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

@@ -81,6 +81,10 @@ class Settings(BaseSettings):
     ws_ping_s: float = Field(20.0, gt=0)
     # One JSON object per log line (every process), or plain text for a person at a terminal.
     log_format: Literal["json", "text"] = "json"
+    # This process keeps people's read models (history, statistics, places: hub/people/keeper.py)
+    # after its own writes. Off: it leaves them to another process of the same store, whose sweep
+    # finds this one's writes (a deployment may keep them in one process off the command path).
+    people_keeper: bool = True
 
     # --- bounds: no client can wear a hub down -------------------------------------------------
     # Refused commands are remembered (a resend gets the first answer) within these bounds: at most

@@ -54,6 +54,10 @@ class Shot(BaseModel):
         None, description="A call-shot discipline (`call_shot` in GET /api/disciplines): the called ball, when it "
         "went into the called pocket on this stroke (one of pocketed); null for a safety, a missed call or the ball "
         "in another pocket. Ignored on a break, on a push-out and in the other disciplines.")
+    intent: Literal["pot", "safety", "kick"] | None = Field(
+        None, description="What the shooter meant, as the referee saw it (PROTOCOL.md section 12): `pot`, "
+        "`safety`, or `kick` (the cue ball sent to a cushion before any object ball). Optional; never changes a "
+        "verdict: only the statistics (pot and safety success) read it.")
 
 
 class Decision(BaseModel):

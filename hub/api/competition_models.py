@@ -31,12 +31,20 @@ EntryStatus = Literal["waiting", "ready", "called", "finished", "walkover", "bye
 # --- players -----------------------------------------------------------------------------------
 
 
+PersonId = Annotated[str, Field(min_length=1, max_length=64,
+                                description="A person of the directory (GET /api/people).")]
+
+
 class PlayerCreate(BaseModel):
-    name: PlayerName
+    """`name` is required unless `person` is given (the name and club then default to the person's).
+    Without `person`, the entry is linked by the rule of PROTOCOL.md section 12 (docs/people.md)."""
+
+    name: PlayerName | None = None
     club: Club | None = None
     seed: Seed | None = None
     handicap: Literal["eight"] | None = Field(None, description="Chinese nine-ball's '8 wins, 9 golds' "
                                               "(sent to the matches of a discipline whose `handicaps` take it).")
+    person: PersonId | None = Field(None, description="The person this entry is (PROTOCOL.md section 12).")
 
 
 class PlayerBatch(BaseModel):
@@ -55,6 +63,8 @@ class PlayerChanges(BaseModel):
     club: Club | None = None
     seed: Seed | None = None
     handicap: Literal["eight"] | None = None
+    person: PersonId | None = Field(None, description="Link the entry to this person instead: its history and "
+                                    "statistics follow (a person merged into another: that other one).")
 
 
 class Player(_Open):
@@ -64,6 +74,17 @@ class Player(_Open):
     seed: int | None
     handicap: Literal["eight"] | None
     status: PlayerStatus
+    person: str | None = Field(None, description="The person of the directory this entry is (section 12).")
+
+
+class AddedPlayer(Player):
+    link: Literal["linked", "created"] = Field(description=(
+        "`linked`: the entry points at a person who was in the directory (the one named by `person`, or the one "
+        "person whose folded name and club are the player's); `created`: a new person was made for it."))
+
+
+class AddedPlayers(_Open):
+    players: list[AddedPlayer]
 
 
 class PlayerList(BaseModel):

@@ -35,6 +35,7 @@ from hub.api.errors import ApiError, read_json
 from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
 from hub.ops import conditional
+from hub.people import linking as people_linking
 from hub.store import catalog
 from hub.tournaments import exports, results
 from hub.tournaments.exports import ExportCache
@@ -117,15 +118,39 @@ async def list_players(tid: str, request: Request) -> dict[str, Any]:
     return {"players": draws.projection(state)["players"]}
 
 
+async def _with_people(request: Request, batch: Any) -> Any:
+    """Players that name a `person` get its name and club where they give none (section 12); an
+    unknown person is 404 `unknown_person` (the link itself is made with the event: hub/people/linking.py)."""
+    if not isinstance(batch, list):
+        return batch
+    wanted = {p["person"] for p in batch if isinstance(p, dict) and isinstance(p.get("person"), str)}
+    if not wanted:
+        return batch
+    async with deps.engine(request).connect() as conn:
+        found = {pid: await people_linking.resolve(conn, pid) for pid in sorted(wanted) if len(pid) <= 64}
+    out = []
+    for p in batch:
+        person = found.get(p.get("person")) if isinstance(p, dict) and isinstance(p.get("person"), str) else None
+        if person is not None:
+            p = {"name": person.name, **({} if "club" in p else {"club": person.club}), **p}
+        out.append(p)
+    return out
+
+
 @router.post("/tournaments/{tid}/players", status_code=201, dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(cm.PlayersAdd),
-             responses=models.ok(cm.PlayerList, "The players added.", 201) | WRITE_ERRORS)
+             responses=models.ok(cm.AddedPlayers, "The players added, each with its person and whether that "
+                                 "person was `linked` or `created`.", 201) | WRITE_ERRORS)
 async def add_players(tid: str, request: Request) -> JSONResponse:
     body = await _body(request)
     batch = body["players"] if set(body) == {"players"} else [body]
+    try:
+        batch = await _with_people(request, batch)
+    except draws.DrawReject as r:
+        raise ApiError(r.status, r.code, r.message) from None
     state, event = await _apply(request, tid, {"kind": "add_players", "players": batch})
     known = _players(state)
-    answer: dict[str, Any] = {"players": [known[p["id"]] for p in event.data["players"]]}
+    answer: dict[str, Any] = {"players": [{**known[p["id"]], "link": p.get("link")} for p in event.data["players"]]}
     # A seed held already: the player was added unseeded; the desk says whose seed it was.
     taken = [{"id": p["id"], "name": p["name"], **p["seed_taken"]} for p in event.data["players"] if "seed_taken" in p]
     if taken:

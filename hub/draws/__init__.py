@@ -21,8 +21,8 @@ Commands and the events they make
 
 | command kind | fields | event kind {data} |
 | --- | --- | --- |
-| add_players | players [{name, club?, seed?, handicap?}] | players_added {players: [{id, name, club, seed, handicap}]}|
-| update_player | player, changes {name?, club?, seed?, handicap?} | player_updated {player, changes} |
+| add_players | players [{name, club?, seed?, handicap?, person?}] | players_added {players: [{id, name, club, ...}]}|
+| update_player | player, changes {name?, club?, seed?, handicap?, person?} | player_updated {player, changes} |
 | withdraw | player | player_withdrawn {player} |
 | remove_player | player (before the draw only: else 409 draw_made) | player_removed {player, name} |
 | make_draw | type, seeding?, seed, match, groups?, rounds?, redraw?, then? | draw_made {the same, entrants} |
@@ -37,6 +37,11 @@ Commands and the events they make
 | reinstate | player | player_reinstated {player} |
 | void_walkover | key | walkover_voided {key} |
 | archive / unarchive | | tournament_archived / tournament_unarchived {} |
+| (none: written by the upgrade to people) | | players_linked {links: {pid: person}, created: [pid]} |
+
+``person`` (PROTOCOL.md section 12) is carried, never judged: the I/O layer links the players an
+event adds (hub/people/linking.py) and the stored ``players_added`` has ``person`` and ``link`` on each;
+``Player.person`` and the projection's ``players[].person`` follow the stream.
 
 Corrections (``reinstate``, ``void_walkover``, a ``take_result`` that replaces a finished key's
 result, ``void_result`` with ``requeue``) are described in ``corrections``; ``affected_calls``
@@ -127,7 +132,7 @@ Standings and their tie-breaks: ``round_robin``, ``chase``.
 
 Projection (the I/O layer adds ``id``, ``name``, ``tables``)::
 
-    {"players": [{"id", "name", "club", "seed", "handicap", "status"}],
+    {"players": [{"id", "name", "club", "seed", "handicap", "status", "person"}],
      "draw": null | {"type", "status", "champion", "seeding", "seed", "groups", "rounds",
                      "match", "entrants", "stages": [{"stage", "type", "status", "groups",
                      "advance", "seeding", "entrants", "advanced", "rounds"}],

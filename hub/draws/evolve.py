@@ -81,7 +81,7 @@ def _players_added(work: _Working, data: dict[str, Any], version: int) -> None:
     players = work.mut("players")
     for p in data["players"]:
         players.append(Player(p["id"], p["name"], p.get("club"), p.get("seed"), p.get("handicap"),
-                              work.get("entered")))
+                              work.get("entered"), person=p.get("person")))
         work.set("entered", work.get("entered") + 1)
     work._index = None
     if work.get("draw") is not None:  # late entries: the draw does not hold them until a redraw
@@ -92,7 +92,15 @@ def _player_updated(work: _Working, data: dict[str, Any], version: int) -> None:
     players = work.mut("players")
     i = work.player_index(data["player"])
     players[i] = replace(players[i], **{k: v for k, v in data["changes"].items()
-                                        if k in ("name", "club", "seed", "handicap")})
+                                        if k in ("name", "club", "seed", "handicap", "person")})
+
+
+def _players_linked(work: _Working, data: dict[str, Any], version: int) -> None:
+    """Entries given their people after the fact (the upgrade that brought people: PROTOCOL.md section 12)."""
+    players = work.mut("players")
+    for pid, person in data["links"].items():
+        i = work.player_index(pid)
+        players[i] = replace(players[i], person=person)
 
 
 def _player_withdrawn(work: _Working, data: dict[str, Any], version: int) -> None:
@@ -194,6 +202,7 @@ def _table_resumed(work: _Working, data: dict[str, Any], version: int) -> None:
 _APPLY = {
     "players_added": _players_added,
     "player_updated": _player_updated,
+    "players_linked": _players_linked,
     "player_withdrawn": _player_withdrawn,
     "player_removed": _player_removed,
     "draw_made": _draw_made,

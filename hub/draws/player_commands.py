@@ -15,6 +15,12 @@ Player fields: ``name`` a string, stripped, 1..100 characters; ``club`` optional
 players; ``handicap`` null or ``"eight"`` (Chinese nine-ball's "8 wins, 9 golds"; only sent to
 the matches of a discipline that takes it).  Ids are ``p1``, ``p2``, ... in order of addition.  At most 512 players
 per call and 1024 in a tournament.
+
+``person`` (PROTOCOL.md section 12): the id of the person of the hub's directory the entry points
+at. The draw logic only carries it (a string of 1 to 64 characters, never null); the I/O layer
+checks the person exists, links entries added without one (hub/people/linking.py) and stores the
+link in the same transaction as the event, which then carries ``person`` and ``link`` on every
+added player (``players_added``), or ``person`` in the ``changes`` of ``player_updated``.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
 from hub.rules.names import refused_char
 
-PLAYER_FIELDS = ("name", "club", "seed", "handicap")
+PLAYER_FIELDS = ("name", "club", "seed", "handicap", "person")
 HANDICAPS = ("eight",)
 MAX_BATCH = 512
 MAX_PLAYERS = 1024
@@ -55,6 +61,8 @@ def player_fields(raw: Mapping[str, Any], what: str, *, partial: bool) -> dict[s
         if handicap is not None and handicap not in HANDICAPS:
             raise bad(f"{what}: handicap must be null or \"eight\"")
         out["handicap"] = handicap
+    if "person" in raw:
+        out["person"] = fields.ident(raw["person"], f"{what}: person")
     return out
 
 

@@ -24,7 +24,7 @@ from hub.draws.state import Result, TournamentState
 def projection(state: TournamentState) -> dict[str, Any]:
     derived = state.derived
     players = [{"id": p.id, "name": p.name, "club": p.club, "seed": p.seed, "handicap": p.handicap,
-                "status": derived.player_status.get(p.id, "active")} for p in state.players]
+                "status": derived.player_status.get(p.id, "active"), "person": p.person} for p in state.players]
     return {"players": players, "draw": _draw(state), "queue": list(derived.queue),
             "standings": [dict(row) for row in derived.standings] if derived.standings is not None else None,
             "paused_tables": list(state.paused_tables), "archived": state.archived, "version": state.version}

@@ -29,6 +29,7 @@ class Player:
     handicap: str | None
     entry: int  # order of entry, 0-based (ids are p1, p2, ... in this order; a removed one's is not reused)
     withdrawn_at: int | None = None  # version of the player_withdrawn event
+    person: str | None = None  # the person of the directory this entry points at (PROTOCOL.md section 12)
 
     @property
     def withdrawn(self) -> bool:

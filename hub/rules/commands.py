@@ -47,6 +47,9 @@ PENALTY_TYPES = ("intentional_foul", "unsportsmanlike", "device", "forfeit_rack"
 WIN_TYPES = ("normal", "small_gold", "big_gold")
 MAX_COUNT = 1000
 MAX_REASON = 200
+# PROTOCOL.md section 12: what the shooter meant, as the referee saw it (optional; never changes a
+# verdict: only the statistics read it). kick: the cue ball sent to a cushion before any object ball.
+INTENTS = ("pot", "safety", "kick")
 
 
 def bad(message: str) -> Reject:
@@ -133,8 +136,18 @@ def shot_data(cmd: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any
         "push_out": _bool(cmd.get("push_out", False), "push_out"),
         "snooker": _bool(cmd.get("snooker", False), "snooker"),
         "rail_safety": _bool(cmd.get("rail_safety", False), "rail_safety"),
+        **_intent(cmd.get("intent")),
         **_entered_at(cmd),
     }
+
+
+def _intent(value: Any) -> dict[str, str]:
+    """`intent` when given (stored with the event only then): one of INTENTS, or null for none."""
+    if value is None:
+        return {}
+    if value not in INTENTS:
+        raise bad(f"intent must be one of: {', '.join(INTENTS)} (or left out)")
+    return {"intent": value}
 
 
 def _called(value: Any, pocketed: list[int]) -> int | None:

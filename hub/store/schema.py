@@ -13,6 +13,12 @@ import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
+
+def bytewise(length: int) -> sa.types.TypeEngine[str]:
+    """A string compared byte by byte (code point order) on PostgreSQL too, whatever the database's
+    collation: a prefix is then a range of the index (SQLite compares bytes already)."""
+    return sa.String(length).with_variant(sa.String(length, collation="C"), "postgresql")
+
 # Integer surrogate `n` columns give a stable creation order (ids are random strings).
 tournaments = sa.Table(
     "tournaments",
@@ -164,5 +170,111 @@ auth_throttle = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False),
     sa.Column("next_at", sa.BigInteger, nullable=False),
     sa.Column("last_at", sa.BigInteger, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+# --- people across events (PROTOCOL.md section 12; hub/people/) --------------------------------
+
+# The directory. `link_key` (folded name and club) is what the link rule compares; `sort_key` the
+# directory's order; `search` the folded search terms (hub/people/folding.py), computed when the
+# row is written and indexed word by word in `people_terms`. A merged person keeps its row and
+# points at the one it was merged into (`merged_into`; never a chain).
+people = sa.Table(
+    "people",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("club", sa.String(200), nullable=True),
+    sa.Column("aliases", sa.JSON, nullable=False),
+    sa.Column("link_key", sa.String(420), nullable=False, index=True),
+    sa.Column("sort_key", bytewise(220), nullable=False),
+    sa.Column("search", sa.Text, nullable=False),
+    sa.Column("merged_into", sa.String(64), nullable=True, index=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+    sa.Index("ix_people_sort", "sort_key", "n"),
+)
+
+# One row per search term of a person: a query word finds the terms it begins (a range scan of
+# the primary key), on SQLite and PostgreSQL alike, with no extension.
+people_terms = sa.Table(
+    "people_terms",
+    metadata,
+    sa.Column("term", bytewise(48), primary_key=True),
+    sa.Column("person_n", sa.Integer, sa.ForeignKey("people.n"), primary_key=True, index=True),
+)
+
+# Every merge and unmerge, in order: the log an unmerge is checked against (hub/people/merging.py).
+people_merges = sa.Table(
+    "people_merges",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("person_id", sa.String(64), sa.ForeignKey("people.id"), nullable=False, index=True),
+    sa.Column("into_id", sa.String(64), sa.ForeignKey("people.id"), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # merge | unmerge
+    sa.Column("at", sa.BigInteger, nullable=False),
+)
+
+# A tournament entry (a player of section 7) and the person it points at. `person_id`, `link` and
+# `version` are written in the transaction that stores the tournament event carrying the link
+# (players_added, player_updated, players_linked): the link is the stream's, this row its index.
+# The other columns are a read model kept by hub/people/keeper.py: the name played under, status,
+# place once the draw is finished, and the statistics of the event (a tally, hub/people/tally.py).
+people_entries = sa.Table(
+    "people_entries",
+    metadata,
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("person_id", sa.String(64), sa.ForeignKey("people.id"), nullable=False, index=True),
+    sa.Column("link", sa.String(16), nullable=False),  # linked | created
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("status", sa.String(16), nullable=True),
+    sa.Column("place", sa.Integer, nullable=True),
+    sa.Column("stats", sa.JSON, nullable=True),
+)
+
+# The read model of finished matches (and walkovers) across events, keyed by entries: one row per
+# match (`ref`: the match id, or `walkover:<tid>:<key>`), one row per player of it. `version` is
+# the match version the row was made from; `racks` the racks as (winner, loser, count) for ratings.
+history_matches = sa.Table(
+    "history_matches",
+    metadata,
+    sa.Column("ref", sa.String(100), primary_key=True),
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), nullable=False, index=True),
+    sa.Column("match_id", sa.String(64), nullable=True),
+    sa.Column("draw_key", sa.String(16), nullable=True),
+    sa.Column("round", sa.JSON, nullable=True),
+    sa.Column("discipline", sa.String(32), nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Column("entered", sa.Boolean, nullable=False),
+    sa.Column("walkover", sa.Boolean, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("winner", sa.String(64), nullable=True),
+    sa.Column("players", sa.JSON, nullable=False),
+    sa.Column("racks", sa.JSON, nullable=False),
+)
+
+history_players = sa.Table(
+    "history_players",
+    metadata,
+    sa.Column("ref", sa.String(100), sa.ForeignKey("history_matches.ref"), primary_key=True),
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("tournament_id", sa.String(64), nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Column("discipline", sa.String(32), nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("walkover", sa.Boolean, nullable=False),
+    sa.Column("stats", sa.JSON, nullable=True),  # null for a walkover
+    sa.Index("ix_history_players_entry", "tournament_id", "player_id", "at"),
+)
+
+# How far the read models have followed a stream: `tournament:<tid>` -> the tournament version
+# the entries' status and places, and the walkovers, were made from.
+history_heads = sa.Table(
+    "history_heads",
+    metadata,
+    sa.Column("stream", sa.String(100), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
 )

@@ -34,6 +34,10 @@ T = TypeVar("T")
 # Runs the transaction that stores the event: it must call `append(conn)` inside it (the default
 # opens a transaction of its own). Lets a call store its match and its event together.
 StoreWith = Callable[[catalog.InTransaction], Awaitable[T]]
+# Runs inside the transaction that stores an event, just before the append, and returns the event
+# to store: the people directory links the entries an event adds (hub/people/linking.py) and the
+# event carries the links. Whatever it raises stores nothing.
+Completer = Callable[[AsyncConnection, str, Any], Awaitable[Any]]
 ATTEMPTS = 8
 
 
@@ -90,10 +94,12 @@ class _Live:
 
 
 class TournamentWriter:
-    def __init__(self, engine: AsyncEngine, draws: DrawRules, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, engine: AsyncEngine, draws: DrawRules, clock: Callable[[], int] = now_ms,
+                 completer: Completer | None = None) -> None:
         self._engine = engine
         self._draws = draws
         self._clock = clock
+        self._completer = completer
         self._live: dict[str, _Live] = {}
         self._load_lock = asyncio.Lock()
         self._listeners: list[TournamentListener] = []
@@ -182,12 +188,14 @@ class TournamentWriter:
                 kind, data = self._draws.decide(live.state, command)
                 event = self._draws.TournamentEvent(version=live.version + 1, kind=kind, data=dict(data),
                                                     at=self._clock())
-                stored = False
+                stored: Any = None
 
                 async def append(conn: AsyncConnection, event: Any = event) -> None:
                     nonlocal stored
+                    if self._completer is not None:
+                        event = await self._completer(conn, tid, event)
                     await store.append(conn, tid, event)
-                    stored = True
+                    stored = event
 
                 try:
                     if store_with is None:
@@ -198,11 +206,11 @@ class TournamentWriter:
                 except store.StreamConflict:
                     await self._catch_up(live)  # another process stored first: decide again
                     continue
-                if not stored:
+                if stored is None:
                     raise NotStored(kind)
-                change = await self._evolve(live, event)
+                change = await self._evolve(live, stored)
                 asyncio.get_running_loop().call_soon(self._notify, change)
-                return live.state, event
+                return live.state, stored
             raise store.StreamConflict(f"{tid}: the tournament kept changing")
 
 

@@ -22,7 +22,7 @@ def test_fields_and_json() -> None:
     view = s.view
     assert set(view) == {"players", "draw", "queue", "standings", "paused_tables", "archived", "version"}
     assert view["version"] == len(s.events)
-    assert set(view["players"][0]) == {"id", "name", "club", "seed", "handicap", "status"}
+    assert set(view["players"][0]) == {"id", "name", "club", "seed", "handicap", "status", "person"}
     draw = view["draw"]
     assert {"type", "status", "champion", "seeding", "seed", "groups", "rounds", "match", "matches", "stale",
             "counts", "stages"} <= set(draw)

@@ -3,7 +3,7 @@
 (its status is documented, its body fits the documented schema).
 
 The request bodies, security schemes and answers come from the document itself (hub/api/models.py);
-this test only offers real ids (a tournament, a table, a match) as examples for the path
+this test only offers real ids (a tournament, a table, a match, people) as examples for the path
 parameters, so calls reach past the 404s, and sends no token, a table token or the admin token.
 """
 
@@ -43,8 +43,12 @@ def _setup() -> tuple[dict[str, str], dict[str, Any]]:
         m = c.post("/api/matches", headers=h, json={
             "tournament_id": t["id"], "table_id": tb["id"], "discipline": "wpa_nine",
             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"race_to": 5}}).json()
+        person = c.post("/api/people", json={"people": [{"name": "Wang Ye"}, {"name": "Zheng Yubo"}]},
+                        headers=h).json()["people"]
+        c.post(f"/api/tournaments/{t['id']}/players", json={"person": person[0]["id"]}, headers=h)
         published = c.get("/openapi.json").json()
-    return {"tid": t["id"], "table_id": tb["id"], "token": tb["token"], "mid": m["id"]}, published
+    return {"tid": t["id"], "table_id": tb["id"], "token": tb["token"], "mid": m["id"],
+            "person_id": person[0]["id"], "a": person[0]["id"], "b": person[1]["id"]}, published
 
 
 IDS, PUBLISHED = _setup()
@@ -52,7 +56,7 @@ IDS, PUBLISHED = _setup()
 
 def _with_examples(doc: dict[str, Any]) -> dict[str, Any]:
     """The published document, with the real ids as examples of the path parameters."""
-    examples = {"tid": IDS["tid"], "mid": IDS["mid"], "table_id": IDS["table_id"]}
+    examples = {name: IDS[name] for name in ("tid", "mid", "table_id", "person_id", "a", "b")}
     for ops in doc["paths"].values():
         for op in ops.values():
             for param in op.get("parameters", []):

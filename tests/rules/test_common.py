@@ -40,6 +40,22 @@ def test_ball_not_on_table_is_bad_command():
     assert m.reject({"kind": "shot", "player": "a", "first_contact": 3}) == "bad_command"
 
 
+@pytest.mark.parametrize("d", ["golden_nine", "wpa_nine", "chinese_eight", "chase_nine", "wpa_eight", "wpa_ten"])
+def test_intent_is_optional_checked_and_never_changes_a_verdict(d):
+    # PROTOCOL.md section 12: intent is pot, safety or kick; anything else is bad_command
+    plain, meant = started(d), started(d)
+    for bad in ("smash", 1, True, ["pot"]):
+        assert meant.reject({"kind": "shot", "player": "a", "first_contact": 1, "intent": bad}) == "bad_command"
+    for intent in ("kick", "safety", "pot"):
+        shooter = plain.proj["rack"]["shooter"]
+        if shooter is None:
+            break
+        first = min(plain.proj["rack"]["on_table"])
+        assert meant.shot(shooter, first, [], rail=True, break_rails=4, break_crossings=4, intent=intent) == \
+            plain.shot(shooter, first, [], rail=True, break_rails=4, break_crossings=4)
+        assert meant.events[-1].data["intent"] == intent and "intent" not in plain.events[-1].data
+
+
 def test_not_started_and_match_over():
     m = Match("wpa_nine", fmt={"race_to": 1})
     assert m.reject({"kind": "shot", "player": "a", "first_contact": 1}) == "not_started"

@@ -10,11 +10,12 @@ import httpx
 
 from ._util import http_url
 from .errors import CommandRejected, HubError
+from .people import PeopleCalls
 from .types import Ack, DisciplineTraits, Match, PlayerSpec, StoredEvent, Table, Tournament
 
 
-class AdminClient:
-    """Async client for the hub's REST API.
+class AdminClient(PeopleCalls):
+    """Async client for the hub's REST API (people across events: :class:`PeopleCalls`).
 
     Write calls send ``admin_token``; reads are public. Use as an async context manager
     or call :meth:`aclose`. ``transport`` lets tests plug an ``httpx.ASGITransport``.
@@ -101,7 +102,8 @@ class AdminClient:
         return self._check(await self._http.request(method, path, json=body, headers=self._admin_headers()))
 
     async def add_players(self, tournament_id: str, players: Iterable[dict[str, Any] | str]) -> list[dict[str, Any]]:
-        """Add players (dicts with name, club?, seed?, handicap?, or plain names); the ones added."""
+        """Add players (dicts with name, club?, seed?, handicap?, person?, or plain names); the ones added, each with
+        its ``person`` and whether that person was ``linked`` or ``created`` (``link``)."""
         batch = [{"name": p} if isinstance(p, str) else p for p in players]
         return (await self._post_admin(f"/api/tournaments/{tournament_id}/players", {"players": batch}))["players"]
 

@@ -8,6 +8,9 @@ from typing import Any, Literal, TypedDict
 Discipline = str
 MatchStatus = Literal["scheduled", "live", "finished"]
 Phase = Literal["lag", "break", "play", "decision", "over"]
+# What the shooter meant, as the referee saw it (PROTOCOL.md section 12): optional on a shot, it never
+# changes a verdict; the statistics read it (pot success, safety success).
+Intent = Literal["pot", "safety", "kick"]
 
 
 class DisciplineTraits(TypedDict, total=False):
@@ -122,6 +125,34 @@ class Match(TypedDict, total=False):
     winner: str | None
     result: dict[str, Any] | None
     last: dict[str, Any] | None
+
+
+class Shot(TypedDict, total=False):
+    """The ``shot`` command (PROTOCOL.md section 3): what ``TableSession.send`` takes for a stroke."""
+
+    kind: Literal["shot"]
+    player: str
+    first_contact: int | None
+    pocketed: list[int]
+    off_table: list[int]
+    cue_ball: Literal["table", "pocketed", "off_table"]
+    rail: bool
+    break_rails: int
+    break_crossings: int
+    called_fouls: list[str]
+    called: int | None
+    intent: Intent
+
+
+class Person(TypedDict, total=False):
+    """A person of the directory (PROTOCOL.md section 12)."""
+
+    id: str
+    name: str
+    club: str | None
+    aliases: list[str]
+    events: int
+    rating: Any
 
 
 class StoredEvent(TypedDict, total=False):
