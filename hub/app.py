@@ -41,6 +41,7 @@ from hub.api import (
     session,
     setup,
     tables,
+    tournament_exports,
     tournaments,
 )
 from hub.api import table_socket as table
@@ -83,8 +84,8 @@ def check_install() -> None:
 
 def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
-    for module in (health, hub_metrics, setup, disciplines, commands, tournaments, draw_formats, corrections,
-                   people, table, access,
+    for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
+                   corrections, people, table, access,
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
                    docs, pages, watch):
         app.include_router(module.router)

@@ -9,24 +9,18 @@ tables. Beyond the fixed names of section 7 the organiser also has:
   table, or to the first free one);
 - `POST /api/tournaments/{tid}/draw/{key}/requeue`: take a called match that has not started off its
   table; it goes back to the end of the queue (the next ready match takes the table);
-- `POST /api/tournaments/{tid}/queue` `{"keys": [...]}`: those ready matches are called first, in that order;
-- `GET /api/tournaments/{tid}/results.json`, `results.csv` (every draw match), `placings.csv`: the
-  results for export (`hub/tournaments/results.py`), cached per tournament version and language
-  and built off the event loop (`hub/tournaments/exports.py`), with an `ETag` (`If-None-Match`: 304).
+- `POST /api/tournaments/{tid}/queue` `{"keys": [...]}`: those ready matches are called first, in that order.
+
+The results for export are `hub/api/tournament_exports.py`'s.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import secrets
-import unicodedata
-from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 
 from hub import draws
 from hub.api import competition_models as cm
@@ -34,11 +28,8 @@ from hub.api import deps, draw_templates, models
 from hub.api.errors import ApiError, read_json
 from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
-from hub.ops import conditional
 from hub.people import linking as people_linking
 from hub.store import catalog
-from hub.tournaments import exports, results
-from hub.tournaments.exports import ExportCache
 from hub.tournaments.flow import draw_entries
 from hub.tournaments.projection import page_matches, tournament_projection
 from hub.tournaments.writer import NotStored, TournamentWriter
@@ -74,7 +65,7 @@ async def _apply(request: Request, tid: str, command: dict[str, Any], **kw: Any)
         raise ApiError(409, "conflict", "the match changed meanwhile (it started?): look again") from None
 
 
-async def _whole(request: Request, tid: str) -> dict[str, Any]:
+async def whole_projection(request: Request, tid: str) -> dict[str, Any]:
     proj = await tournament_projection(deps.services(request).listings, tournaments(request), draws, tid)
     if proj is None:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
@@ -83,7 +74,7 @@ async def _whole(request: Request, tid: str) -> dict[str, Any]:
 
 async def _projection(request: Request, tid: str) -> dict[str, Any]:
     """What a write answers: the projection with the first page of the draw's matches (as the GET)."""
-    return page_matches(await _whole(request, tid))
+    return page_matches(await whole_projection(request, tid))
 
 
 async def _state(request: Request, tid: str) -> TournamentState:
@@ -399,70 +390,3 @@ async def delete_match(mid: str, request: Request) -> dict[str, Any]:
     if await writer.cancel_match(mid) is None:
         raise ApiError(409, "already_started", "only a match that has not started can be deleted")
     return {"id": mid, "status": "cancelled", "table_id": row.table_id}
-
-
-# --- results for export -------------------------------------------------------------------------
-
-
-def _disposition(proj: dict[str, Any], what: str, ext: str) -> str:
-    """`Content-Disposition` of an export, named after the tournament in its own script (RFC 6266:
-    `filename*` in UTF-8, RFC 5987) with an ASCII `filename` for clients that read only that:
-    "深圳金九公开赛 2026" gives 深圳金九公开赛-2026-placings.csv, or 2026-placings.csv."""
-
-    def stem(name: str) -> str:  # letters and digits of any script; anything else a dash
-        return re.sub("-+", "-", "".join(ch if ch.isalnum() else "-" for ch in name)).strip("-")
-
-    name = unicodedata.normalize("NFC", proj["name"])
-    whole = f"{stem(name) or proj['id']}-{what}.{ext}"
-    ascii_only = f"{stem(name.encode('ascii', 'ignore').decode()) or proj['id']}-{what}.{ext}"
-    return f"attachment; filename=\"{ascii_only}\"; filename*=UTF-8''{quote(whole, safe='')}"
-
-
-async def _export(request: Request, proj: dict[str, Any], kind: str, lang: str | None, media_type: str,
-                  headers: dict[str, str], build: Callable[[], bytes]) -> Response:
-    """An export, cached per tournament version and language (hub/tournaments/exports.py): 304 for a
-    client that has this version's, else the bytes built once, off the event loop."""
-    services = deps.services(request)
-    if services.exports is None:
-        services.exports = ExportCache()
-    # no-cache: a client (or a proxy) revalidates each time, and gets a 304 while nothing changed.
-    headers = {**headers, "Cache-Control": "no-cache"}
-    etag = exports.etag_of(proj, kind, lang)
-    if conditional.is_fresh(request, etag):
-        return conditional.respond(request, b"", media_type, headers, etag=etag)
-    export = await services.exports.get(proj, kind, lang, build)
-    return conditional.respond(request, export.body, media_type, headers, etag=export.etag)
-
-
-def _json_bytes(content: Any) -> bytes:
-    return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-
-
-@router.get("/tournaments/{tid}/results.json", response_model=None,
-            responses=models.ok(cm.ResultsExport, "Placings, standings and every draw match; `ETag` given, "
-                                "`If-None-Match` answered 304.") | models.errors(404))
-async def results_json(tid: str, request: Request, lang: str | None = None) -> Response:
-    proj = await _whole(request, tid)
-    return await _export(request, proj, "results.json", lang, "application/json", {
-        "Content-Disposition": _disposition(proj, "results", "json")},
-        lambda: _json_bytes(results.results_json(proj, lang)))
-
-
-@router.get("/tournaments/{tid}/results.csv", response_model=None, response_class=Response,
-            responses=cm.csv_ok("Every draw match, a row each; `ETag` given, `If-None-Match` answered 304.")
-            | models.errors(404))
-async def results_csv(tid: str, request: Request, lang: str | None = None) -> Response:
-    proj = await _whole(request, tid)
-    return await _export(request, proj, "results.csv", lang, "text/csv; charset=utf-8", {
-        "Content-Disposition": _disposition(proj, "matches", "csv")},
-        lambda: results.matches_csv(proj, lang).encode("utf-8"))
-
-
-@router.get("/tournaments/{tid}/placings.csv", response_model=None, response_class=Response,
-            responses=cm.csv_ok("The final placings, a row per player; `ETag` given, `If-None-Match` answered 304.")
-            | models.errors(404))
-async def placings_csv(tid: str, request: Request) -> Response:
-    proj = await _whole(request, tid)
-    return await _export(request, proj, "placings.csv", None, "text/csv; charset=utf-8", {
-        "Content-Disposition": _disposition(proj, "placings", "csv")},
-        lambda: results.placings_csv(proj).encode("utf-8"))

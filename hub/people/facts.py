@@ -5,7 +5,7 @@ Keyed by entries (tournament id, player id), never by people: a re-link or a mer
 changing which person an entry resolves to at read time, without rewriting a fact.
 
 `racks` is what a ratings fit reads (PROTOCOL.md section 13), as (winner, loser, count) triples of
-player ids: every rack of the match, its winner beating each other player (chase_nine: both); a
+player ids: every rack of the match, its winner beating each other player (all of them where three play); a
 result entered by hand counts by its score where the score counts racks (each player beating the
 other as many times as the racks they won), else as one rack to its winner; a walkover never
 counts (no triples).
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.people.stats import POINTS_SCORED, MatchStats
+from hub.people.stats import MatchStats, scores_racks
 
 WALKOVER = "walkover"
 
@@ -34,7 +34,7 @@ def rack_pairs(stats: MatchStats) -> list[list[Any]]:
             counts[(winner, loser)] = counts.get((winner, loser), 0) + n
 
     if stats.entered:
-        if state.setup.discipline not in POINTS_SCORED:
+        if scores_racks(state):
             for p in state.players:
                 for other in ids:
                     beat(p.id, other, p.score)

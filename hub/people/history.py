@@ -60,7 +60,7 @@ def _discipline_of(proj: dict[str, Any], entry: dict[str, Any]) -> str:
         discipline = (stages[1].get("match") or {}).get("discipline")
         if discipline:
             return str(discipline)
-    return str(template.get("discipline") or "other")
+    return str(template.get("discipline") or "")  # every draw's match names its discipline
 
 
 def entry_view(proj: dict[str, Any]) -> dict[str, dict[str, Any]]:

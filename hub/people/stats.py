@@ -4,7 +4,7 @@
 event, and looks at each event with the match as it was before it and after it:
 - voided events and `undo` events are skipped: an undone stroke never counts;
 - a result entered by hand (`result_entered` as the match's end) counts as a match and, where the
-  score counts racks (every discipline but golden_nine and chase_nine), its racks by the score;
+  score counts racks (a discipline whose `score` trait is `racks`), its racks by the score;
   it gives no stroke statistics at all, not even of strokes played before it;
 - `break_and_runs`, `table_runs`, `golden_breaks`, `loss_of_chance` and `fouls` are the rules
   engine's own counts (RULES.md "Settled details"), read from the final state;
@@ -39,10 +39,15 @@ from hub.people import tally
 from hub.people.attribution import stroke_player
 from hub.rules.state import MatchState
 
-POINTS_SCORED = ("golden_nine", "chase_nine")  # a score of points, not racks: a hand result gives no racks
 NOT_IN_TURN = ("pause", "timeout", "resume", "extension", "link_lost", "link_restored", "player_renamed",
                "table_moved")
 ENGINE_COUNTS = ("break_and_runs", "table_runs", "golden_breaks", "loss_of_chance", "fouls")
+
+
+def scores_racks(state: MatchState) -> bool:
+    """The match's score counts racks (its discipline's `score` trait), not points: a hand result's
+    score then gives its racks."""
+    return state.setup.traits.score == "racks"
 
 
 @dataclass(slots=True)
@@ -173,7 +178,7 @@ def _entered(walk: _Walk, state: MatchState, finished: bool) -> None:
             t[key] = {} if isinstance(t[key], dict) else 0
         if finished:
             t["matches"], t["matches_entered"], t["matches_won"] = 1, 1, int(state.winner == p.id)
-    if state.setup.discipline not in POINTS_SCORED:
+    if scores_racks(state):
         racks = sum(p.score for p in state.players)
         for p in state.players:
             walk.tallies[p.id]["racks"] = racks
