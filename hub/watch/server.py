@@ -159,7 +159,7 @@ class WatchServer:
         self.metrics = metrics if metrics is not None else core.metrics
         self.server: Server | None = None
         self.outbox = Outbox(self.metrics)
-        self.handover = Handover(self._serve_handed)
+        self.handover = Handover(self._serve_handed, self._on_text, self._on_gone)
         self.handed: set[HandedConnection] = set()  # handed-over connections past their handshake
         self.heartbeat = Heartbeat(self.handed, settings.ws_ping_s)
         self.request = shared_request(PATH)
@@ -174,7 +174,7 @@ class WatchServer:
         give it the transport (`connection_made`) and the request head (`data_received`)."""
         protocol = ServerProtocol(max_size=MAX_SIZE)  # no extensions: no per-connection deflate
         conn = HandedConnection(
-            protocol, self.handover,  # type: ignore[arg-type]
+            protocol, self.handover,
             ping_interval=None, ping_timeout=None,  # the shared Heartbeat pings it (handed.py)
             close_timeout=CLOSE_TIMEOUT, write_limit=HIGH_WATER,
         )
@@ -201,7 +201,7 @@ class WatchServer:
             self.core.connect(conn)
             self.handed.add(ws)
             self.heartbeat.start()
-            ws.settle(self.request, self._on_text, self._on_gone)
+            ws.settle(self.request)
         except Exception:
             ws.transport.abort()  # a handshake that failed or timed out
         finally:
