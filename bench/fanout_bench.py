@@ -334,7 +334,14 @@ async def measure(load: Load, trigger: Callable[[], Awaitable[None]], watchers: 
 
 
 async def run_server(name: str, load: Load, pids: list[int], urls: list[str], channel: str,
-                     trigger: Callable[[], Awaitable[None]], args: argparse.Namespace) -> dict[str, Any]:
+                     trigger: Callable[[], Awaitable[None]], args: argparse.Namespace,
+                     metrics_ports: list[int] | None = None) -> dict[str, Any]:
+    """One row: memory per idle watcher, latency at each rate, saturation; with `metrics_ports`
+    (hub processes), the rounds held and messages per write of each phase too."""
+
+    def counts() -> dict[str, float] | None:
+        return outbox_counts(metrics_ports) if metrics_ports else None
+
     await asyncio.sleep(0.5)
     base = sum(rss_kb(p) for p in pids)
     ready = await asyncio.to_thread(load.ask, cmd="connect", urls=urls, n=args.watchers, channel=channel)
@@ -349,8 +356,9 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
     await asyncio.sleep(1.0)
     res["steady"] = {}
     for rate in args.rates:
-        cpu0 = sum(cpu_s(p) for p in pids)
+        cpu0, before = sum(cpu_s(p) for p in pids), counts()
         res["steady"][rate] = await measure(load, trigger, args.watchers, rate, args.seconds)
+        with_outbox(res["steady"][rate], before, metrics_ports or [])
         # Server CPU as a share of one core over the phase (what "half a core at 50/s" means).
         res["steady"][rate]["cpu_share"] = (sum(cpu_s(p) for p in pids) - cpu0) / (args.seconds + 2.0)
         print(f"  {name}: {rate:g} updates/s {res['steady'][rate]}", flush=True)
@@ -358,8 +366,9 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
         await asyncio.to_thread(load.ask, cmd="stall", url=urls[0], channel=channel)
         res["stalled"] = await measure(load, trigger, args.watchers, args.rates[0], args.seconds)
         print(f"  {name}: with a stalled watcher {res['stalled']}", flush=True)
-    cpu0, client0 = sum(cpu_s(p) for p in pids), cpu_s(load.proc.pid)
+    cpu0, client0, before = sum(cpu_s(p) for p in pids), cpu_s(load.proc.pid), counts()
     res["sat"] = await measure(load, trigger, args.watchers, args.sat_rate, args.sat_seconds, settle=5.0)
+    with_outbox(res["sat"], before, metrics_ports or [])
     # Server CPU (every server process of the row: the hub's command path included) per delivery.
     res["sat"]["cpu_us"] = 1e6 * (sum(cpu_s(p) for p in pids) - cpu0) / max(res["sat"]["count"], 1)
     # The load client's CPU per delivery (it shares the cores with the servers).
@@ -370,12 +379,43 @@ async def run_server(name: str, load: Load, pids: list[int], urls: list[str], ch
         # The same saturation with more watchers (deliveries/s at 5,000).
         ready = await asyncio.to_thread(load.ask, cmd="connect", urls=urls, n=more, channel=channel)
         await asyncio.sleep(2.0)
-        cpu0 = sum(cpu_s(p) for p in pids)
+        cpu0, before = sum(cpu_s(p) for p in pids), counts()
         res["sat_many"] = await measure(load, trigger, ready["n"], args.sat_rate, args.sat_seconds, settle=5.0)
+        with_outbox(res["sat_many"], before, metrics_ports or [])
         res["sat_many"]["watchers"] = ready["n"]
         res["sat_many"]["cpu_us"] = 1e6 * (sum(cpu_s(p) for p in pids) - cpu0) / max(res["sat_many"]["count"], 1)
         print(f"  {name}: saturation with {ready['n']} watchers {res['sat_many']}", flush=True)
     return res
+
+
+def outbox_counts(ports: list[int]) -> dict[str, float]:
+    """The watch outbox's counters summed over hub processes' /metrics: rounds held back (only while
+    the event loop is behind, hub/watch/lag.py), socket writes, messages written."""
+    import httpx
+
+    names = {"cuehub_watch_held_rounds_total": "held", "cuehub_watch_writes_total": "writes",
+             "cuehub_watch_messages_total": "messages"}
+    out = dict.fromkeys(names.values(), 0.0)
+    seen = set()
+    for port in ports:
+        text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] in names:
+                out[names[parts[0]]] += float(parts[1])
+                seen.add(names[parts[0]])
+    if "held" not in seen:
+        out["held"] = float("nan")  # a hub from before the counter (an A/B of older code)
+    return out
+
+
+def with_outbox(phase: dict[str, Any], before: dict[str, float] | None, ports: list[int]) -> None:
+    """Adds to a phase's result the rounds held and the messages per write during it (hub rows)."""
+    if before is None:
+        return
+    after = outbox_counts(ports)
+    phase["held"] = after["held"] - before["held"]
+    phase["per_write"] = (after["messages"] - before["messages"]) / max(after["writes"] - before["writes"], 1)
 
 
 def node_ready() -> bool:
@@ -433,7 +473,8 @@ async def hub_row(name: str, tmp: str, args: argparse.Namespace, **how: Any) -> 
         load = Load(args.client)
         try:
             return await run_server(name, load, [p.pid for p in procs + gws],
-                                    [f"ws://127.0.0.1:{p}/ws/watch" for p in watch], f"match:{mid}", trigger, args)
+                                    [f"ws://127.0.0.1:{p}/ws/watch" for p in watch], f"match:{mid}", trigger, args,
+                                    metrics_ports=ports + gports)
         finally:
             load.close()
     finally:
@@ -490,10 +531,10 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Per row, the median of each figure over the runs (delivered counts: the lowest)."""
-    keys = ("p50", "p99", "max", "per_s", "cpu_us", "client_cpu_us", "cpu_share")
+    keys = ("p50", "p99", "max", "per_s", "cpu_us", "client_cpu_us", "cpu_share", "held", "per_write")
 
     def med(phases: list[dict[str, Any]]) -> dict[str, Any]:
-        out = {k: statistics.median(p.get(k) or 0 for p in phases) for k in keys}
+        out = {k: statistics.median(p.get(k) or 0 for p in phases) for k in keys if all(k in p for p in phases)}
         out["count"] = min(p["count"] for p in phases)
         out["expected"] = phases[0]["expected"]
         out["watchers"] = phases[0].get("watchers")
@@ -574,6 +615,11 @@ def targets(runs: list[list[dict[str, Any]]], args: argparse.Namespace) -> None:
     print("  " + rows[-1][0] + ": " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in met.items()))
 
 
+def held(phase: dict[str, Any]) -> str:
+    """Rounds the hub's outbox held back during a phase ("-": not a hub row)."""
+    return f"{phase['held']:.0f}" if "held" in phase and phase["held"] == phase["held"] else "-"
+
+
 def report(results: list[dict[str, Any]], args: argparse.Namespace, title: str) -> None:
     floor = results[0]
     node = next((r for r in results if r["name"] == "node ws"), None)
@@ -584,7 +630,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, title: str) 
     many = args.sat_watchers if args.sat_watchers > args.watchers else None
     for rate in args.rates:
         head = (f"{f'{rate:g}/s':6} {'server':14} {'delivered/expected':>20} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-                f"{'p50/floor':>9} {'p99/floor':>9} {'p50/node':>8} {'p99/node':>8} {'CPU':>5} {'load':>5}")
+                f"{'p50/floor':>9} {'p99/floor':>9} {'p50/node':>8} {'p99/node':>8} {'CPU':>5} {'held':>5} {'load':>5}")
         print(head)
         for r in results:
             s = r["steady"][rate]
@@ -593,20 +639,22 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, title: str) 
             print(f"{'':6} {r['name']:14} {s['count']:>9}/{s['expected']:<10} {s['p50'] or 0:>8.1f} "
                   f"{s['p99'] or 0:>8.1f} {s['max'] or 0:>8.1f} {ratio(s['p50'], floor['steady'][rate]['p50']):>8.2f}x "
                   f"{ratio(s['p99'], floor['steady'][rate]['p99']):>8.2f}x {vs_node} {s.get('cpu_share', 0):>5.2f} "
-                  f"{r.get('load', 0):>5.1f}")
-    head = (f"{'server':14} {'p99 stalled':>11} {'sat deliv/s':>12} {'CPU us/deliv':>12} {'KB/watcher':>10} "
-            f"{'client us/deliv':>15}")
+                  f"{held(s):>5} {r.get('load', 0):>5.1f}")
+    head = (f"{'server':14} {'p99 stalled':>11} {'sat deliv/s':>12} {'held':>5} {'CPU us/deliv':>12} "
+            f"{'KB/watcher':>10} {'client us/deliv':>15}")
     if many:
-        head += f" {f'sat@{many} deliv/s':>18} {'ratio':>6}"
+        head += f" {f'sat@{many} deliv/s':>18} {'ratio':>6} {'held':>5} {'msgs/write':>10}"
     print(head)
     for r in results:
         sat = r["sat"]
         stalled = r.get("stalled", {}).get("p99")
-        line = (f"{r['name']:14} {stalled or 0:>11.1f} {sat['per_s']:>12.0f} {sat.get('cpu_us', 0):>12.1f} "
-                f"{r['rss_per_watcher_kb']:>10.1f} {sat.get('client_cpu_us', 0):>15.2f}")
+        line = (f"{r['name']:14} {stalled or 0:>11.1f} {sat['per_s']:>12.0f} {held(sat):>5} "
+                f"{sat.get('cpu_us', 0):>12.1f} {r['rss_per_watcher_kb']:>10.1f} {sat.get('client_cpu_us', 0):>15.2f}")
         if many:
-            per_s = r.get("sat_many", {}).get("per_s", 0)
-            line += f" {per_s:>18.0f} {ratio(per_s, floor.get('sat_many', {}).get('per_s')):>5.2f}x"
+            sm = r.get("sat_many", {})
+            per_write = f"{sm['per_write']:.2f}" if "per_write" in sm else "-"
+            many_ratio = ratio(sm.get("per_s"), floor.get("sat_many", {}).get("per_s"))
+            line += f" {sm.get('per_s', 0):>18.0f} {many_ratio:>5.2f}x {held(sm):>5} {per_write:>10}"
         print(line)
 
 

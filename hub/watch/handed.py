@@ -4,9 +4,10 @@ A watcher spends nearly all its life idle: subscribed, receiving what the outbox
 nothing but pongs. websockets' own server keeps, per connection, a handler task (its coroutine
 stack: the handler, `async for`, `recv`, the message assembler's wait), a keepalive task
 sleeping between pings, and the handshake's request and response with their headers: about
-6 KB of Python objects per idle watcher. A `HandedConnection` has none of them once it is open:
+6 KB of Python objects per idle watcher. A `HandedConnection` has none of them once it is open
+(what is left: 5.2 KB of Python objects per idle watcher in all, tracemalloc, 1,000 watchers):
 
-- a message from the watcher is handed to `on_text` from the data callback (a task exists only
+- a message from the watcher is handed to the handover's `on_text` from the data callback (a task exists only
   while one is being handled, reading paused if INBOX_LIMIT more wait behind it), not pulled by a
   task waiting in `recv`;
 - one `Heartbeat` per server pings every open connection each `ws_ping_s` (the same ping frame,

@@ -63,7 +63,7 @@ class Outbox:
     figures)."""
 
     __slots__ = ("conns", "scheduled", "cost", "last_end", "last_took", "metrics", "through", "through_frame",
-                 "through_cpu", "lag", "held_rounds")
+                 "through_cpu", "lag")
 
     def __init__(self, metrics: Metrics) -> None:
         self.conns: deque[SocketConn] = deque()
@@ -76,7 +76,6 @@ class Outbox:
         self.through_frame: bytes | None = None  # ... with this frame
         self.through_cpu = 0.0
         self.lag = LoopLag()
-        self.held_rounds = 0  # rounds held back (the loop was behind)
 
     def add(self, conn: SocketConn, frame: bytes) -> None:
         out = conn.out
@@ -92,7 +91,7 @@ class Outbox:
                 loop = asyncio.get_running_loop()
                 hold = self.wait(loop.time())
                 if hold > 0:
-                    self.held_rounds += 1
+                    self.metrics.watch_held_rounds.inc()
                     loop.call_later(hold, self.flush)
                 else:
                     loop.call_soon(self.flush)

@@ -5,12 +5,12 @@ endpoint (watch.py): both are fronts of one core, `core.WatchCore`. What differs
 path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; here an update is
 framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
 handed to the `Outbox` (outbox.py), which writes each socket's waiting frames in one `transport.write`,
-ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
-than one write per update per watcher allows, several share a write (a round that would start
-right after the last one is held back a little; see outbox.py): one syscall carries them all,
-which is what lets a process deliver more than `broadcast()`, one write per message per socket.
-At ordinary rates nothing is held: an update is written to each socket as it is handed out (to
-the first THROUGH_SOCKETS of them; the rest on the next turns of the loop).
+ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). While the event loop keeps
+up, nothing is held: an update is written to each socket as it is handed out (to the first
+THROUGH_SOCKETS of them; the rest on the next turns of the loop). Only when the loop falls behind
+(lag.py: no idle moment for a tenth of a second) is a round held back a little so that several
+updates share a write (see outbox.py): one syscall carries them all, which is what lets a process
+deliver more than `broadcast()`, one write per message per socket.
 
 A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
@@ -21,8 +21,9 @@ Three ways to run it:
 - in the hub process, on the hub's own port: `cuehub serve` and `cuehub demo` hand uvicorn's
   /ws/watch upgrades to it (uvicorn_front.py); same event loop, same `core.WatchCore` object as the
   app (fed by the same writer and bus). Those connections (handed.py) have no task of their own
-  once open: messages come through callbacks, one heartbeat task pings them all (about 9.5 KB per
-  idle watcher against 15 KB with websockets' own server);
+  once open: messages come through callbacks, one heartbeat task pings them all, and they keep
+  neither their handshake's headers nor a `__dict__` table of their own (about 6 KB per idle
+  watcher against 15 KB with websockets' own server);
 - in the hub process, also on `HUB_WATCH_PORT` (`cuehub serve --watch-port`), a listener of its own;
 - as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
   fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
