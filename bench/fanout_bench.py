@@ -545,6 +545,7 @@ def median_rows(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         same = [run[i] for run in runs if i < len(run) and run[i]["name"] == first["name"]]
         row: dict[str, Any] = {"name": first["name"], "runs": len(same),
                                "rss_per_watcher_kb": statistics.median(r["rss_per_watcher_kb"] for r in same),
+                               "load": statistics.median(r["load"] for r in same),
                                "run_load": (min(r["run_load"][0] for r in same), max(r["run_load"][1] for r in same)),
                                "steady": {rate: med([r["steady"][rate] for r in same]) for rate in first["steady"]}}
         for phase in ("stalled", "sat", "sat_many"):
