@@ -128,6 +128,9 @@ async def test_an_outbox_whose_loop_keeps_up_never_holds(monkeypatch: pytest.Mon
     monkeypatch.setattr(outbox_mod, "ROUND_CHUNK", 4)
     monkeypatch.setattr(outbox_mod, "THROUGH_SOCKETS", 6)  # six written through, the other four in a round
     box = outbox_mod.Outbox(Metrics())
+    # Its CPU time only: on a box so loaded that this test waits for a core most of the time, the
+    # loop is behind by the rule (right for a hub, not what this test is about).
+    box.lag = LoopLag(busy=time.thread_time)
     socks = [FakeSocket(0.0002) for _ in range(10)]
     for v in range(40):
         hand_out(box, socks, b"v%d" % v)
@@ -159,13 +162,14 @@ async def test_an_outbox_whose_loop_falls_behind_holds_and_stops_once_it_caught_
     assert box.metrics.watch_held_rounds.value() > 0
     assert max(n for sock in socks for n in sock.writes) > 1  # a held round carried several updates
     await asyncio.sleep(0.3)  # caught up: idle
+    await asyncio.sleep(0.3)  # (a held round, if one was waiting, written)
+    writes = [len(sock.writes) for sock in socks]
     held = box.metrics.watch_held_rounds.value()
-    for w in range(20):
-        hand_out(box, socks, b"w%d" % w)
-        await asyncio.sleep(0.025)
-    assert box.metrics.watch_held_rounds.value() == held
-    assert all(sock.writes[-20:] == [1] * 20 for sock in socks)
-    assert all(sum(sock.writes) == v + 20 for sock in socks)  # every update, once
+    hand_out(box, socks, b"last")
+    # Written through as it was handed out: not held, not even left for the next turn.
+    assert [len(sock.writes) for sock in socks] == [n + 1 for n in writes]
+    assert box.metrics.watch_held_rounds.value() == held and box.lag.lag == 0.0
+    assert all(sum(sock.writes) == v + 1 for sock in socks)  # every update, once
 
 
 def test_the_module_constants_say_what_the_docstring_says() -> None:
