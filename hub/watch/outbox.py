@@ -51,16 +51,15 @@ class Outbox:
     no second pass a turn later), and whatever goes to the outbox is written from the next turn on.
     Later updates of the same turn go to the outbox, so a burst still shares a write.
 
-    Only when the loop is behind (busy, running or waiting for a core, with no idle moment for
-    lag.LAG_S) is a round held back, so that more updates share its writes: each write costs the
-    kernel about as much for one frame as for several (on loopback the sender's CPU also pays for
-    the receiver's TCP work), and the loop that holds a round is free meanwhile for the command path
-    that makes the updates. How long (`hold`): a round that starts within HOLD_FACTOR x (the last
-    round's cost) of its end waits until then, never more than MAX_HOLD_S; a round that cost more
-    than MAX_HOLD_S (thousands of watchers) is followed by a wait as long as it cost, at most
-    BUSY_HOLD_S. A round's cost is the CPU time its chunks took (`time.thread_time`), not its wall
-    time, which on a busy box includes the time the process was preempted (bench/README.md has the
-    figures)."""
+    Only when the loop is behind (its thread running, with no idle moment for lag.LAG_S) is a round
+    held back, so that more updates share its writes: each write costs the kernel about as much for
+    one frame as for several (on loopback the sender's CPU also pays for the receiver's TCP work),
+    and the loop that holds a round is free meanwhile for the command path that makes the updates.
+    How long (`hold`): a round that starts within HOLD_FACTOR x (the last round's cost) of its end
+    waits until then, never more than MAX_HOLD_S; a round that cost more than MAX_HOLD_S (thousands
+    of watchers) is followed by a wait as long as it cost, at most BUSY_HOLD_S. A round's cost is the
+    CPU time its chunks took (`time.thread_time`), not its wall time, which on a busy box includes
+    the time the process was preempted (bench/README.md has the figures)."""
 
     __slots__ = ("conns", "scheduled", "cost", "last_end", "last_took", "metrics", "through", "through_frame",
                  "through_cpu", "lag")
