@@ -164,6 +164,12 @@ class Metrics:
             " (over writes: how many share a write).",
             registry=reg,
         )
+        self.watch_held_rounds = Counter(
+            "cuehub_watch_held_rounds_total",
+            "Rounds of writes the watch gateway's websockets server held back so that more messages share"
+            " them, because the event loop was behind (hub/watch/lag.py).",
+            registry=reg,
+        )
         self.slow_watchers = Counter(
             "cuehub_watchers_dropped_total",
             "Watchers that could not keep up: sent a fresh snapshot instead of updates, or closed (4408).",

@@ -4,20 +4,26 @@ A watcher spends nearly all its life idle: subscribed, receiving what the outbox
 nothing but pongs. websockets' own server keeps, per connection, a handler task (its coroutine
 stack: the handler, `async for`, `recv`, the message assembler's wait), a keepalive task
 sleeping between pings, and the handshake's request and response with their headers: about
-6 KB of Python objects per idle watcher. A `HandedConnection` has none of them once it is open:
+6 KB of Python objects per idle watcher. A `HandedConnection` has none of them once it is open
+(what is left: 5.2 KB of Python objects per idle watcher in all, tracemalloc, 1,000 watchers):
 
-- a message from the watcher is handed to `on_text` from the data callback (a task exists only
+- a message from the watcher is handed to the handover's `on_text` from the data callback (a task exists only
   while one is being handled, reading paused if INBOX_LIMIT more wait behind it), not pulled by a
   task waiting in `recv`;
 - one `Heartbeat` per server pings every open connection each `ws_ping_s` (the same ping frame,
   written without awaiting) and closes 1011 those that did not answer the previous ping within
   `ws_ping_s`, as websockets' keepalive does;
 - the handshake's request is replaced by a shared one (its path only) once the origin is
-  checked, and the response is dropped; the message assembler (no message reaches it any more)
-  by a shared stand-in, and the drain waiters' deque (its 64-slot block) by a list, used only by
-  a slow watcher's queued sends.
+  checked, the headers of the one parsed are dropped (the protocol's parser keeps that object),
+  and the response is dropped; the message assembler (no message reaches it any more) by a
+  shared stand-in, and the drain waiters' deque (its 64-slot block) by a list, used only by a
+  slow watcher's queued sends;
+- what every connection would hold the same is shared through the `Handover`: the callbacks,
+  the logger (no adapter and weak proxy each) and the handshake's done future; the connection's
+  own fields are slots, so that its `__dict__` (websockets' 27 fields) shares its keys with the
+  other connections' instead of growing a table of its own.
 
-`connection_lost` ends the watcher (`on_gone`), after the message being handled, if any.
+`connection_lost` ends the watcher (the handover's `on_gone`), after the message being handled, if any.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import logging
 import struct
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
@@ -61,17 +67,25 @@ class HandedConnection(ServerConnection):
     too (`owner`: uvicorn's `server_state.connections`), so that server's shutdown closes it (1012,
     as uvicorn's own protocol does) and waits for it to be gone."""
 
-    owner: Any = None
-    watcher: Any = None  # its server.SocketConn, once open
-    # Set once open (see the module docstring): where messages go, and what ends the watcher.
-    on_text: Callable[[HandedConnection, str], Awaitable[None]] | None = None
-    on_gone: Callable[[HandedConnection], None] | None = None
-    inbox: deque[str] | None = None  # messages waiting while one is handled (None: none)
-    reading: asyncio.Task[None] | None = None  # the task handling them, while there is one
-    fragments: list[bytes] | None = None  # a fragmented message so far
-    ping_sent = 0  # the heartbeat's beat of the oldest unanswered ping (0: answered)
-    lost = False
-    reaping = False
+    # Slots, not instance attributes: websockets' connection has 27 of its own, and past 30 an
+    # instance's __dict__ stops sharing its keys with the others' (a table of its own, 1.6 KB).
+    __slots__ = ("owner", "watcher", "settled", "inbox", "reading", "fragments", "ping_sent", "lost", "reaping")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.owner: Any = None
+        self.watcher: Any = None  # its server.SocketConn, once open
+        self.settled = False  # open, and its messages going to the handover's on_text (see settle)
+        self.inbox: deque[str] | None = None  # messages waiting while one is handled (None: none)
+        self.reading: asyncio.Task[None] | None = None  # the task handling them, while there is one
+        self.fragments: list[bytes] | None = None  # a fragmented message so far
+        self.ping_sent = 0  # the heartbeat's beat of the oldest unanswered ping (0: answered)
+        self.lost = False
+        self.reaping = False
+        super().__init__(*args, **kwargs)
+
+    @property
+    def handover(self) -> Handover:
+        return cast(Handover, self.server)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -85,8 +99,8 @@ class HandedConnection(ServerConnection):
             self.lost = True
             if self.owner is not None:
                 self.owner.connections.discard(self)
-            if self.on_gone is not None and self.reading is None:
-                self.on_gone(self)
+            if self.settled and self.reading is None:
+                self.handover.on_gone(self)
 
     def shutdown(self) -> None:
         """The owner is stopping: close 1012 (a watcher reconnects), or drop a handshake not done."""
@@ -96,12 +110,20 @@ class HandedConnection(ServerConnection):
         elif not self.transport.is_closing():
             self.transport.close()
 
-    def settle(self, request: Request, on_text: Callable[[HandedConnection, str], Awaitable[None]],
-               on_gone: Callable[[HandedConnection], None]) -> None:
-        """The handshake is done and the watcher made: from now on messages go to `on_text`."""
+    def settle(self, request: Request) -> None:
+        """The handshake is done and the watcher made: from now on messages go to the handover's
+        `on_text`, and what it keeps of its handshake is `request` (shared: the path only)."""
+        handover = self.handover
+        parsed = self.request
+        if parsed is not None and parsed is not request:
+            # The protocol's parser (a suspended generator) keeps the request it parsed as a local
+            # for the connection's life: its headers (about 2 KB) go, whoever holds it.
+            parsed.headers = request.headers
         self.request, self.response = request, None
+        self.request_rcvd = handover.received  # done: a shared done future instead of its own
+        self.logger = self.protocol.logger = handover.logger  # no adapter and proxy of its own
         self.drain_waiters = []  # type: ignore[assignment]  # append/remove/iterate: a list does, smaller
-        self.on_text, self.on_gone = on_text, on_gone
+        self.settled = True
         # What reached the assembler between the handshake and now (a subscribe sent with the upgrade);
         # then the assembler goes (nothing reaches it any more; connection_lost only closes it).
         frames = self.recv_messages.frames.queue
@@ -109,10 +131,10 @@ class HandedConnection(ServerConnection):
         for frame in frames:
             self._data(frame)
         if self.lost and self.reading is None:
-            on_gone(self)  # gone before it was settled
+            handover.on_gone(self)  # gone before it was settled
 
     def process_event(self, event: Any) -> None:
-        if self.on_text is None:
+        if not self.settled:
             super().process_event(event)  # the handshake request, and frames until `settle`
             return
         opcode = event.opcode
@@ -145,7 +167,7 @@ class HandedConnection(ServerConnection):
         try:
             while True:
                 try:
-                    await self.on_text(self, text)  # type: ignore[misc]
+                    await self.handover.on_text(self, text)
                 except Exception:
                     log.exception("watch message handler failed")
                 inbox = self.inbox
@@ -156,12 +178,12 @@ class HandedConnection(ServerConnection):
                 text = inbox.popleft()
         finally:
             self.reading, self.inbox = None, None
-            if self.lost and self.on_gone is not None:
-                self.on_gone(self)
+            if self.lost and self.settled:
+                self.handover.on_gone(self)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.on_text is not None and self.close_deadline is not None and not self.reaping:
+        if self.settled and self.close_deadline is not None and not self.reaping:
             # The peer closed: its TCP connection goes within close_timeout, or is dropped (what
             # websockets' handler would do on its way out).
             self.reaping = True
@@ -229,12 +251,27 @@ def shared_request(path: str) -> Request:
 class Handover:
     """What a websockets `ServerConnection` asks of its server, for connections handed over by
     another server (no listening socket of its own). Covers websockets 16 (`start_connection_handler`)
-    and 17 (`handler`, `handler_tasks`). The handler runs the handshake only (a short task)."""
+    and 17 (`handler`, `handler_tasks`). The handler runs the handshake only (a short task). What
+    every settled connection shares lives here too: where its messages go (`on_text`), what ends
+    its watcher (`on_gone`), its logger and its handshake's done future."""
 
-    def __init__(self, handler: Any) -> None:
+    def __init__(self, handler: Any, on_text: Callable[[HandedConnection, str], Awaitable[None]],
+                 on_gone: Callable[[HandedConnection], None]) -> None:
         self.handler = handler
+        self.on_text = on_text
+        self.on_gone = on_gone
         self.handler_tasks: set[asyncio.Task[None]] = set()
         self.serving = True
+        self.logger = logging.getLogger("websockets.server")
+        self._received: asyncio.Future[None] | None = None
+
+    @property
+    def received(self) -> asyncio.Future[None]:
+        """A done future: what a settled connection keeps as its `request_rcvd`."""
+        if self._received is None:
+            self._received = asyncio.get_running_loop().create_future()
+            self._received.set_result(None)
+        return self._received
 
     def is_serving(self) -> bool:
         return self.serving

@@ -2,7 +2,8 @@
 
 An update is framed once per change and handed to each watcher's `server.SocketConn`; the outbox
 writes each socket's waiting frames in one `transport.write` (one syscall whatever their number),
-ROUND_CHUNK sockets per turn of the event loop, holding a round back when the fan-out is busy so
+ROUND_CHUNK sockets per turn of the event loop. While the event loop keeps up, every update is
+written as soon as it is handed out; only when the loop is behind (lag.py) is a round held back so
 that more updates share its writes. See `Outbox`; bench/README.md has the figures.
 """
 
@@ -14,14 +15,16 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from hub.ops.metrics import Metrics
+from hub.watch.lag import LoopLag
 
 if TYPE_CHECKING:
     from hub.watch.server import SocketConn
 
-# The outbox (see Outbox): sockets written per turn of the event loop; and when it is busy, how
-# long a round waits for more updates to join it (HOLD_FACTOR x the last round's duration, at most
-# MAX_HOLD_S; when the last round itself took longer than MAX_HOLD_S, at most as long as it took,
-# never more than BUSY_HOLD_S: an update never waits longer than that before its round starts).
+# The outbox (see Outbox): sockets written per turn of the event loop; and when the loop is behind
+# (lag.py), how long a round waits for more updates to join it (HOLD_FACTOR x the last round's
+# duration, at most MAX_HOLD_S; when the last round itself took longer than MAX_HOLD_S, at most as
+# long as it took, never more than BUSY_HOLD_S: an update never waits longer than that before its
+# round starts).
 ROUND_CHUNK = 64
 # Nothing held (no round going or waiting): the first update of a turn of the loop is written
 # through to at most this many sockets as it is handed out, as `broadcast()` does (no second pass a
@@ -42,27 +45,24 @@ class Outbox:
     never holds the hub for long, and an update that comes mid-round joins the frames of the
     sockets not written yet.
 
-    Each write costs the kernel about as much for one frame as for several (on loopback the
-    sender's CPU also pays for the receiver's TCP work), so when the fan-out is busy a round is
-    held back a little to gather more: a round that starts within HOLD_FACTOR x (the last round's
-    cost) of its end waits until then, never more than MAX_HOLD_S. A lone update (the last round
-    long over, as at a few updates per second) is not held: it is written through, each socket as
-    the update is handed to it (`_write_through`: the first update of a turn of the loop, to at most
-    THROUGH_SOCKETS sockets, as `broadcast()` does; no second pass a turn later), and that turn
-    counts as a round for the next hold. Later updates of the same turn go to the outbox, so a
-    burst still shares a write.
+    While the event loop keeps up (`lag.LoopLag`: it has had idle moments lately), nothing is held:
+    an update is written through, each socket as the update is handed to it (`_write_through`: the
+    first update of a turn of the loop, to at most THROUGH_SOCKETS sockets, as `broadcast()` does;
+    no second pass a turn later), and whatever goes to the outbox is written from the next turn on.
+    Later updates of the same turn go to the outbox, so a burst still shares a write.
 
-    A round's cost is the CPU time its chunks took (`time.thread_time`), not the wall time from its
-    start to its end: on a busy box the process is often preempted mid-round, and a round of 1,000
-    sockets that took 30 ms of wall time for 7 ms of work would otherwise make 20 updates a second
-    look saturated and be held. A round that cost more than MAX_HOLD_S (thousands of watchers,
-    updates coming faster than they can be written one by one) is followed by a wait as long as
-    it cost (at most BUSY_HOLD_S): the loop is then free for the command path that makes the updates
-    as long as it was busy writing, and the next round's writes carry every update of both
-    (bench/README.md has the figures)."""
+    Only when the loop is behind (its thread running, with no idle moment for lag.LAG_S) is a round
+    held back, so that more updates share its writes: each write costs the kernel about as much for
+    one frame as for several (on loopback the sender's CPU also pays for the receiver's TCP work),
+    and the loop that holds a round is free meanwhile for the command path that makes the updates.
+    How long (`hold`): a round that starts within HOLD_FACTOR x (the last round's cost) of its end
+    waits until then, never more than MAX_HOLD_S; a round that cost more than MAX_HOLD_S (thousands
+    of watchers) is followed by a wait as long as it cost, at most BUSY_HOLD_S. A round's cost is the
+    CPU time its chunks took (`time.thread_time`), not its wall time, which on a busy box includes
+    the time the process was preempted (bench/README.md has the figures)."""
 
     __slots__ = ("conns", "scheduled", "cost", "last_end", "last_took", "metrics", "through", "through_frame",
-                 "through_cpu")
+                 "through_cpu", "lag")
 
     def __init__(self, metrics: Metrics) -> None:
         self.conns: deque[SocketConn] = deque()
@@ -74,6 +74,7 @@ class Outbox:
         self.through = 0  # sockets written through in this turn of the loop
         self.through_frame: bytes | None = None  # ... with this frame
         self.through_cpu = 0.0
+        self.lag = LoopLag()
 
     def add(self, conn: SocketConn, frame: bytes) -> None:
         out = conn.out
@@ -87,8 +88,9 @@ class Outbox:
             if not self.scheduled:
                 self.scheduled = True
                 loop = asyncio.get_running_loop()
-                hold = self.hold(loop.time())
+                hold = self.wait(loop.time())
                 if hold > 0:
+                    self.metrics.watch_held_rounds.inc()
                     loop.call_later(hold, self.flush)
                 else:
                     loop.call_soon(self.flush)
@@ -104,7 +106,7 @@ class Outbox:
         current = self.through_frame
         if current is None:
             loop = asyncio.get_running_loop()
-            if self.hold(loop.time()) > 0:
+            if self.wait(loop.time()) > 0:
                 return False
             self.through_frame, self.through, self.through_cpu = frame, 0, time.thread_time()
             loop.call_soon(self._through_done)
@@ -118,8 +120,13 @@ class Outbox:
         self.last_took, self.last_end = time.thread_time() - self.through_cpu, asyncio.get_running_loop().time()
         self.through_frame, self.through = None, 0
 
+    def wait(self, now: float) -> float:
+        """How long a round starting at `now` waits (<= 0: none): `hold` if the loop is behind,
+        else nothing."""
+        return self.hold(now) if self.lag.behind() else 0.0
+
     def hold(self, now: float) -> float:
-        """How long a round starting at `now` waits for more updates (<= 0: none)."""
+        """How long a round starting at `now` waits for more updates when the loop is behind (<= 0: none)."""
         took = self.last_took
         cap = MAX_HOLD_S if took <= MAX_HOLD_S else min(took, BUSY_HOLD_S)
         return min(cap, HOLD_FACTOR * took) - (now - self.last_end)

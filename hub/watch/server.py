@@ -5,12 +5,12 @@ endpoint (watch.py): both are fronts of one core, `core.WatchCore`. What differs
 path. Starlette + uvicorn cost one awaited ASGI send per watcher per message; here an update is
 framed once per change (`Item.frame`, not once per socket as `websockets.broadcast()` does) and
 handed to the `Outbox` (outbox.py), which writes each socket's waiting frames in one `transport.write`,
-ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). When updates come faster
-than one write per update per watcher allows, several share a write (a round that would start
-right after the last one is held back a little; see outbox.py): one syscall carries them all,
-which is what lets a process deliver more than `broadcast()`, one write per message per socket.
-At ordinary rates nothing is held: an update is written to each socket as it is handed out (to
-the first THROUGH_SOCKETS of them; the rest on the next turns of the loop).
+ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). While the event loop keeps
+up, nothing is held: an update is written to each socket as it is handed out (to the first
+THROUGH_SOCKETS of them; the rest on the next turns of the loop). Only when the loop falls behind
+(lag.py: no idle moment for a tenth of a second) is a round held back a little so that several
+updates share a write (see outbox.py): one syscall carries them all, which is what lets a process
+deliver more than `broadcast()`, one write per message per socket.
 
 A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and
@@ -21,8 +21,9 @@ Three ways to run it:
 - in the hub process, on the hub's own port: `cuehub serve` and `cuehub demo` hand uvicorn's
   /ws/watch upgrades to it (uvicorn_front.py); same event loop, same `core.WatchCore` object as the
   app (fed by the same writer and bus). Those connections (handed.py) have no task of their own
-  once open: messages come through callbacks, one heartbeat task pings them all (about 9.5 KB per
-  idle watcher against 15 KB with websockets' own server);
+  once open: messages come through callbacks, one heartbeat task pings them all, and they keep
+  neither their handshake's headers nor a `__dict__` table of their own (about 6 KB per idle
+  watcher against 15 KB with websockets' own server);
 - in the hub process, also on `HUB_WATCH_PORT` (`cuehub serve --watch-port`), a listener of its own;
 - as a process of its own, `cuehub gateway --bus-url redis://... --database-url ...`: no writer,
   fed by the Redis bus, reading the store only for `since` replays, resyncs and first loads.
@@ -160,7 +161,7 @@ class WatchServer:
         self.metrics = metrics if metrics is not None else core.metrics
         self.server: Server | None = None
         self.outbox = Outbox(self.metrics)
-        self.handover = Handover(self._serve_handed)
+        self.handover = Handover(self._serve_handed, self._on_text, self._on_gone)
         self.handed: set[HandedConnection] = set()  # handed-over connections past their handshake
         self.heartbeat = Heartbeat(self.handed, settings.ws_ping_s)
         self.request = shared_request(PATH)
@@ -183,7 +184,7 @@ class WatchServer:
         give it the transport (`connection_made`) and the request head (`data_received`)."""
         protocol = ServerProtocol(max_size=MAX_SIZE)  # no extensions: no per-connection deflate
         conn = HandedConnection(
-            protocol, self.handover,  # type: ignore[arg-type]
+            protocol, self.handover,
             ping_interval=None, ping_timeout=None,  # the shared Heartbeat pings it (handed.py)
             close_timeout=CLOSE_TIMEOUT, write_limit=HIGH_WATER,
         )
@@ -211,7 +212,7 @@ class WatchServer:
             self.core.connect(conn)
             self.handed.add(ws)
             self.heartbeat.start()
-            ws.settle(self.request, self._on_text, self._on_gone)
+            ws.settle(self.request)
         except Exception:
             ws.transport.abort()  # a handshake that failed or timed out
         finally:

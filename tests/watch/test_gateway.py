@@ -311,6 +311,7 @@ async def test_a_burst_arriving_mid_round_joins_the_sockets_not_yet_written(
 async def test_when_busy_a_round_waits_for_more_updates_but_never_past_the_cap(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, metrics = served
+    monkeypatch.setattr(outbox_mod.LoopLag, "behind", lambda self: True)  # the loop is behind (lag.py)
     monkeypatch.setattr(outbox_mod, "HOLD_FACTOR", 1e6)  # any round counts as a long one here
     monkeypatch.setattr(outbox_mod, "MAX_HOLD_S", 0.3)
     url = f"ws://127.0.0.1:{server.port}/ws/watch"
@@ -359,6 +360,7 @@ def test_the_outbox_holds_only_a_round_that_follows_a_busy_one() -> None:
 async def test_after_a_long_round_updates_wait_as_long_as_it_took_and_arrive_in_order(
         served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     gw, server, metrics = served
+    monkeypatch.setattr(outbox_mod.LoopLag, "behind", lambda self: True)  # the loop is behind (lag.py)
     monkeypatch.setattr(outbox_mod, "MAX_HOLD_S", 0.01)
     monkeypatch.setattr(outbox_mod, "BUSY_HOLD_S", 0.3)
     url = f"ws://127.0.0.1:{server.port}/ws/watch"
