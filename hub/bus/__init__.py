@@ -9,7 +9,7 @@
 Every process's handler sees every payload published by any process (its own included, delivered
 locally without a round trip), in the order each publisher published them. `handler(None)` means
 "payloads may have been lost (the connection to the broker dropped and came back): resync from the
-store". Payloads are opaque bytes; hub/watch/wire.py defines their shape.
+store". Payloads are opaque bytes; hub/wire/bus.py defines their shape.
 
 A bus may also offer `health() -> str | None` (None: its live subscription is healthy; else why
 not), which `/readyz` reports; redis_bus.py documents its heartbeat and channel naming.

@@ -1,6 +1,6 @@
 """The watch gateway's core: channels, history, per-watcher queues. No socket code here.
 
-    writer Change ──(queue, pump task)──▶ bus payload (wire.py) ──▶ bus ──▶ every process's WatchCore.on_bus
+    writer Change ──(queue, pump task)──▶ bus payload (hub/wire/bus.py) ──▶ bus ──▶ every process's WatchCore.on_bus
                                                                               │
             feeds.MatchFeeds (match:{mid}) ─ feeds.TableFeeds (table:{id}) ─ tournament_feed.TournamentFeeds
                                                                               │ one text per change and channel
@@ -39,12 +39,12 @@ from hub.matches.writer import Change, MatchWriter, TableNotice
 from hub.ops.metrics import Metrics, metrics_of
 from hub.rules.interface import MatchRules
 from hub.tournaments.writer import TournamentChange, TournamentWriter
-from hub.watch import wire
 from hub.watch.budgets import SNAPSHOTS_PER_ADDRESS
 from hub.watch.feeds import MatchFeeds, TableFeeds
 from hub.watch.subscriptions import MAX_SUBSCRIPTIONS, Subscriptions
 from hub.watch.tournament_feeds import TournamentFeeds
 from hub.watch.watcher import CLOSE_STUCK, QUEUE_LIMIT, Conn, Item, message
+from hub.wire import bus as bus_payload
 
 # What the fronts and the tests take from here (the rest lives in the parts' own modules).
 __all__ = ["CLOSE_STUCK", "MAX_SUBSCRIPTIONS", "QUEUE_LIMIT", "Conn", "Item", "WatchCore", "message"]
@@ -137,11 +137,11 @@ class WatchCore:
             change = self._changes.popleft()
             try:
                 if isinstance(change, Change):
-                    self.bus.publish(wire.encode_change(change))
+                    self.bus.publish(bus_payload.encode_change(change))
                 elif isinstance(change, TournamentChange):
-                    self.bus.publish(wire.encode_tournament(change))
+                    self.bus.publish(bus_payload.encode_tournament(change))
                 else:
-                    self.bus.publish(wire.encode_table_notice(change))
+                    self.bus.publish(bus_payload.encode_table_notice(change))
             except Exception:
                 log.exception("could not publish %r", change)
 
@@ -164,7 +164,7 @@ class WatchCore:
             self._spawn(self.resync_all())
             return
         try:
-            head, data, event = wire.decode(payload)
+            head, data, event = bus_payload.decode(payload)
         except Exception:
             log.warning("malformed bus payload dropped")
             return
