@@ -1,4 +1,4 @@
-.PHONY: test test-fast check lint types dead shape serve migrate
+.PHONY: test test-fast check lint types dead shape cited serve migrate
 
 # Everything: the pure cores, the API, the store on SQLite and PostgreSQL, the bus on Redis, hub
 # processes (kill -9, restarts, several processes) and the browser tests. What .ci/run calls.
@@ -16,8 +16,8 @@ test-fast:
 	TMPDIR=$${TMPDIR:-$$(test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo /tmp)} PYTHONDONTWRITEBYTECODE= \
 	python -m pytest -q -n auto --dist worksteal -m "not browser and not process"
 
-# The gate .ci/run runs before the tests: lint, types, dead code, sizes.
-check: lint types dead shape
+# The gate .ci/run runs before the tests: lint, types, dead code, sizes, cited files.
+check: lint types dead shape cited
 
 lint:
 	python -m ruff check hub tests bench clients/python .ci
@@ -31,6 +31,10 @@ dead:
 
 shape:
 	python .ci/shape.py
+
+# Every repository path a docstring or comment names exists.
+cited:
+	python .ci/cited_files.py
 
 serve:
 	cuehub serve

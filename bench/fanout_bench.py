@@ -81,8 +81,8 @@ def floor_server(port: int, payload_file: str) -> None:
     broadcast of an update message built like the hub builds it."""
     from websockets.asyncio.server import broadcast, serve
 
-    from hub.watch.core import message
     from hub.watch.history import dumps
+    from hub.wire.watch import message
 
     spec = json.loads(Path(payload_file).read_text())
     data, event, channel = dumps(spec["projection"]), dumps(spec["event"]), spec["channel"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from fastapi import APIRouter, Request, Security
 from fastapi.responses import JSONResponse
@@ -13,15 +12,16 @@ from hub.api.envelope import BadEnvelope, parse_envelope
 from hub.api.errors import ApiError, error_body, read_json, reject_status
 from hub.api.rate import rate_of, token_cache_of
 from hub.matches.writer import Ack, Answer, TokenRevoked
+from hub.wire import table as wire_table
 
 router = APIRouter(prefix="/api")
 
 
-def answer_json(answer: Answer, command_id: str | None) -> dict[str, Any]:
+def answer_json(answer: Answer, command_id: str | None) -> wire_table.Ack | wire_table.Reject:
     """The ack/reject message (PROTOCOL.md section 2); HTTP answers with the same object."""
     if isinstance(answer, Ack):
-        return {"type": "ack", "id": command_id, "version": answer.version}
-    return {"type": "reject", "id": command_id, **error_body(answer.code, answer.message)}
+        return wire_table.ack(command_id, answer.version)
+    return wire_table.reject(command_id, answer.code, answer.message)
 
 
 @router.post(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -26,7 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from hub.api import access
 from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
-from hub.api.errors import error_body, strict_loads
+from hub.api.errors import strict_loads
 from hub.api.rate import rate_of
 from hub.matches.departures import STAYED, departure
 from hub.matches.presence import Presence, Tablet, restore
@@ -35,8 +35,8 @@ from hub.ops.logbudget import LogBudget, suppressed
 from hub.ops.metrics import metrics_of
 from hub.services import services_of
 from hub.store import catalog
-from hub.store.db import now_ms
 from hub.store.outage import describe, store_failed
+from hub.wire import table as wire_table
 
 log = logging.getLogger(__name__)
 # Failure lines are bounded: per table for a bug, and for all tables together when the store fails
@@ -61,8 +61,8 @@ CLOSE_FLOOD = 4429
 TOKEN_RECHECK_S = 5.0
 
 
-def _reject(cid: str | None, code: str, message: str) -> dict[str, Any]:
-    return {"type": "reject", "id": cid, **error_body(code, message)}
+def _reject(cid: str | None, code: str, message: str) -> wire_table.Reject:
+    return wire_table.reject(cid, code, message)
 
 
 async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None:
@@ -96,7 +96,7 @@ class TableSession:
         self.settings = self.services.settings
         self.writer: MatchWriter = self.services.writer
         self.limit: int = self.settings.max_body_bytes
-        self.outbox: asyncio.Queue[dict[str, Any] | str | int | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[Mapping[str, Any] | str | int | None] = asyncio.Queue()
         self.closing: int | None = None  # set once a close code is queued: no more frames are run
         self.table: catalog.TableRow | None = None
         self.tablet: Tablet | None = None
@@ -207,7 +207,7 @@ class TableSession:
         """`ready` with the table's match now (its link restored if it was lost), then the changes
         held while it was being read."""
         current = await restore(self.writer, await self.writer.table_projection(self.table_id))  # presence: back
-        self.outbox.put_nowait({"type": "ready", "match": current, "server_time": now_ms()})
+        self.outbox.put_nowait(wire_table.ready(current))
         if current is not None:
             self.sent[current["id"]] = current["version"]
             self.shown = current["id"]
@@ -244,7 +244,7 @@ class TableSession:
                 continue
             flooded = 0
             if _heard(ws, self.tablet, text or ""):
-                self.outbox.put_nowait({"type": "pong", "server_time": now_ms()})
+                self.outbox.put_nowait(wire_table.pong())
                 continue
             if now - checked > TOKEN_RECHECK_S:
                 checked = now
@@ -297,9 +297,9 @@ class TableSession:
         self.shown = mid
         self.last_null = False
         if isinstance(projection, str):  # JSON already (the bus): spliced, not parsed again
-            self.outbox.put_nowait(f'{{"type":"state","match":{projection},"server_time":{now_ms()}}}')
+            self.outbox.put_nowait(wire_table.state_text(projection))
         else:
-            self.outbox.put_nowait({"type": "state", "match": projection, "server_time": now_ms()})
+            self.outbox.put_nowait(wire_table.state(projection))
 
     async def push_current(self) -> None:
         """`state` with whatever is on the table now (maybe null, sent once in a row), after
@@ -326,7 +326,7 @@ class TableSession:
                 elif not self.last_null or left:
                     self.last_null = True
                     self.shown = None
-                    self.outbox.put_nowait({"type": "state", "match": None, "server_time": now_ms()})
+                    self.outbox.put_nowait(wire_table.state(None))
 
     def look_again(self) -> None:
         """The table's match may have changed: push what is on it now (once `ready` is out)."""
@@ -364,7 +364,7 @@ class _Follower:
         self._session.look_again()
 
 
-async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[dict[str, Any] | str | int | None]) -> None:
+async def _send_loop(ws: WebSocket, outbox: asyncio.Queue[Mapping[str, Any] | str | int | None]) -> None:
     try:
         while True:
             msg = await outbox.get()
@@ -392,7 +392,7 @@ def _peek_id(text: str, limit: int) -> str | None:
 
 
 async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: int,
-                        token: str | None = None) -> dict[str, Any]:
+                        token: str | None = None) -> Mapping[str, Any]:
     """One inbound frame -> its ack or reject. Malformed frames get bad_command, never a crash."""
     if len(text) > limit:
         return _reject(None, "bad_command", f"frame over {limit} bytes")
@@ -413,7 +413,7 @@ async def _handle_frame(writer: MatchWriter, table_id: str, text: str, limit: in
 
 # --- presence: who is at the table, for the clocks ----------------------------------------------
 
-PING = '{"type":"ping"}'
+PING = wire_table.PING_TEXT
 
 
 def _presence_of(ws: WebSocket) -> Presence | None:

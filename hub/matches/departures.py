@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.store import catalog
+from hub.wire import table as wire_table
 
 STAYED = object()  # the match is still on this table (finished): it did not leave
 
@@ -26,4 +27,4 @@ async def departure(engine: AsyncEngine, match_id: str, table_id: str) -> Any:
     if row is not None and row.status != catalog.CANCELLED:
         table = await catalog.get_table(engine, row.table_id)
         to = {"table_id": row.table_id, "name": table.name if table is not None else row.table_id}
-    return {"type": "match_left", "match_id": match_id, "to": to}
+    return wire_table.match_left(match_id, to)

@@ -205,7 +205,7 @@ people_terms = sa.Table(
     sa.Column("person_n", sa.Integer, sa.ForeignKey("people.n"), primary_key=True, index=True),
 )
 
-# Every merge and unmerge, in order: the log an unmerge is checked against (hub/people/merging.py).
+# Every merge and unmerge, in order: the log an unmerge is checked against (hub/people/directory.py: merge, unmerge).
 people_merges = sa.Table(
     "people_merges",
     metadata,

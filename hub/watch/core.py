@@ -43,8 +43,9 @@ from hub.watch.budgets import SNAPSHOTS_PER_ADDRESS
 from hub.watch.feeds import MatchFeeds, TableFeeds
 from hub.watch.subscriptions import MAX_SUBSCRIPTIONS, Subscriptions
 from hub.watch.tournament_feeds import TournamentFeeds
-from hub.watch.watcher import CLOSE_STUCK, QUEUE_LIMIT, Conn, Item, message
+from hub.watch.watcher import CLOSE_STUCK, QUEUE_LIMIT, Conn, Item
 from hub.wire import bus as bus_payload
+from hub.wire.watch import message
 
 # What the fronts and the tests take from here (the rest lives in the parts' own modules).
 __all__ = ["CLOSE_STUCK", "MAX_SUBSCRIPTIONS", "QUEUE_LIMIT", "Conn", "Item", "WatchCore", "message"]

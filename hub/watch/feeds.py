@@ -31,7 +31,8 @@ from hub.rules.interface import MatchRules
 from hub.store import catalog
 from hub.store.db import now_ms
 from hub.watch.history import dumps, replay, short_form
-from hub.watch.watcher import SNAP, UPD, Conn, Item, message
+from hub.watch.watcher import SNAP, UPD, Conn, Item
+from hub.wire.watch import message
 
 HISTORY = 256  # recent updates kept per match for `since`
 IDLE_FEEDS = 1024  # matches tracked without watchers before the oldest are forgotten

@@ -16,13 +16,13 @@ from hub.api.errors import strict_loads
 from hub.ops.logbudget import LogBudget, clip, suppressed
 from hub.ops.metrics import Metrics
 from hub.rules.interface import MatchRules
-from hub.store.db import now_ms
 from hub.store.outage import describe, store_failed
 from hub.watch.budgets import CLOSE_POLICY, SNAPSHOTS_PER_ADDRESS, SNAPSHOTS_PER_MINUTE, AddressBudgets, SocketBudgets
 from hub.watch.feeds import MatchFeeds, TableFeed, TableFeeds
-from hub.watch.history import dumps, replay
+from hub.watch.history import replay
 from hub.watch.tournament_feeds import TournamentFeed, TournamentFeeds
-from hub.watch.watcher import ERR, SNAP, UPD, Conn, Item, Sub, message
+from hub.watch.watcher import ERR, SNAP, UPD, Conn, Item, Sub
+from hub.wire.watch import message, pong_text
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class Subscriptions:
             return
         kind, channel = msg.get("type"), msg.get("channel")
         if kind == "ping":  # a screen asking whether the link still carries anything
-            conn.push(Item(ERR, "", text=dumps({"type": "pong", "server_time": now_ms()}), forced=True))
+            conn.push(Item(ERR, "", text=pong_text(), forced=True))
             return
         if kind not in ("subscribe", "unsubscribe"):
             self._error(conn, "bad_message", "type must be subscribe or unsubscribe")

@@ -32,7 +32,8 @@ from hub.tournaments import delta
 from hub.tournaments.projection import compose, table_status
 from hub.watch.feeds import MatchFeeds, Spawn
 from hub.watch.history import dumps
-from hub.watch.watcher import UPD, Conn, Item, message
+from hub.watch.watcher import UPD, Conn, Item
+from hub.wire.watch import message
 
 
 @dataclass(eq=False)

@@ -8,7 +8,7 @@ has been stuck for STUCK_S is closed 4408. A delta update (`Item.base`: tourname
 has to wait keeps only the latest per channel: it replaces the one waiting, and when its `base` is
 not what the watcher was last sent, the channel's latest snapshot goes instead (a gap is a snapshot).
 
-Messages are texts built once per change and channel (`message`), spliced from JSON already made.
+Messages are texts built once per change and channel (hub/wire/watch.py `message`), spliced from JSON already made.
 """
 
 from __future__ import annotations
@@ -22,29 +22,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hub.ops.metrics import Metrics
-from hub.store.db import now_ms
-from hub.watch.history import dumps
+from hub.wire.watch import error_text
 
 CLOSE_STUCK = 4408
 QUEUE_LIMIT = 64  # live messages waiting per watcher; beyond, the watcher skips to snapshots
 STUCK_S = 10.0  # a watcher that overflows while one send has been waiting this long is closed (4408)
 
 SNAP, UPD, ERR = 0, 1, 2
-
-
-def message(kind: str, channel: str, version: int, data: str, event: str | None = None, extra: str = "") -> str:
-    """One snapshot/update text; `data` and `event` are JSON already (spliced, not re-serialised)."""
-    head = (f'{{"type":"{kind}","channel":{dumps(channel)},"version":{version},"server_time":{now_ms()}{extra}'
-            f',"data":{data}')
-    return head + ("}" if event is None else f',"event":{event}}}')
-
-
-def error_text(code: str, msg: str, channel: Any = None) -> str:
-    # `code` both at the top (PROTOCOL.md section 10) and in `error` (section 2's clients read it there).
-    body: dict[str, Any] = {"type": "error", "code": code, "error": {"code": code, "message": msg}}
-    if isinstance(channel, str):
-        body["channel"] = channel
-    return dumps(body)
 
 
 class Snapshots(Protocol):

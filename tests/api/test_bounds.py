@@ -22,6 +22,7 @@ from hub.ops.logbudget import LogBudget
 from hub.settings import Settings
 from hub.store.db import make_engine
 from hub.store.schema import rejections
+from tests.frames import auth_frame
 
 BREAK_SHOT = {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [], "rail": True, "break_crossings": 5}
 
@@ -72,7 +73,7 @@ def test_http_commands_429_with_retry_after_and_shared_with_the_socket(sqlite_se
         assert _count_refusals(settings, mid) == 20 - codes.count(429)  # 429s are not remembered
         # The table's socket spends from the same budget: its first frame is rate_limited.
         with c.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-            ws.send_json({"type": "auth", "token": table["token"]})
+            ws.send_json(auth_frame(table["token"]))
             assert ws.receive_json()["type"] == "ready"
             ws.send_json(envelope(mid, {"kind": "start", "breaker": "a"}, cid="s1"))
             got = ws.receive_json()
@@ -167,7 +168,7 @@ def test_rotation_elsewhere_refuses_the_next_command_at_once(sqlite_settings: Se
         table = make_table(a)
         mid = make_match(a, table)["id"]
         with a.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-            ws.send_json({"type": "auth", "token": table["token"]})
+            ws.send_json(auth_frame(table["token"]))
             assert ws.receive_json()["type"] == "ready"
             assert b.post(f"/api/tables/{table['table_id']}/token", headers=admin()).status_code == 200
             ws.send_json(envelope(mid, {"kind": "start", "breaker": "a"}, cid="late"))

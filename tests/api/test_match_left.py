@@ -14,6 +14,7 @@ from spine_helpers import admin
 
 from hub.app import create_app
 from hub.settings import Settings
+from tests.frames import auth_frame
 from tests.tournaments.test_api import Event
 
 BODY = {"discipline": "wpa_nine", "format": {"race_to": 3},
@@ -29,7 +30,7 @@ def c(sqlite_settings: Settings) -> Iterator[TestClient]:
 @contextmanager
 def tablet(c: TestClient, table_id: str, token: str) -> Iterator[Any]:
     with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
-        ws.send_json({"type": "auth", "token": token})
+        ws.send_json(auth_frame(token))
         assert ws.receive_json()["type"] == "ready"
         yield ws
 

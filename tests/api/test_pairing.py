@@ -19,6 +19,7 @@ from hub.api.pairing import qr_data_url
 from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
 from tests.api.peers import Peers
+from tests.frames import auth_frame
 
 
 def new_code(c: TestClient, table_id: str) -> dict:
@@ -68,7 +69,7 @@ def test_pairing_gives_the_tablet_its_own_token(client):
                     headers=bearer(out["token"]))
     assert r.status_code == 200 and r.json()["type"] == "ack"
     with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-        ws.send_json({"type": "auth", "token": out["token"]})
+        ws.send_json(auth_frame(out["token"]))
         assert ws.receive_json()["type"] == "ready"
     # The table's own token still works, and the tablet is counted.
     r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}),
@@ -88,7 +89,7 @@ def test_a_tablet_token_opens_no_other_table(client):
     )
     assert r.status_code == 403
     with client.websocket_connect(f"/ws/tables/{b['table_id']}") as ws:
-        ws.send_json({"type": "auth", "token": token})
+        ws.send_json(auth_frame(token))
         with pytest.raises(WebSocketDisconnect) as exc:
             ws.receive_json()
         assert exc.value.code == 4401
@@ -103,7 +104,7 @@ def test_rotation_ends_every_tablet_token(client):
     unused = new_code(client, table["table_id"])["code"]
     ws = client.websocket_connect(f"/ws/tables/{table['table_id']}")
     with ws:
-        ws.send_json({"type": "auth", "token": tokens[0]})
+        ws.send_json(auth_frame(tokens[0]))
         assert ws.receive_json()["type"] == "ready"
         r = client.post(f"/api/tables/{table['table_id']}/token", headers=admin())
         assert r.status_code == 200 and r.json()["closed_sockets"] == 1

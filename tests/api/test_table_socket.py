@@ -7,13 +7,15 @@ from services import wait_until
 from spine_helpers import bearer, envelope, make_match, make_table
 from starlette.websockets import WebSocketDisconnect
 
+from tests.frames import auth_frame
+
 
 def _auth(ws, token):
-    ws.send_json({"type": "auth", "token": token})
+    ws.send_json(auth_frame(token))
     return ws.receive_json()
 
 
-@pytest.mark.parametrize("first", [{"type": "auth", "token": "wrong"}, {"type": "hello"}, "not json"])
+@pytest.mark.parametrize("first", [auth_frame("wrong"), {"type": "hello"}, "not json"])
 def test_bad_auth_closes_4401(client, first):
     table = make_table(client)
     with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
@@ -29,7 +31,7 @@ def test_bad_auth_closes_4401(client, first):
 def test_other_tables_token_closes_4401(client):
     table, other = make_table(client), make_table(client)
     with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-        ws.send_json({"type": "auth", "token": other["token"]})
+        ws.send_json(auth_frame(other["token"]))
         with pytest.raises(WebSocketDisconnect) as exc:
             ws.receive_json()
         assert exc.value.code == 4401

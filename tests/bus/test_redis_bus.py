@@ -20,6 +20,7 @@ from websockets.asyncio.client import connect
 from hub.app import create_app
 from hub.bus import redis_bus
 from hub.settings import Settings
+from tests.frames import subscribe_frame
 from tests.hubproc import HubProcess
 from tests.services import wait_until_async
 
@@ -98,7 +99,7 @@ def two_hubs(pg_schema: str, bus_url: str, tmp_path: Path) -> Iterator[tuple[str
 
 async def _collect(url: str, channel: str, until: int, out: list[dict[str, Any]]) -> None:
     async with connect(url) as ws:
-        await ws.send(json.dumps({"type": "subscribe", "channel": channel}))
+        await ws.send(json.dumps(subscribe_frame(channel)))
         while not out or out[-1]["version"] < until:
             out.append(json.loads(await asyncio.wait_for(ws.recv(), 15)))
 

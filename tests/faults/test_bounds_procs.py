@@ -25,6 +25,7 @@ from spine_helpers import PG_URL
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.frames import auth_frame, subscribe_frame
 from tests.hubproc import ADMIN, HubProcess
 
 H = {"Authorization": f"Bearer {ADMIN}"}
@@ -58,7 +59,7 @@ def _sqlite_hub(tmp_path: Path, **kwargs: Any) -> LimitedHub:
 
 async def _tablet_stroke(ws_base: str, table: dict[str, str], cid: str) -> dict[str, Any]:
     async with connect(f"{ws_base}/ws/tables/{table['table_id']}", open_timeout=10) as ws:
-        await ws.send(json.dumps({"type": "auth", "token": table["token"]}))
+        await ws.send(json.dumps(auth_frame(table["token"])))
         ready = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert ready["type"] == "ready", ready
         await ws.send(json.dumps(_env(table["mid"], START, cid)))
@@ -144,7 +145,7 @@ def test_idle_connections_on_the_gateway_port_do_not_lock_out_either_port(tmp_pa
 
         async def watcher() -> dict[str, Any]:
             async with connect(f"ws://127.0.0.1:{watch_port}/ws/watch", open_timeout=10) as ws:
-                await ws.send(json.dumps({"type": "subscribe", "channel": f"match:{table['mid']}"}))
+                await ws.send(json.dumps(subscribe_frame(f"match:{table['mid']}")))
                 return json.loads(await asyncio.wait_for(ws.recv(), 10))
 
         t1 = time.monotonic()
@@ -336,7 +337,7 @@ def test_a_rotation_on_one_process_stops_the_others_socket_at_once(tmp_path: Pat
 
         async def authenticated_then_rotated() -> tuple[int | None, float]:
             async with connect(f"{a.ws_base}/ws/tables/{t['table_id']}") as ws:
-                await ws.send(json.dumps({"type": "auth", "token": t["token"]}))
+                await ws.send(json.dumps(auth_frame(t["token"])))
                 assert json.loads(await ws.recv())["type"] == "ready"
                 async with httpx.AsyncClient() as c:
                     r = await c.post(b.base + f"/api/tables/{t['table_id']}/token", headers=H)
@@ -357,7 +358,7 @@ def test_a_rotation_on_one_process_stops_the_others_socket_at_once(tmp_path: Pat
             for _ in range(rounds):
                 async with connect(f"{a.ws_base}/ws/tables/{t['table_id']}") as ws:
                     async with httpx.AsyncClient() as c:
-                        await ws.send(json.dumps({"type": "auth", "token": t["token"]}))
+                        await ws.send(json.dumps(auth_frame(t["token"])))
                         r = await c.post(a.base + f"/api/tables/{t['table_id']}/token", headers=H)
                         t["token"] = r.json()["token"]
                     try:

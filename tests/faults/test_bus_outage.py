@@ -9,6 +9,7 @@ import json
 import httpx
 from websockets.asyncio.client import connect
 
+from tests.frames import auth_frame
 from tests.hubproc import HubProcess, free_port
 
 
@@ -29,7 +30,7 @@ def test_tablets_get_acks_without_redis(tmp_path):
         async def tablet() -> list[dict]:
             answers = []
             async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}", open_timeout=5) as ws:
-                await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
+                await ws.send(json.dumps(auth_frame(tb["token"])))
                 assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "ready"
                 for i, cmd in enumerate(cmds):
                     await ws.send(json.dumps({"id": f"n{i}", "match_id": m["id"], "command": cmd}))

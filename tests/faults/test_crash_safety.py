@@ -25,6 +25,7 @@ from spine_helpers import PG_URL, require_pg
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
+from tests.frames import auth_frame
 from tests.hubproc import HubProcess, pg_execute
 
 SEED = int(os.environ.get("CUEHUB_FAULT_SEED", "8"))
@@ -94,7 +95,7 @@ class Tablet:
     async def _session(self, stop: asyncio.Event) -> None:
         url = f"{self.hub.ws_base}/ws/tables/{self.table_id}"
         async with connect(url, open_timeout=3, close_timeout=0.5) as ws:
-            await ws.send(json.dumps({"type": "auth", "token": self.token}))
+            await ws.send(json.dumps(auth_frame(self.token)))
             ready = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert ready["type"] == "ready", ready
             proj = ready["match"]

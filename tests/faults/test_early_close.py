@@ -15,6 +15,7 @@ import zlib
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.frames import auth_frame
 from tests.hubproc import HubProcess
 
 OVER_CAP = 2 << 20  # uvicorn's ws_max_size and the watch front's cap are 1 MiB
@@ -141,7 +142,7 @@ def test_sockets_that_end_before_they_begin_leave_no_trace(tmp_path):
 
         async def tablet_still_served() -> str:
             async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}", open_timeout=5) as ws:
-                await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
+                await ws.send(json.dumps(auth_frame(tb["token"])))
                 return str(json.loads(await asyncio.wait_for(ws.recv(), 10))["type"])
 
         assert asyncio.run(tablet_still_served()) == "ready"

@@ -9,6 +9,7 @@ import json
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.frames import auth_frame
 from tests.hubproc import HubProcess
 
 
@@ -21,7 +22,7 @@ def test_frame_limits_on_a_real_server(tmp_path):
 
         async def run() -> tuple[dict, int | None]:
             async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}", max_size=None) as ws:
-                await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
+                await ws.send(json.dumps(auth_frame(tb["token"])))
                 assert json.loads(await ws.recv())["type"] == "ready"
                 await ws.send("x" * (70 * 1024))
                 small = json.loads(await asyncio.wait_for(ws.recv(), 10))

@@ -28,6 +28,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.faults.silent_proxy import SilentProxy
+from tests.frames import auth_frame, subscribe_frame
 from tests.hubproc import HubProcess, pg_execute
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
@@ -42,7 +43,7 @@ def _cmd(hub: HubProcess, token: str, mid: str, cid: str, command: dict[str, Any
 async def _socket_command(hub: HubProcess, table_id: str, token: str, env: dict[str, Any]) -> Any:
     """Send one envelope over the table socket: the answer, or ("closed", code)."""
     async with connect(f"{hub.ws_base}/ws/tables/{table_id}", open_timeout=5) as ws:
-        await ws.send(json.dumps({"type": "auth", "token": token}))
+        await ws.send(json.dumps(auth_frame(token)))
         try:
             ready = json.loads(await asyncio.wait_for(ws.recv(), 15))
             if ready["type"] != "ready":
@@ -170,7 +171,7 @@ async def _reconnecting(hub: HubProcess, tables: list[dict[str, Any]], seconds: 
             began = time.monotonic()
             try:
                 async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}", open_timeout=5) as ws:
-                    await ws.send(json.dumps({"type": "auth", "token": tb["token"]}))
+                    await ws.send(json.dumps(auth_frame(tb["token"])))
                     answer = json.loads(await asyncio.wait_for(ws.recv(), 15))["type"]
             except ConnectionClosed as closed:
                 answer = closed.rcvd.code if closed.rcvd else None
@@ -182,7 +183,7 @@ async def _reconnecting(hub: HubProcess, tables: list[dict[str, Any]], seconds: 
         while time.monotonic() < end:
             began = time.monotonic()
             async with connect(f"{hub.ws_base}/ws/watch", open_timeout=5) as ws:
-                await ws.send(json.dumps({"type": "subscribe", "channel": f"table:{tb['id']}"}))
+                await ws.send(json.dumps(subscribe_frame(f"table:{tb['id']}")))
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 15))
             if inside(began):
                 watchers[msg.get("code") or msg["type"]] += 1

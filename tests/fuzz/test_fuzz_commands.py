@@ -24,6 +24,7 @@ from spine_helpers import ADMIN, PG_URL, admin, bearer, require_pg
 from starlette.websockets import WebSocketDisconnect
 
 from hub.app import create_app
+from tests.frames import auth_frame
 from tests.services import pg_execute
 
 PG_DSN = PG_URL.replace("postgresql+asyncpg", "postgresql")
@@ -123,7 +124,7 @@ def _answer(ws) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def socket(hub) -> Iterator[Any]:
     with hub["c"].websocket_connect(f"/ws/tables/{hub['table_id']}") as ws:
-        ws.send_json({"type": "auth", "token": hub["token"]})
+        ws.send_json(auth_frame(hub["token"]))
         assert ws.receive_json()["type"] == "ready"
         yield ws
 
@@ -238,7 +239,7 @@ def test_flood_is_limited_and_changes_nothing(tmp_path):
             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"race_to": 5}}).json()
         codes: dict[str, int] = {}
         with c.websocket_connect(f"/ws/tables/{tb['id']}") as ws:
-            ws.send_json({"type": "auth", "token": tb["token"]})
+            ws.send_json(auth_frame(tb["token"]))
             assert ws.receive_json()["type"] == "ready"
             for i in range(2000):
                 ws.send_text(

@@ -22,6 +22,7 @@ from hub.settings import Settings
 from hub.store import catalog
 from hub.store import match_events as store
 from hub.store.db import make_engine, migrate
+from tests.frames import auth_frame
 from tests.services import wait_until
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -137,7 +138,7 @@ def test_tablet_socket_gets_the_expiry_with_server_time(app_client):
     table = make_table(c)
     mid = make_match(c, table, options={"shot_clock": {"break_s": 0.3, "shot_s": 30}})["id"]
     with c.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
-        ws.send_json({"type": "auth", "token": table["token"]})
+        ws.send_json(auth_frame(table["token"]))
         ready = ws.receive_json()
         assert ready["type"] == "ready" and isinstance(ready["server_time"], int)
         ws.send_json(envelope(mid, {"kind": "start", "breaker": "a"}))

@@ -39,6 +39,7 @@ from spine_helpers import ADMIN, PG_URL, admin, make_match, make_table
 from websockets.asyncio.client import connect
 
 from tests.faults.silent_proxy import SilentProxy
+from tests.frames import auth_frame, subscribe_frame
 from tests.hubproc import HubProcess
 from tests.production.test_multiprocess import Hub
 from tests.production.test_observability import sample
@@ -102,7 +103,7 @@ class Watcher:
 
     async def _run(self) -> None:
         async with connect(self.url, open_timeout=10) as ws:
-            await ws.send(json.dumps({"type": "subscribe", "channel": self.channel}))
+            await ws.send(json.dumps(subscribe_frame(self.channel)))
             async for text in ws:
                 self.msgs.append((time.monotonic(), json.loads(text)))
 
@@ -186,7 +187,7 @@ def test_a_silent_redis_connection_is_noticed_and_watchers_reach_the_head(
         async def tablet() -> None:  # a tablet on A, behind the proxy too
             url = a.url.replace("http", "ws") + f"/ws/tables/{table['table_id']}"
             async with connect(url, open_timeout=10) as ws:
-                await ws.send(json.dumps({"type": "auth", "token": table["token"]}))
+                await ws.send(json.dumps(auth_frame(table["token"])))
                 assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "ready"
                 tablet_ready.set()
                 async for text in ws:
@@ -332,7 +333,7 @@ def test_two_deployments_on_one_redis_see_nothing_of_each_other(
 
         async def answer(hub: Hub, channel_name: str) -> dict[str, Any]:
             async with connect(hub.url.replace("http", "ws") + "/ws/watch", open_timeout=10) as ws:
-                await ws.send(json.dumps({"type": "subscribe", "channel": channel_name}))
+                await ws.send(json.dumps(subscribe_frame(channel_name)))
                 return json.loads(await asyncio.wait_for(ws.recv(), 10))
 
         async def run() -> list[Watcher]:
@@ -392,7 +393,7 @@ def test_a_tablet_on_process_b_gets_state_for_every_stroke_sent_to_process_a(
     async def tablet(hub: Hub, out: list[dict[str, Any]], ready: asyncio.Event) -> None:
         url = hub.url.replace("http", "ws") + f"/ws/tables/{table['table_id']}"
         async with connect(url, open_timeout=10) as ws:
-            await ws.send(json.dumps({"type": "auth", "token": table["token"]}))
+            await ws.send(json.dumps(auth_frame(table["token"])))
             first = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert first["type"] == "ready" and first["match"]["version"] == 0, first
             ready.set()
@@ -444,7 +445,7 @@ def test_tablets_on_process_b_follow_moves_new_matches_and_cancels_made_through_
         socks = {}
         for name, t in (("t1", t1), ("t2", t2)):
             ws = await connect(b.url.replace("http", "ws") + f"/ws/tables/{t['table_id']}", open_timeout=10)
-            await ws.send(json.dumps({"type": "auth", "token": t["token"]}))
+            await ws.send(json.dumps(auth_frame(t["token"])))
             ready = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert ready["type"] == "ready", ready
             socks[name] = (ws, ready)

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import websockets
 
+from tests.frames import auth_frame
 from tests.production.test_multiprocess import AUTH, hub_env, start_hub  # noqa: F401 - fixtures
 
 BODY = {"discipline": "wpa_nine", "format": {"race_to": 3},
@@ -26,7 +27,7 @@ def test_a_tablet_on_b_is_told_of_a_move_made_through_a(start_hub: Any) -> None:
 
     async def run() -> list[dict[str, Any]]:
         async with websockets.connect(f"{b.url.replace('http', 'ws')}/ws/tables/{t1['id']}") as ws:
-            await ws.send(json.dumps({"type": "auth", "token": t1["token"]}))
+            await ws.send(json.dumps(auth_frame(t1["token"])))
             ready = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert ready["type"] == "ready" and ready["match"]["id"] == m["id"]
             async with httpx.AsyncClient(base_url=a.url, headers=AUTH, timeout=10) as c:

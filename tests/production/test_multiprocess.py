@@ -27,6 +27,7 @@ import httpx
 import pytest
 from spine_helpers import ADMIN, PG_URL
 
+from tests.frames import subscribe_frame
 from tests.hubproc import HubProcess
 from tests.rules.random_play import random_command
 from tests.services import require_redis
@@ -114,7 +115,7 @@ def test_a_watcher_on_process_b_sees_every_update_from_process_a_in_order(start_
     async def run() -> tuple[list[dict[str, Any]], int]:
         ws_url = b.url.replace("http", "ws") + "/ws/watch"
         async with websockets.connect(ws_url) as ws:
-            await ws.send(json.dumps({"type": "subscribe", "channel": f"match:{mid}"}))
+            await ws.send(json.dumps(subscribe_frame(f"match:{mid}")))
             snap = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert snap["type"] == "snapshot" and snap["version"] == 0, snap
 

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer
 
 from hub.app import create_app
+from tests.frames import auth_frame
 
 SCENARIOS = Path(os.environ.get("HUB_SCENARIOS_DIR") or Path(__file__).resolve().parents[2] / "../shared/scenarios")
 ACCEPTANCE = Path(__file__).resolve().parent / "acceptance"
@@ -146,7 +147,7 @@ def test_scenario_over_table_socket(real_client, path):
     c = real_client
     mid, table = _setup(c, scenario)
     with c.websocket_connect(f"/ws/tables/{table['id']}") as ws:
-        ws.send_json({"type": "auth", "token": table["token"]})
+        ws.send_json(auth_frame(table["token"]))
         ready = ws.receive_json()
         assert ready["type"] == "ready" and ready["match"]["id"] == mid
         last_state = ready["match"]

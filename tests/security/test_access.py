@@ -15,6 +15,7 @@ from spine_helpers import ADMIN, admin, bearer, envelope, make_match, make_table
 from starlette.websockets import WebSocketDisconnect
 
 from hub.app import create_app
+from tests.frames import auth_frame, subscribe_frame
 
 
 def _closed_with(ws) -> int:
@@ -25,7 +26,7 @@ def _closed_with(ws) -> int:
 
 
 def _auth(ws, token):
-    ws.send_json({"type": "auth", "token": token})
+    ws.send_json(auth_frame(token))
     return ws.receive_json()
 
 
@@ -63,7 +64,7 @@ def test_table_token_writes_only_its_own_tables_matches(client):
         ws.send_json(envelope(mb, {"kind": "start", "breaker": "a"}, cid="x1"))
         assert ws.receive_json()["error"]["code"] == "unknown_match"
     with client.websocket_connect(f"/ws/tables/{a['table_id']}") as ws:
-        ws.send_json({"type": "auth", "token": b["token"]})
+        ws.send_json(auth_frame(b["token"]))
         assert _closed_with(ws) == 4401
     assert client.get(f"/api/matches/{ma}").json()["version"] == 0
     assert client.get(f"/api/matches/{mb}").json()["version"] == 0
@@ -121,7 +122,7 @@ def test_rotation_revokes_the_old_token_everywhere(client):
     r = client.post(f"/api/matches/{mid}/commands", json=cmd, headers=bearer(old))
     assert r.status_code == 403
     with client.websocket_connect(f"/ws/tables/{tbid}") as ws:
-        ws.send_json({"type": "auth", "token": old})
+        ws.send_json(auth_frame(old))
         assert _closed_with(ws) == 4401
     assert client.post(f"/api/matches/{mid}/commands", json=cmd, headers=bearer(new)).status_code == 200
     with client.websocket_connect(f"/ws/tables/{tbid}") as ws:
@@ -225,10 +226,10 @@ def test_watch_is_read_only(client):
     table = make_table(client)
     mid = make_match(client, table)["id"]
     with client.websocket_connect("/ws/watch") as ws:
-        ws.send_json({"type": "subscribe", "channel": f"match:{mid}"})
+        ws.send_json(subscribe_frame(f"match:{mid}"))
         assert ws.receive_json()["type"] == "snapshot"
         for msg in (envelope(mid, {"kind": "start", "breaker": "a"}, cid="w1"),
-                    {"type": "auth", "token": table["token"]},
+                    auth_frame(table["token"]),
                     {**envelope(mid, {"kind": "start", "breaker": "a"}, cid="w2"), "type": "command"}):
             ws.send_json(msg)
             assert ws.receive_json()["type"] == "error"
@@ -242,7 +243,7 @@ def test_watch_origin_policy(sqlite_settings):
         with c.websocket_connect("/ws/watch", headers={"Origin": "https://evil.example"}) as ws:
             assert _closed_with(ws) == 4403
         with c.websocket_connect("/ws/watch", headers={"Origin": "https://hall.example"}) as ws:
-            ws.send_json({"type": "subscribe", "channel": "match:nope"})
+            ws.send_json(subscribe_frame("match:nope"))
             assert ws.receive_json()["type"] == "error"
 
 
@@ -252,7 +253,7 @@ def test_watch_subscription_limit(client):
     tables = [make_table(client) for _ in range(MAX_SUBSCRIPTIONS + 1)]
     with client.websocket_connect("/ws/watch") as ws:
         for tb in tables[:MAX_SUBSCRIPTIONS]:
-            ws.send_json({"type": "subscribe", "channel": f"table:{tb['table_id']}"})
+            ws.send_json(subscribe_frame(f"table:{tb['table_id']}"))
             assert ws.receive_json()["type"] == "snapshot"
-        ws.send_json({"type": "subscribe", "channel": f"table:{tables[-1]['table_id']}"})
+        ws.send_json(subscribe_frame(f"table:{tables[-1]['table_id']}"))
         assert ws.receive_json()["error"]["code"] == "too_many_subscriptions"

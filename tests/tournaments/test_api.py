@@ -14,6 +14,7 @@ from spine_helpers import admin, bearer, envelope
 
 from hub.app import create_app
 from hub.settings import Settings
+from tests.frames import subscribe_frame
 from tests.watch.tournament_view import TournamentView
 
 WPA = {"discipline": "wpa_nine", "format": {"race_to": 2}, "options": {}}
@@ -355,7 +356,7 @@ def test_the_tournament_channel_carries_players_draw_queue_and_tables(c: TestCli
     results moving winners on; and each update's data equals what REST answers then."""
     ev = Event(c, players=0, tables=1)
     with c.websocket_connect("/ws/watch") as ws:
-        ws.send_json({"type": "subscribe", "channel": f"tournament:{ev.tid}"})
+        ws.send_json(subscribe_frame(f"tournament:{ev.tid}"))
         snap = ws.receive_json()
         assert snap["type"] == "snapshot" and snap["data"]["draw"] is None and snap["data"]["players"] == []
         view = TournamentView()

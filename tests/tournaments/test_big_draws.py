@@ -26,6 +26,7 @@ import websockets
 
 from hub.rules.disciplines import traits_of
 from hub.tools.strokes import next_command
+from tests.frames import auth_frame, subscribe_frame
 from tests.hubproc import ADMIN, HubProcess
 from tests.watch.tournament_view import TournamentView
 
@@ -66,7 +67,7 @@ class Tablet:
 
     async def __aenter__(self) -> Tablet:
         self.ws = await websockets.connect(self.url, max_size=None)
-        await self.ws.send(json.dumps({"type": "auth", "token": self.token}))
+        await self.ws.send(json.dumps(auth_frame(self.token)))
         ready = json.loads(await self.ws.recv())
         assert ready["type"] == "ready", ready
         self.match = ready["match"]
@@ -152,7 +153,7 @@ def test_a_stroke_on_a_big_event_costs_each_watcher_under_a_kilobyte(hub: HubPro
 
     async def run() -> tuple[TournamentView, list[int], int]:
         async with websockets.connect(f"{hub.ws_base}/ws/watch", max_size=None) as watcher:
-            await watcher.send(json.dumps({"type": "subscribe", "channel": f"tournament:{tid}"}))
+            await watcher.send(json.dumps(subscribe_frame(f"tournament:{tid}")))
             snapshot = await watcher.recv()
             view = TournamentView()
             view.take(json.loads(snapshot))

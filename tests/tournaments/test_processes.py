@@ -23,6 +23,7 @@ import httpx
 from spine_helpers import PG_URL
 
 from hub.tools.simulate import DrawPlan, DrawSimulator
+from tests.frames import subscribe_frame
 from tests.hubproc import ADMIN, HubProcess
 from tests.services import require_redis
 
@@ -163,7 +164,7 @@ def test_a_watcher_on_the_other_process_follows_the_deltas(tmp_path: Path, pg_sc
         ch = f"tournament:{sim.tournament['id']}"  # type: ignore[index]
         view = TournamentView()
         with connect(f"{b.ws_base}/ws/watch", max_size=None) as ws:
-            ws.send(json.dumps({"type": "subscribe", "channel": ch}))
+            ws.send(json.dumps(subscribe_frame(ch)))
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline:
                 proj = view.take(json.loads(ws.recv(timeout=60)))
@@ -172,7 +173,7 @@ def test_a_watcher_on_the_other_process_follows_the_deltas(tmp_path: Path, pg_sc
                     break
             for _ in range(20):  # what is still on its way, then B's snapshot at the same version
                 with connect(f"{b.ws_base}/ws/watch", max_size=None) as fresh:
-                    fresh.send(json.dumps({"type": "subscribe", "channel": ch}))
+                    fresh.send(json.dumps(subscribe_frame(ch)))
                     snap = json.loads(fresh.recv(timeout=10))
                 while view.proj is not None and view.proj["version"] < snap["version"]:
                     view.take(json.loads(ws.recv(timeout=10)))

@@ -18,6 +18,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.frames import auth_frame, subscribe_frame, unsubscribe_frame
 from tests.hubproc import ADMIN, HubProcess
 
 
@@ -54,12 +55,12 @@ def test_watch_is_served_by_the_fast_front_and_tables_by_the_app_on_one_port(hub
         async with connect(f"{hub.ws_base}/ws/watch") as w:
             # The websockets front answers the handshake itself (uvicorn's own protocol names itself).
             assert "uvicorn" not in (w.response.headers.get("Server") or "")
-            await w.send(json.dumps({"type": "subscribe", "channel": f"match:{m['id']}"}))
+            await w.send(json.dumps(subscribe_frame(f"match:{m['id']}")))
             snap = json.loads(await w.recv())
             assert snap["type"] == "snapshot" and snap["version"] == 0 and isinstance(snap["server_time"], int)
             async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}") as t:
                 assert "uvicorn" in (t.response.headers.get("Server") or "")  # the ASGI app's socket
-                await t.send(json.dumps({"type": "auth", "token": tb["token"]}))
+                await t.send(json.dumps(auth_frame(tb["token"])))
                 assert json.loads(await t.recv())["type"] == "ready"
                 await t.send(
                     json.dumps({"id": "c1", "match_id": m["id"], "command": {"kind": "start", "breaker": "a"}})
@@ -71,7 +72,7 @@ def test_watch_is_served_by_the_fast_front_and_tables_by_the_app_on_one_port(hub
             # The same strict parsing and errors as the FastAPI endpoint and the gateway port.
             await w.send("not json")
             assert json.loads(await w.recv())["error"]["code"] == "bad_message"
-            await w.send(json.dumps({"type": "subscribe", "channel": "nope:1"}))
+            await w.send(json.dumps(subscribe_frame("nope:1")))
             assert json.loads(await w.recv())["error"]["code"] == "unknown_channel"
         # A frame over the cap closes 1009, as on the gateway port.
         async with connect(f"{hub.ws_base}/ws/watch", max_size=None) as w:
@@ -95,7 +96,7 @@ def test_stopping_the_hub_closes_watchers_1012_and_does_not_wait_for_them(hub: H
 
     async def run() -> tuple[int | None, float]:
         async with connect(f"{hub.ws_base}/ws/watch", ping_interval=None) as w:
-            await w.send(json.dumps({"type": "subscribe", "channel": f"match:{m['id']}"}))
+            await w.send(json.dumps(subscribe_frame(f"match:{m['id']}")))
             assert json.loads(await w.recv())["type"] == "snapshot"
             assert hub.proc is not None
             t0 = time.monotonic()
@@ -128,7 +129,7 @@ def test_after_the_handover_the_transport_talks_to_the_gateway_connection_itself
 
     app = create_app(sqlite_settings)
     with serve(app) as url, sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) as ws:
-        ws.send(json.dumps({"type": "subscribe", "channel": "match:none"}))
+        ws.send(json.dumps(subscribe_frame("match:none")))
         assert json.loads(ws.recv(timeout=5))["type"] == "error"  # unknown match
         handed = list(app.state.services.watch_front.handed)
         assert len(handed) == 1 and isinstance(handed[0], HandedConnection)
@@ -153,8 +154,8 @@ def test_an_open_idle_handed_over_watcher_keeps_no_task_and_no_handshake(sqlite_
         socks = [sync_connect(url.replace("http", "ws") + "/ws/watch", open_timeout=5) for _ in range(5)]
         try:
             for i, ws in enumerate(socks):
-                ws.send(json.dumps({"type": "subscribe", "channel": f"match:none-{i}"}))
-                ws.send(json.dumps({"type": "unsubscribe", "channel": f"match:other-{i}"}))
+                ws.send(json.dumps(subscribe_frame(f"match:none-{i}")))
+                ws.send(json.dumps(unsubscribe_frame(f"match:other-{i}")))
             for i, ws in enumerate(socks):
                 first = json.loads(ws.recv(timeout=5))
                 assert first["type"] == "error" and first["channel"] == f"match:none-{i}"
@@ -193,7 +194,7 @@ def test_an_idle_handed_over_watcher_keeps_no_parsed_headers_and_no_dict_table_o
                               additional_headers={"X-Padding": "p" * 500}) for _ in range(3)]
         try:
             for ws in socks:
-                ws.send(json.dumps({"type": "subscribe", "channel": "match:none"}))
+                ws.send(json.dumps(subscribe_frame("match:none")))
                 assert json.loads(ws.recv(timeout=5))["type"] == "error"
             handed = list(app.state.services.watch_front.handed)
             assert len(handed) == 3

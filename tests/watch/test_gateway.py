@@ -33,6 +33,7 @@ from hub.watch import server as gateway_mod
 from hub.watch import watcher as conn_mod
 from hub.watch.core import WatchCore
 from hub.watch.server import SocketConn, WatchServer, text_frame
+from tests.frames import subscribe_frame
 
 BIG = "x" * 20_000  # a fat projection, so a peer that does not read fills its buffers quickly
 
@@ -64,7 +65,7 @@ async def served() -> AsyncIterator[tuple[WatchCore, WatchServer, Metrics]]:
 
 async def subscribed(url: str) -> Any:
     ws = await connect(url, compression=None, max_size=None)
-    await ws.send(json.dumps({"type": "subscribe", "channel": "match:m1"}))
+    await ws.send(json.dumps(subscribe_frame("match:m1")))
     snap = json.loads(await ws.recv())
     assert snap["type"] == "snapshot" and snap["channel"] == "match:m1" and isinstance(snap["server_time"], int)
     return ws
@@ -95,7 +96,7 @@ async def test_a_snapshot_of_a_quiet_match_carries_the_time_it_is_sent(
 
     async def joined() -> int:
         async with connect(url, compression=None, max_size=None) as ws:
-            await ws.send(json.dumps({"type": "subscribe", "channel": "match:m1"}))
+            await ws.send(json.dumps(subscribe_frame("match:m1")))
             snap = json.loads(await ws.recv())
             assert snap["type"] == "snapshot" and snap["version"] == 0
             return int(snap["server_time"])
@@ -125,7 +126,7 @@ class StalledPeer:
         while b"\r\n\r\n" not in reply:
             reply += self.sock.recv(1)  # byte by byte: nothing after the headers is consumed
         assert reply.startswith(b"HTTP/1.1 101"), reply
-        self.send_text(json.dumps({"type": "subscribe", "channel": "match:m1"}))
+        self.send_text(json.dumps(subscribe_frame("match:m1")))
 
     def send_text(self, text: str) -> None:
         data, mask = text.encode(), os.urandom(4)
@@ -477,7 +478,7 @@ async def test_origin_policy_and_http_paths(monkeypatch: pytest.MonkeyPatch) -> 
             await ws.send("not json")
             err = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert err["type"] == "error" and err["error"]["code"] == "bad_message"
-            await ws.send(json.dumps({"type": "subscribe", "channel": "moon:1"}))
+            await ws.send(json.dumps(subscribe_frame("moon:1")))
             err = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert err["error"]["code"] == "unknown_channel" and err["channel"] == "moon:1"
         async with httpx.AsyncClient(base_url=f"http://{base}") as http:

@@ -21,6 +21,7 @@ from spine_helpers import ADMIN, PG_URL, make_match, make_table
 from watch_helpers import Play
 from websockets.asyncio.client import connect
 
+from tests.frames import subscribe_frame
 from tests.hubproc import HubProcess
 from tests.services import require_redis, wait_until_async
 
@@ -59,9 +60,9 @@ async def test_a_gateway_process_serves_a_match_driven_through_the_hub(hub_and_g
     n = 20
     got: dict[str, list[dict[str, Any]]] = {"m": [], "m2": [], "tb": []}
     tasks = [
-        asyncio.create_task(collect(url, {"type": "subscribe", "channel": f"match:{mid}"}, n, got["m"])),
-        asyncio.create_task(collect(url, {"type": "subscribe", "channel": f"match:{mid}"}, n, got["m2"])),
-        asyncio.create_task(collect(url, {"type": "subscribe", "channel": f"table:{table['table_id']}"}, n, got["tb"])),
+        asyncio.create_task(collect(url, subscribe_frame(f"match:{mid}"), n, got["m"])),
+        asyncio.create_task(collect(url, subscribe_frame(f"match:{mid}"), n, got["m2"])),
+        asyncio.create_task(collect(url, subscribe_frame(f"table:{table['table_id']}"), n, got["tb"])),
     ]
     await wait_until_async(lambda: all(got.values()), 15, "every watcher's snapshot")
     await asyncio.to_thread(play.start)
@@ -79,7 +80,7 @@ async def test_a_gateway_process_serves_a_match_driven_through_the_hub(hub_and_g
     missed = [await asyncio.to_thread(play.shot) for _ in range(3)]
     back: list[dict[str, Any]] = []
     resume = asyncio.create_task(
-        collect(url, {"type": "subscribe", "channel": f"match:{mid}", "since": 5}, n + 4, back)
+        collect(url, subscribe_frame(f"match:{mid}", since=5), n + 4, back)
     )
     await wait_until_async(lambda: back and back[-1]["version"] == n + 3, 15, "the missed versions replayed")
     await asyncio.to_thread(play.shot)

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+from tests.frames import subscribe_frame
 from tests.production.test_multiprocess import Hub
 from tests.services import free_port
 
@@ -44,7 +45,7 @@ class SilentPeer:
         while b"\r\n\r\n" not in reply:
             reply += self.sock.recv(1)
         assert reply.startswith(b"HTTP/1.1 101"), reply
-        data, mask = json.dumps({"type": "subscribe", "channel": channel}).encode(), os.urandom(4)
+        data, mask = json.dumps(subscribe_frame(channel)).encode(), os.urandom(4)
         self.sock.sendall(bytes((0x81, 0x80 | len(data))) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
     def closed_by_server(self, timeout: float) -> bool:
@@ -90,7 +91,7 @@ async def _check(hub: Hub, watch_port: int, channel: str, mid: str, token: str) 
     live: list[Any] = []
     for p in (port, watch_port):  # the app's /ws/watch, then the gateway's
         ws = await connect(f"ws://127.0.0.1:{p}/ws/watch")  # answers pings by itself
-        await ws.send(json.dumps({"type": "subscribe", "channel": channel}))
+        await ws.send(json.dumps(subscribe_frame(channel)))
         assert json.loads(await ws.recv())["type"] == "snapshot"
         live.append(ws)
     silent = [await asyncio.to_thread(SilentPeer, p, channel) for p in (port, watch_port)]

@@ -19,6 +19,7 @@ from hub.app import create_app
 from hub.services import services_of
 from hub.settings import Settings
 from hub.watch.budgets import ERRORS_PER_MINUTE, SNAPSHOTS_PER_MINUTE
+from tests.frames import unsubscribe_frame
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def test_a_socket_gets_at_most_20_snapshots_of_a_channel_a_minute(c: TestClient,
         for _ in range(SNAPSHOTS_PER_MINUTE):
             sub(ws, channel)
             assert recv(ws)["type"] == "snapshot"
-            ws.send_text(json.dumps({"type": "unsubscribe", "channel": channel}))
+            ws.send_text(json.dumps(unsubscribe_frame(channel)))
             clock.now += 1
         sub(ws, channel)
         refused = recv(ws)

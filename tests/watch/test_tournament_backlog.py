@@ -9,7 +9,8 @@ import json
 from typing import Any
 
 from hub.ops.metrics import Metrics
-from hub.watch.watcher import SNAP, UPD, Conn, Item, Sub, message
+from hub.watch.watcher import SNAP, UPD, Conn, Item, Sub
+from hub.wire.watch import message
 
 CH = "tournament:t1"
 

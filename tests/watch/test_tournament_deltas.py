@@ -25,6 +25,7 @@ from spine_helpers import admin
 from hub.app import create_app
 from hub.settings import Settings
 from hub.tournaments.delta import diff
+from tests.frames import subscribe_frame
 from tests.watch.tournament_view import TournamentView, apply_delta
 
 # --- pure: random projections -------------------------------------------------------------------
@@ -192,7 +193,7 @@ def catch_up(c: TestClient, watcher: Any, view: TournamentView, channel: str) ->
     """Read the watcher's updates until its copy is at the version of a fresh snapshot, and compare."""
     for _ in range(20):
         with c.websocket_connect("/ws/watch") as fresh:
-            fresh.send_json({"type": "subscribe", "channel": channel})
+            fresh.send_json(subscribe_frame(channel))
             snap = fresh.receive_json()
         assert snap["type"] == "snapshot"
         while view.proj is None or view.proj["version"] < snap["version"]:
@@ -213,7 +214,7 @@ def test_the_watchers_copy_is_the_snapshot_after_every_change(c: TestClient, ste
     channel = f"tournament:{org.tid}"
     org.do("table", 0)
     with c.websocket_connect("/ws/watch") as watcher:
-        watcher.send_json({"type": "subscribe", "channel": channel})
+        watcher.send_json(subscribe_frame(channel))
         view = TournamentView()
         view.take(watcher.receive_json())
         for step, pick in [("players", 1), *steps]:

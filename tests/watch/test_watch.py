@@ -5,6 +5,7 @@ TestClient) and the in-process websockets gateway (HUB_WATCH_PORT, a real socket
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from watch_helpers import GatewaySocket, Play, recv, sub
 from hub.app import create_app
 from hub.settings import Settings
 from hub.watch import subscriptions
+from tests.frames import subscribe_frame, unsubscribe_frame
 from tests.watch.tournament_view import TournamentView
 
 
@@ -207,10 +209,10 @@ def test_bad_messages_get_errors_not_crashes(c: TestClient, watch: Callable[[], 
             ('{"type": "dance"}', "bad_message"),
             ('{"type": "subscribe"}', "bad_message"),
             ('{"type": "subscribe", "channel": "match:' + mid + '", "since": -1}', "bad_message"),
-            ('{"type": "subscribe", "channel": "moon:1"}', "unknown_channel"),
-            ('{"type": "subscribe", "channel": "match:nope"}', "unknown_channel"),
-            ('{"type": "subscribe", "channel": "table:nope"}', "unknown_channel"),
-            ('{"type": "subscribe", "channel": "tournament:nope"}', "unknown_channel"),
+            (json.dumps(subscribe_frame("moon:1")), "unknown_channel"),
+            (json.dumps(subscribe_frame("match:nope")), "unknown_channel"),
+            (json.dumps(subscribe_frame("table:nope")), "unknown_channel"),
+            (json.dumps(subscribe_frame("tournament:nope")), "unknown_channel"),
             ("x" * 10000, "bad_message"),
         ]:
             ws.send_text(bad)
@@ -237,7 +239,7 @@ def test_unsubscribe_stops_updates(c: TestClient, watch: Callable[[], Any]) -> N
         sub(ws, f"match:{mid}")
         sub(ws, f"table:{table['table_id']}")
         recv(ws), recv(ws)
-        ws.send_text('{"type": "unsubscribe", "channel": "match:' + mid + '"}')
+        ws.send_text(json.dumps(unsubscribe_frame(f"match:{mid}")))
         play.start()
         m = recv(ws)
         assert m["channel"] == f"table:{table['table_id']}" and m["version"] == 1

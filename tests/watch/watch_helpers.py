@@ -7,6 +7,8 @@ from typing import Any
 
 from spine_helpers import bearer, envelope
 
+from tests.frames import subscribe_frame
+
 
 class Play:
     """Commands on one match over HTTP (any client with .post/.get: TestClient or httpx.Client)."""
@@ -47,7 +49,7 @@ def recv(ws: Any) -> dict[str, Any]:
 
 
 def sub(ws: Any, channel: str, since: int | None = None) -> None:
-    m: dict[str, Any] = {"type": "subscribe", "channel": channel}
+    m: dict[str, Any] = subscribe_frame(channel)
     if since is not None:
         m["since"] = since
     ws.send_text(json.dumps(m))

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.frames import subscribe_frame
 from tests.hubproc import HubProcess
 from tests.services import free_port  # noqa: F401 - the web tests import it from here
 
@@ -91,7 +92,7 @@ def _watch_answers(hub: Hub) -> str | None:
     tid = hub.tournament("probe")
     try:
         with connect(hub.url.replace("http", "ws", 1) + "/ws/watch", open_timeout=5) as ws:
-            ws.send(json.dumps({"type": "subscribe", "channel": f"tournament:{tid}"}))
+            ws.send(json.dumps(subscribe_frame(f"tournament:{tid}")))
             msg = json.loads(ws.recv(timeout=5))
     except Exception as exc:  # noqa: BLE001 - any failure is the answer
         return f"{type(exc).__name__}: {exc}"

@@ -10,6 +10,8 @@ from typing import Any
 
 from websockets.sync.client import connect
 
+from tests.frames import subscribe_frame
+
 from .conftest import Hub, PageWatch, shot
 from .test_bracket import NAMES, TV, Event, phone_page, wait_live
 
@@ -35,7 +37,7 @@ def frames_of(page: Any, channel: str) -> list[dict[str, Any]]:
 
 def snapshot(hub: Hub, channel: str) -> dict[str, Any]:
     with connect(hub.url.replace("http", "ws", 1) + "/ws/watch", open_timeout=5) as ws:
-        ws.send(json.dumps({"type": "subscribe", "channel": channel}))
+        ws.send(json.dumps(subscribe_frame(channel)))
         return json.loads(ws.recv(timeout=5))
 
 
