@@ -88,8 +88,9 @@ async def test_a_snapshot_of_a_quiet_match_carries_the_time_it_is_sent(
     did not change would carry the time of its first build (a watcher joining 40 minutes later saw
     a 45 s shot clock as 40 minutes). Watchers joining together share one text."""
     from hub.watch import feeds as feeds_mod
+    from hub.wire import watch as wire_watch
     clock = {"now": 1_000_000}
-    for mod in (conn_mod, feeds_mod):
+    for mod in (wire_watch, feeds_mod):
         monkeypatch.setattr(mod, "now_ms", lambda: clock["now"], raising=False)
     _, server, _ = served
     url = f"ws://127.0.0.1:{server.port}/ws/watch"
