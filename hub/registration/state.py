@@ -71,6 +71,7 @@ class Entry:
     player_out: bool = False  # that player was removed or withdrawn since
     refused: str | None = None  # the tournament refused the player (e.g. draw_used): not retried
     promoted: bool = False  # accepted off the waitlist
+    queued: int = 0  # the version that waitlisted it: the waitlist is in that order
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ class RegistrationState:
         return sum(1 for e in self.entries.values() if e.status in PLAYING)
 
     def waitlist(self) -> list[Entry]:
-        return [e for e in self.entries.values() if e.status == WAITLISTED]
+        return sorted((e for e in self.entries.values() if e.status == WAITLISTED), key=lambda e: (e.queued, e.seq))
 
     def place(self, eid: str) -> int | None:
         """The entry's place on the waitlist (1 = next to be promoted), or None."""
@@ -129,10 +130,10 @@ def evolve(state: RegistrationState, event: Event) -> RegistrationState:
         e = d["entry"]
         entry = Entry(id=e["id"], seq=len(state.entries) + 1, name=e["name"], club=e.get("club"),
                       contact=e.get("contact"), key=e["key"], secret_hash=e["secret_hash"], at=at,
-                      status=d["status"], status_at=at)
+                      status=d["status"], status_at=at, queued=event.version)
         return replace(state, entries=_with(state, entry))
     if event.kind in STATUS_OF:
-        entry = replace(state.entries[d["entry"]], status=STATUS_OF[event.kind], status_at=at)
+        entry = replace(state.entries[d["entry"]], status=STATUS_OF[event.kind], status_at=at, queued=event.version)
         if event.kind == "entry_withdrawn":  # the desk withdrew or removed the player itself
             entry = replace(entry, player_out=True)
         changed = [entry]
