@@ -82,4 +82,4 @@ export default {
   "desk_err_already_waitlisted": "The entry is on the waitlist already.",
   "desk_err_already_checked_in": "The entry is checked in already.",
   "desk_err_already_cancelled": "The entry is cancelled already."
-}
+};

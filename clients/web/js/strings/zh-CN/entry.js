@@ -82,4 +82,4 @@ export default {
   "desk_err_already_waitlisted": "该报名已在候补名单中。",
   "desk_err_already_checked_in": "该报名已签到。",
   "desk_err_already_cancelled": "该报名已取消。"
-}
+};
