@@ -164,7 +164,7 @@ function paintMine() {
   copy.addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(location.href); say(t("en_copied"), "ok"); } catch (_) { say(location.href, "info"); }
   });
-  mine.replaceChildren(
+  mine.replaceChildren(...[
     el("h3", { text: t("en_your_entry") }),
     el("p", { class: "en-name", id: "en-entry-name" }, el("bdi", { text: entry.name }),
       entry.club ? el("span", { class: "muted", text: ` · ${entry.club}` }) : null),
@@ -174,7 +174,8 @@ function paintMine() {
     ci && ci.open && entry.status === "accepted" ? checkIn : null,
     el("p", { class: "muted small", id: "en-keep", text: t("en_keep_link") }),
     el("div", { class: "en-actions" }, copy,
-      ["pending", "accepted", "waitlisted", "checked_in"].includes(entry.status) ? cancel : null));
+      ["pending", "accepted", "waitlisted", "checked_in"].includes(entry.status) ? cancel : null),
+  ].filter(Boolean));
 }
 
 function paint() {
