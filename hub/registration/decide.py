@@ -239,6 +239,6 @@ def next_step(state: RegistrationState, players: Mapping[str, bool]) -> tuple[st
             return "add", entry
         if entry.status not in PLAYING and held:
             return "out", entry
-        if held and entry.status in PLAYING and (entry.player not in players or players[entry.player]):
+        if held and entry.status in PLAYING and players.get(entry.player or "", True):
             return "gone", entry  # the desk removed or withdrew the player itself: nothing to take out
     return None
