@@ -108,7 +108,9 @@ def _window(state: RegistrationState, raw: Any) -> dict[str, Any] | None:
     fields.only(window, ("opens_at", "closes_at"), "registration.check_in")
     opens = _ms(window.get("opens_at"), "registration.check_in.opens_at")
     closes = _ms(fields.required(window, "closes_at"), "registration.check_in.closes_at")
-    if opens is not None and closes is not None and opens >= closes:
+    if closes is None:
+        raise bad("registration.check_in.closes_at must be a time (ms); null the whole check_in to remove it")
+    if opens is not None and opens >= closes:
         raise bad("registration.check_in: opens_at must be before closes_at")
     return {"opens_at": opens, "closes_at": closes}
 

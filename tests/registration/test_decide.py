@@ -114,6 +114,7 @@ def test_duplicates_fold_and_a_cancelled_entry_may_enter_again() -> None:
     ({"kind": "nope"}, "bad_request"),
     ({"kind": "configure", "registration": {"cap": 5000}}, "bad_request"),
     ({"kind": "configure", "registration": {"check_in": {"opens_at": 9}}}, "bad_request"),
+    ({"kind": "configure", "registration": {"check_in": {"closes_at": None}}}, "bad_request"),
     ({"kind": "configure", "registration": {"colour": "red"}}, "bad_request"),
 ])
 def test_refusals(command: dict[str, Any], code: str) -> None:

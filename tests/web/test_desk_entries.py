@@ -92,6 +92,9 @@ def test_the_desk_names_the_no_shows_in_chinese(hub: Hub, browser: Any) -> None:
         assert "张伟" in page.inner_text("#en-no-shows") and "签到截止时未到" in page.inner_text("#en-no-shows")
         assert page.locator(".en-row[data-entry='e2'] .en-chip").inner_text() == "未到"
         shot(page, "desk-entries-zh")
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone at the desk: nothing wider than it
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, "desk-entries-zh-phone")
         assert guard.dialogs == [] and guard.errors == []
     finally:
         ctx.close()
