@@ -16,6 +16,7 @@ from spine_helpers import admin, bearer
 from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
 from hub.settings import Settings
+from tests.api.peers import Peers
 
 WPA = {"discipline": "wpa_nine", "format": {"race_to": 2}, "options": {}}
 
@@ -240,3 +241,17 @@ def test_sign_ups_are_budgeted_hub_wide(sqlite_settings: Settings) -> None:
         sign_up(c, tid, "B")
         r = c.post(f"/api/tournaments/{tid}/entries", json={"name": "C"})
         assert r.status_code == 429 and "on this hub" in r.json()["error"]["message"]
+
+
+def test_honest_sign_ups_from_other_addresses_go_on_during_a_flood(sqlite_settings: Settings) -> None:
+    policies = Policies(sign_up=Backoff(free=3, first_ms=60_000, hold_ms=10, refuse_pause_ms=0))
+    with Peers(create_app(sqlite_settings, throttle_policies=policies)) as at:
+        desk, flood = at("10.1.0.1"), at("10.1.0.2")
+        tid = desk.post("/api/tournaments", json={"name": "Open"}, headers=admin()).json()["id"]
+        desk.request("PATCH", f"/api/tournaments/{tid}", json={"registration": {"open": True}}, headers=admin())
+        answers = [flood.post(f"/api/tournaments/{tid}/entries", json={"name": f"Bot {i}"}).status_code
+                   for i in range(12)]
+        assert answers[:4] == [201] * 4 and set(answers[4:]) == {429}
+        for i in range(5):  # five players, each from their own phone
+            r = at(f"10.2.0.{i + 1}").post(f"/api/tournaments/{tid}/entries", json={"name": f"Player {i}"})
+            assert r.status_code == 201
