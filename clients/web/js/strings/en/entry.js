@@ -40,6 +40,7 @@ export default {
   "en_err_check_in_closed": "Check-in has closed.",
   "en_err_check_in_not_open": "Check-in is not open yet.",
   "en_no_tournament": "There is no such tournament on this hub.",
+  "board_ci_left": "Check-in closes in {time} · {n} of {of} checked in",
   "step_entries": "Entries",
   "dk_en_settings": "Registration",
   "dk_en_open": "Taking sign-ups",

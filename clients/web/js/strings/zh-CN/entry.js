@@ -40,6 +40,7 @@ export default {
   "en_err_check_in_closed": "签到已截止。",
   "en_err_check_in_not_open": "签到尚未开始。",
   "en_no_tournament": "本系统中没有这个赛事。",
+  "board_ci_left": "距签到截止 {time} · 已签到 {n}/{of}",
   "step_entries": "报名",
   "dk_en_settings": "报名设置",
   "dk_en_open": "接受报名",
