@@ -255,3 +255,12 @@ def test_honest_sign_ups_from_other_addresses_go_on_during_a_flood(sqlite_settin
         for i in range(5):  # five players, each from their own phone
             r = at(f"10.2.0.{i + 1}").post(f"/api/tournaments/{tid}/entries", json={"name": f"Player {i}"})
             assert r.status_code == 201
+
+
+def test_deleting_a_tournament_deletes_its_entries(c: TestClient) -> None:
+    tid = tournament(c, open=True, auto_accept=True)
+    made = sign_up(c, tid, "Ann", contact="ann@x")
+    assert c.delete(f"/api/tournaments/{tid}", headers=admin()).status_code == 200
+    assert c.get("/api/entries/self", headers=bearer(made["secret"])).status_code == 404
+    assert c.get(f"/api/tournaments/{tid}/registration").status_code == 404
+    assert c.post(f"/api/tournaments/{tid}/entries", json={"name": "Bob"}).status_code == 404
