@@ -218,7 +218,7 @@ class Registrar:
                 stored.append(event)
 
         await self._tournaments.apply(live.tid, command, store_with=store_with)
-        self._took(live, stored[0])
+        self._took(live, stored[-1])  # the attempt that committed (the writer may retry a lost race)
 
     # --- the desk's own withdrawals -----------------------------------------------------------
 
