@@ -38,6 +38,7 @@ from hub.api import (
     peer,
     people,
     rate,
+    registration,
     session,
     setup,
     tables,
@@ -57,6 +58,8 @@ from hub.ops.logs import announce
 from hub.people.history import History
 from hub.people.keeper import PeopleKeeper
 from hub.people.linking import complete_event
+from hub.registration.check_in_clock import CheckInClock
+from hub.registration.registrar import Registrar
 from hub.rules.interface import MatchRules
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
@@ -86,6 +89,7 @@ def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, table, access,
+                   registration,  # sign-up and check-in: PROTOCOL.md section 14
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
                    docs, pages, watch):
         app.include_router(module.router)
@@ -142,6 +146,10 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
         await flow.start()
+        registrar = services.registration = Registrar(engine, tournament_writer)
+        registrar.start()
+        check_in = services.check_in_clock = CheckInClock(registrar, closed=flow.kick)
+        await check_in.start()
         if settings.people_keeper:
             keeper.start(writer, tournament_writer)
         freeze_startup_heap()
@@ -149,6 +157,8 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             yield
         finally:
             await keeper.stop()
+            await check_in.stop()
+            await registrar.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
     from hub.people.keeper import PeopleKeeper
+    from hub.registration.check_in_clock import CheckInClock
+    from hub.registration.registrar import Registrar
     from hub.rules.interface import MatchRules
     from hub.tournaments.exports import ExportCache
     from hub.tournaments.flow import TournamentFlow
@@ -56,6 +58,9 @@ class Services:
     throttle_policies: Policies | None = None
     # People across events: the listener that keeps their read models (hub/people/keeper.py).
     people: PeopleKeeper | None = None
+    # Sign-up and check-in (PROTOCOL.md section 14): the registration streams and the check-in's close.
+    registration: Registrar | None = None
+    check_in_clock: CheckInClock | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

@@ -257,6 +257,9 @@ async def delete_tournament(tid: str, request: Request) -> dict[str, Any]:
         raise ApiError(404, "not_found", f"no tournament {tid!r}")
     deps.services(request).flow.forget(tid)
     tournaments(request).forget(tid)
+    registration = deps.services(request).registration
+    if registration is not None:  # its sign-ups went with it (section 14)
+        registration.forget(tid)
     exports = deps.services(request).exports
     if exports is not None:
         exports.forget(tid)

@@ -119,6 +119,11 @@ class Policies:
     sign_in: Backoff = field(default_factory=Backoff)
     pairing: Backoff = field(default_factory=Backoff)
     pairing_hub: Budget = field(default_factory=Budget)
+    # Sign-ups (PROTOCOL.md section 14, hub/api/registration.py): not guesses (a success clears
+    # nothing), so roomier: a hall's players behind one address sign up one after another.
+    sign_up: Backoff = field(default_factory=lambda: Backoff(free=30, first_ms=1_000, max_ms=8_000,
+                                                             hold_ms=4_000, forget_ms=2 * 60_000))
+    sign_up_hub: Budget = field(default_factory=lambda: Budget(limit=1_200, window_ms=60_000))
 
 
 Sleep = Callable[[float], Awaitable[None]]

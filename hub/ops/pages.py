@@ -61,6 +61,8 @@ PAGES = {
     "/desk/{tournament_id}": ("desk", "desk_title", False),
     "/desk/{tournament_id}/{step}": ("desk", "desk_title", False),
     "/pair": ("pair", "pair_title", False),
+    # Sign-up and check-in (PROTOCOL.md section 14): a player's own entry, the secret in the fragment.
+    "/enter/{tournament_id}": ("enter", "enter_title", False),
     # The spectator and commentator pages that follow whatever match is on a table (the page
     # reads "table" from its path: /watch/table/{id}, /commentator/table/{id}).
     "/watch/table/{table_id}": ("watch", "watch_title", False),

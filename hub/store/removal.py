@@ -8,9 +8,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.store import history
 from hub.store.schema import (
     desk_sessions,
+    entry_secrets,
     events,
     matches,
     pairing_codes,
+    registration_events,
     rejections,
     table_tokens,
     tables,
@@ -52,6 +54,8 @@ async def delete_tournament(engine: AsyncEngine, tid: str) -> list[str] | None:
                 await conn.execute(table.delete().where(table.c.table_id.in_(table_ids)))
         await conn.execute(tables.delete().where(tables.c.tournament_id == tid))
         await conn.execute(tournament_events.delete().where(tournament_events.c.tournament_id == tid))
+        for table in (registration_events, entry_secrets):  # its sign-ups (section 14)
+            await conn.execute(table.delete().where(table.c.tournament_id == tid))
         # Its entries' links and read models (walkovers, places); the people stay in the directory.
         await history.forget_tournament(conn, tid)
         await conn.execute(tournaments.delete().where(tournaments.c.id == tid))

@@ -278,3 +278,23 @@ history_heads = sa.Table(
     sa.Column("stream", sa.String(100), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
 )
+
+# Sign-up and check-in (PROTOCOL.md section 14): each tournament's registration stream
+# (hub/registration/), and the hash of each entry's secret -> its entry (the secret is shown once).
+registration_events = sa.Table(
+    "registration_events",
+    metadata,
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+)
+
+entry_secrets = sa.Table(
+    "entry_secrets",
+    metadata,
+    sa.Column("secret_hash", sa.String(64), primary_key=True),
+    sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), nullable=False, index=True),
+    sa.Column("entry_id", sa.String(64), nullable=False),
+)

@@ -7,6 +7,7 @@ import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard, isolated, playerName } from "./ui.js";
 import { CallAnnouncer, roundLabel } from "./board-call.js";
 import { inPoints, matchTraits, racksScored } from "./disciplines.js";
+import { checkInCountdown } from "./board-check-in.js";
 
 const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
@@ -16,6 +17,7 @@ const grid = el("div", { class: "board", id: "board" });
 const upNext = el("div", { class: "upnext hidden", id: "up-next" });
 const calls = new CallAnnouncer();
 app.append(grid, upNext, calls.node);
+app.prepend(checkInCountdown(tid)); // sign-up and check-in (section 14): how long the check-in stays open
 
 let tournament = null;
 const full = new Map(); // table id -> full match projection from the table: channel
