@@ -57,6 +57,7 @@ from hub.ops.logs import announce
 from hub.people.history import History
 from hub.people.keeper import PeopleKeeper
 from hub.people.linking import complete_event
+from hub.ratings.keeper import RatingsKeeper
 from hub.rules.interface import MatchRules
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
@@ -136,18 +137,22 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         tournament_writer = TournamentWriter(engine, draws, completer=complete_event)
         flow = TournamentFlow(engine, writer, tournament_writer, draws)
         keeper = PeopleKeeper(engine, History(engine, rules_module, tournament_writer))
+        ratings_keeper = RatingsKeeper(engine, keeper)  # refits off the loop (hub/ratings/keeper.py)
         services = app.state.services = Services(
             settings=settings, engine=engine, rules=rules_module, admin_hash=admin_hash, metrics=metrics,
             writer=writer, listings=listings, presence=presence, clocks=clocks, tournaments=tournament_writer,
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
+        services.ratings = ratings_keeper
         await flow.start()
         if settings.people_keeper:
             keeper.start(writer, tournament_writer)
+            ratings_keeper.start(writer)
         freeze_startup_heap()
         try:
             yield
         finally:
+            await ratings_keeper.stop()
             await keeper.stop()
             await flow.stop()
             await clocks.stop()

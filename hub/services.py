@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
     from hub.people.keeper import PeopleKeeper
+    from hub.ratings.keeper import RatingsKeeper
     from hub.rules.interface import MatchRules
     from hub.tournaments.exports import ExportCache
     from hub.tournaments.flow import TournamentFlow
@@ -56,6 +57,8 @@ class Services:
     throttle_policies: Policies | None = None
     # People across events: the listener that keeps their read models (hub/people/keeper.py).
     people: PeopleKeeper | None = None
+    # Ratings (PROTOCOL.md section 13): the listener that refits them (hub/ratings/keeper.py).
+    ratings: RatingsKeeper | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

@@ -57,7 +57,11 @@ def tally_pairs(racks: Iterable[tuple[str, str, int]]) -> dict[tuple[str, str], 
 
 def fit(racks: Iterable[tuple[str, str, int]], *, prior: float = PRIOR_RACKS) -> dict[str, Rating]:
     """person -> Rating, from (winner, loser, count) racks between people (one discipline)."""
-    pairs = tally_pairs(racks)
+    return fit_pairs(tally_pairs(racks), prior=prior)
+
+
+def fit_pairs(pairs: dict[tuple[str, str], list[int]], *, prior: float = PRIOR_RACKS) -> dict[str, Rating]:
+    """`fit` from the racks already summed per pair (`tally_pairs`): what a worker process is sent."""
     people = sorted({p for pair in pairs for p in pair})
     index = {p: i for i, p in enumerate(people)}
     n = len(people)
