@@ -38,6 +38,7 @@ from hub.api import (
     peer,
     people,
     rate,
+    ratings,
     session,
     setup,
     tables,
@@ -87,6 +88,7 @@ def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, table, access,
+                   ratings,  # PROTOCOL.md section 13
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
                    docs, pages, watch):
         app.include_router(module.router)
