@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from hub.api import deps, models
 from hub.api.errors import ApiError
 from hub.people.directory import Refused
-from hub.ratings import reads
+from hub.ratings import reads, store
 
 router = APIRouter(prefix="/api", tags=["ratings"], responses=models.errors(503))
 
@@ -49,6 +49,23 @@ class Odds(BaseModel):
     match: float = Field(description="The chance that a wins the race from the score.")
 
 
+class MatchOddsPlayer(BaseModel):
+    player_id: str
+    person: str | None = Field(description="The person the entry is linked to, or null (a match made by hand).")
+    rating: dict[str, Any] | None = Field(description="{value, racks, provisional} in the match's discipline, or null.")
+    race_to: int | None
+    score: int | None
+    chance: float | None = Field(description="The chance to win the match from the score (two players racing).")
+
+
+class MatchOdds(BaseModel):
+    match_id: str
+    version: int
+    discipline: str
+    rack: float | None = Field(description="The chance that the first player wins a rack (two players).")
+    players: list[MatchOddsPlayer]
+
+
 def _refused(r: Refused) -> ApiError:
     return ApiError(r.status, r.code, r.message)
 
@@ -77,3 +94,20 @@ async def get_odds(request: Request, a: str | None = Query(None, max_length=64),
         return await reads.odds(deps.engine(request), a, b, discipline, race_to, score)
     except Refused as r:
         raise _refused(r) from None
+
+
+@router.get("/matches/{mid}/odds", response_model=None,
+            responses=models.ok(MatchOdds, "Both players' ratings and each one's chance to win from the score.")
+            | models.errors(404))
+async def match_odds(mid: str, request: Request) -> dict[str, Any]:
+    services = deps.services(request)
+    proj = await services.writer.projection(mid)
+    if proj is None:
+        raise ApiError(404, "not_found", f"no match {mid!r}")
+    pids = [p["id"] for p in proj.get("players") or []]
+    persons = {}
+    if services.people is not None and proj.get("tournament_id"):
+        persons = await services.people.history.entry_people(proj["tournament_id"], pids)
+    async with services.engine.connect() as conn:
+        rows = await store.exact_of(conn, str(proj.get("discipline")), list(persons.values()))
+    return reads.match_odds(proj, persons, rows)

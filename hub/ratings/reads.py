@@ -100,3 +100,39 @@ async def odds(engine: AsyncEngine, a: str | None, b: str | None, discipline: st
     ra, rb = exact
     return {"discipline": name, "a": sides[0], "b": sides[1], "race_to": list(races), "score": list(at),
             "rack": rack_chance(ra, rb), "match": match_chance(ra, rb, races[0], races[1], at[0], at[1])}
+
+
+def _race_of(fmt: Any, pid: str) -> int | None:
+    """A player's race in a match's format: `race_to` a number, or per player (a handicapped race)."""
+    race = (fmt or {}).get("race_to")
+    if isinstance(race, dict):
+        race = race.get(pid)
+    return race if isinstance(race, int) and not isinstance(race, bool) and race > 0 else None
+
+
+def match_odds(proj: dict[str, Any], persons: dict[str, str], rows: dict[str, Any]) -> dict[str, Any]:
+    """A match's players' ratings and each one's chance to win the match from its score (two
+    players racing: `chance`; otherwise null). Pure: the projection, player id -> person, person ->
+    rating row."""
+    players = proj.get("players") or []
+    out = []
+    exact = []
+    for p in players:
+        pid = str(p.get("id", ""))
+        row = rows.get(persons.get(pid) or "")
+        exact.append(float(row.exact) if row else MEAN)
+        out.append({"player_id": pid, "person": persons.get(pid), "rating": store.line(row) if row else None,
+                    "race_to": _race_of(proj.get("format"), pid), "score": p.get("racks_won", p.get("score")),
+                    "chance": None})
+    rack = None
+    if len(out) == 2:
+        rack = rack_chance(exact[0], exact[1])
+        a, b = out
+        if a["race_to"] and b["race_to"] and isinstance(a["score"], int) and isinstance(b["score"], int):
+            if proj.get("status") == "finished":
+                a["chance"] = 1.0 if proj.get("winner") == a["player_id"] else 0.0
+            else:
+                a["chance"] = match_chance(exact[0], exact[1], a["race_to"], b["race_to"], a["score"], b["score"])
+            b["chance"] = 1.0 - a["chance"]
+    return {"match_id": proj.get("id"), "version": proj.get("version"), "discipline": proj.get("discipline"),
+            "rack": rack, "players": out}

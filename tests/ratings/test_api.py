@@ -85,3 +85,17 @@ def test_unrated_play_at_500_and_bad_input(played: tuple[TestClient, Event]) -> 
         assert (r.status_code, r.json()["error"]["code"]) == (status, code), query
     assert c.get("/api/ratings").json()["error"]["code"] == "unknown_discipline"
     assert c.get("/api/ratings?discipline=wpa_nine&cursor=zz").json()["error"]["code"] == "bad_cursor"
+
+
+def test_a_matchs_odds_carry_both_ratings(played: tuple[TestClient, Event]) -> None:
+    c, ev = played
+    mid = ev.entry("W1-1")["match_id"]
+    got = c.get(f"/api/matches/{mid}/odds").json()
+    persons = {p["id"]: p["person"] for p in ev.players.values()}
+    rated = {r["person"]: r for r in c.get("/api/ratings?discipline=wpa_nine").json()["ratings"]}
+    assert got["match_id"] == mid and len(got["players"]) == 2
+    for p in got["players"]:
+        assert p["person"] == persons[p["player_id"]] and p["rating"]["value"] == rated[p["person"]]["value"]
+        assert p["race_to"] == 2
+    assert sorted(p["chance"] for p in got["players"]) == [0.0, 1.0]  # finished: the winner's
+    assert c.get("/api/matches/nope/odds").status_code == 404

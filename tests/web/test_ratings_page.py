@@ -68,3 +68,24 @@ def test_the_list_best_first_provisional_after_and_more(browser: Any, guard: Pag
     assert "discipline=wpa_ten" in page.url
     assert guard.errors == [] and guard.dialogs == []
     ctx.close()
+
+
+@pytest.mark.browser
+def test_the_commentator_shows_ratings_and_chances_rack_by_rack(watch_gateway: Hub, context: Any,
+                                                                guard: PageWatch) -> None:
+    from .tablet_helpers import command, new_match
+
+    hub = watch_gateway
+    t = new_match(hub, "wpa_nine", fmt={"race_to": 3}, table_name="Arena 9")  # players a and b: no person
+    com = guard.attach(context.new_page())
+    com.goto(f"{hub.url}/commentator/{t['match_id']}")
+    com.wait_for_selector("#odds .odds-chance")
+    assert com.locator("#odds .odds-rating").all_inner_texts() == ["Unrated", "Unrated"]  # both play at 500
+    assert com.locator("#odds .odds-chance").all_inner_texts() == ["50% to win", "50% to win"]
+    command(hub, t, {"kind": "start", "breaker": "a"})
+    command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [9], "break_rails": 4})
+    # 1-0 in a race to 3 at even odds: a needs 2 before b takes 3 = 11/16
+    com.locator("#odds .odds-chance", has_text="69% to win").wait_for()
+    assert com.locator("#odds .odds-chance").all_inner_texts() == ["69% to win", "31% to win"]
+    shot(com, "ratings-commentator-odds")
+    assert guard.errors == []
