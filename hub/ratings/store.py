@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.ratings.fit import Rating
 from hub.store.schema import history_matches, people, people_entries, ratings, ratings_heads
@@ -132,3 +132,16 @@ async def page(conn: AsyncConnection, discipline: str, after: int, limit: int) -
         sa.select(r.c.person_id, r.c.value, r.c.racks, r.c.provisional, r.c.rank, r.c.position, people.c.name)
         .select_from(r.join(people, people.c.id == r.c.person_id))
         .where(r.c.discipline == discipline, r.c.position > after).order_by(r.c.position).limit(limit)))
+
+
+async def entry_ratings(engine: AsyncEngine, tid: str, discipline: str) -> dict[str, dict[str, Any]]:
+    """A tournament's entries' ratings in a discipline now (player id -> {value, racks, provisional}),
+    for a draw to store (seeding by rating, handicaps); unrated entries are left out."""
+    e, p, r = people_entries, people, ratings
+    async with engine.connect() as conn:
+        links = {row.player_id: row.merged_into or row.person_id for row in await conn.execute(
+            sa.select(e.c.player_id, e.c.person_id, p.c.merged_into).select_from(e.join(p, p.c.id == e.c.person_id))
+            .where(e.c.tournament_id == tid))}
+        found = {row.person_id: line(row) for row in await conn.execute(
+            sa.select(r).where(r.c.discipline == discipline, r.c.person_id.in_(sorted(set(links.values())))))}
+    return {pid: found[person] for pid, person in links.items() if person in found}

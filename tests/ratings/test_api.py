@@ -99,3 +99,30 @@ def test_a_matchs_odds_carry_both_ratings(played: tuple[TestClient, Event]) -> N
         assert p["race_to"] == 2
     assert sorted(p["chance"] for p in got["players"]) == [0.0, 1.0]  # finished: the winner's
     assert c.get("/api/matches/nope/odds").status_code == 404
+
+
+def test_a_draw_seeded_by_rating_stores_the_ratings_it_read(played: tuple[TestClient, Event]) -> None:
+    from spine_helpers import admin
+
+    from hub.store import tournament_events
+
+    c, _ = played
+    rows = c.get("/api/ratings?discipline=wpa_nine").json()["ratings"]
+    tid = c.post("/api/tournaments", json={"name": "Week 2"}, headers=admin()).json()["id"]
+    players = [{"person": r["person"]} for r in reversed(rows)] + [{"name": "Newcomer"}]
+    added = c.post(f"/api/tournaments/{tid}/players", json={"players": players}, headers=admin()).json()["players"]
+    pid_of = {p["person"]: p["id"] for p in added}
+    r = c.post(f"/api/tournaments/{tid}/draw", headers=admin(),
+               json={"type": "single_elimination", "seeding": "rating", "seed": 5, "ratings": {"x": 1},
+                     "match": {"discipline": "wpa_nine", "format": {"race_to": 3}}})
+    assert r.status_code == 201, r.text
+    assert r.json()["draw"]["seeding"] == "rating"
+    events = c.portal.call(tournament_events.read, c.app.state.services.engine, tid)  # type: ignore[attr-defined]
+    made = next(e for e in events if e.kind == "draw_made")
+    # every rating is provisional (2 racks each): all come after nobody, ordered by seed, then at random
+    stored = made.data["ratings"]
+    assert {pid_of[row["person"]]: stored[pid_of[row["person"]]]["value"] for row in rows} == {
+        pid_of[row["person"]]: row["value"] for row in rows}
+    newcomer = next(p["id"] for p in added if p["name"] == "Newcomer")
+    assert stored[newcomer] is None and "x" not in stored  # the body's own "ratings" are ignored
+    assert sorted(made.data["entrants"]) == sorted(p["id"] for p in added)
