@@ -5,7 +5,7 @@ j with chance gamma_i / (gamma_i + gamma_j) (hub/ratings/scale.py). The ratings 
 the likelihood of every rack between people times a prior: each person has also played PRIOR_RACKS
 virtual racks against a player rated 500 and won half of them. The prior keeps everyone finite
 (a player who never lost a rack is not infinitely strong), pulls people with few racks toward 500
-and puts a field's mean near 500; after a hundred racks it moves a rating by a few points.
+and puts a field's mean near 500; at a hundred racks it takes about 5 points off a 100-point gap.
 
 Fitted by Hunter's MM iteration (2004), which raises the likelihood at every step, with a step
 after each that moves each connected group of people as one toward the prior (the direction MM
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from hub.ratings.scale import from_theta
 
-PRIOR_RACKS = 4.0  # virtual racks against a 500 player, half won
+PRIOR_RACKS = 10.0  # virtual racks against a 500 player, half won (docs/ratings.md: why 10)
 PROVISIONAL_UNDER = 100  # racks
 TOLERANCE = 0.005  # rating points: stop when no rating moves by more in one step
 MAX_STEPS = 5000
