@@ -171,6 +171,8 @@ class DrawMatch(_Open):
     entered: bool | None = Field(None, description="A finished match whose score was entered by hand at the desk.")
     withdrawn: list[str] | None = Field(None, description="A finished match forfeited by these players, who withdrew "
                                                          "from the event while it was played.")
+    races: dict[str, int] | None = Field(None, description="A handicapped draw (match.handicap): each player's race "
+                                                          "once both are known (PROTOCOL.md section 13).")
 
 
 class MatchesPage(_Open):

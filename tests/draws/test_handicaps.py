@@ -124,3 +124,18 @@ def test_bad_handicaps_and_seedings_are_refused() -> None:
     event = s.do({"kind": "make_draw", "type": "single_elimination", "seed": 1, "match": WPA})
     assert "ratings" not in event.data
     assert isinstance(event, TournamentEvent)
+
+
+def test_the_projection_shows_each_matchs_races_and_the_stored_ratings() -> None:
+    s = Stream()
+    a, b = (p["id"] for p in s.do({"kind": "add_players", "players": [{"name": "A"}, {"name": "B"}]}).data["players"])
+    s.do({"kind": "make_draw", "type": "single_elimination", "seeding": "rating", "seed": 1,
+          "match": {**WPA, "handicap": HANDICAP}, "ratings": {a: rating(600), b: rating(500)}})
+    draw = s.view["draw"]
+    assert draw["ratings"] == {a: rating(600), b: rating(500)}
+    (final,) = draw["matches"]
+    assert final["races"] == {a: 7, b: 4}
+    plain = Stream()
+    plain.add(2)
+    plain.do({"kind": "make_draw", "type": "single_elimination", "seed": 1, "match": WPA})
+    assert "races" not in plain.view["draw"]["matches"][0] and "ratings" not in plain.view["draw"]
