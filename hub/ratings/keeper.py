@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -50,6 +51,7 @@ class RatingsKeeper:
         self._unsubscribe: Callable[[], None] | None = None
         self._pool: ProcessPoolExecutor | None = None
         self.fits = 0  # how many refits ran (tests, the bench)
+        self._last_s = 0.0  # how long the last refresh took
 
     def start(self, matches: Any) -> None:
         self._unsubscribe = matches.subscribe(self.on_match)
@@ -90,12 +92,15 @@ class RatingsKeeper:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            await asyncio.sleep(SETTLE_S)
+            # A refit waits as long as the last one took: on a big store the worker fits at most half
+            # the time however fast matches finish (the changes meanwhile are taken by one refit).
+            await asyncio.sleep(max(SETTLE_S, self._last_s))
             if self._people is not None:
                 await self._people.idle()
             while self._due:
                 discipline = next(iter(self._due))
                 self._due.pop(discipline, None)
+                started = time.perf_counter()
                 try:
                     await self.refresh(discipline)
                 except (SQLAlchemyError, OSError) as exc:
@@ -104,6 +109,7 @@ class RatingsKeeper:
                     self._due[discipline] = None
                 except Exception:
                     log.exception("ratings: the refit of %s failed", discipline)
+                self._last_s = time.perf_counter() - started
             self._idle.set()
 
     async def refresh(self, discipline: str, *, force: bool = False) -> bool:
@@ -111,14 +117,14 @@ class RatingsKeeper:
         async with self._engine.connect() as conn:
             now = (await store.fingerprints(conn)).get(discipline)
             stale = force or (await store.stored_fingerprints(conn)).get(discipline) != now
-            racks = await store.racks_of(conn, discipline) if now is not None and stale else None
+            raw = await store.raw_racks(conn, discipline) if now is not None and stale else None
         if now is None:  # no history left in the discipline (every match of it undone)
             async with self._engine.begin() as tx:
                 await store.forget(tx, [discipline])
             return False
-        if racks is None:
+        if raw is None:
             return False
-        fitted = await self.fit(racks)
+        fitted = await self.fit(await asyncio.to_thread(store.decode, *raw))
         async with self._engine.begin() as conn:
             await store.write(conn, discipline, fitted, now, now_ms())
         self.fits += 1

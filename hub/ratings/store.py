@@ -11,6 +11,7 @@ of their link versions) and the merges: when it is the stored one, the rows are 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -47,19 +48,31 @@ async def stored_fingerprints(conn: AsyncConnection) -> dict[str, str]:
     return {r.discipline: r.fingerprint for r in await conn.execute(sa.select(ratings_heads))}
 
 
-async def racks_of(conn: AsyncConnection, discipline: str) -> Racks:
-    """Every rack of the discipline between people, as (winner person, loser person, count)."""
-    e, p = people_entries, people
-    who = {(r.tournament_id, r.player_id): r.merged_into or r.person_id for r in await conn.execute(
-        sa.select(e.c.tournament_id, e.c.player_id, e.c.person_id, p.c.merged_into)
-        .select_from(e.join(p, p.c.id == e.c.person_id)))}
-    h = history_matches
+async def raw_racks(conn: AsyncConnection, discipline: str) -> tuple[dict[tuple[str, str], str], list[Any]]:
+    """What `decode` needs, read in pages with as little work per row as possible (the rows are read
+    on the event loop; decoding them is `decode`'s, in a thread): entry -> person (merges followed),
+    and (tournament, racks as JSON text) per finished match of the discipline."""
+    e, p, h = people_entries, people, history_matches
+    who: dict[tuple[str, str], str] = {}
+    person = sa.func.coalesce(p.c.merged_into, e.c.person_id)
+    links = await conn.stream(sa.select(e.c.tournament_id, e.c.player_id, person)
+                              .select_from(e.join(p, p.c.id == e.c.person_id)))
+    async for part in links.partitions(5000):
+        for tid, pid, person in part:
+            who[(tid, pid)] = person
+    rows: list[Any] = []
+    found = await conn.stream(sa.select(h.c.tournament_id, sa.cast(h.c.racks, sa.Text))
+                              .where(h.c.discipline == discipline, h.c.walkover.is_(False)))
+    async for part in found.partitions(5000):
+        rows.extend(part)
+    return who, rows
+
+
+def decode(who: dict[tuple[str, str], str], rows: list[Any]) -> Racks:
+    """The racks between people from `raw_racks`' answer. Pure (run in a thread for big stores)."""
     out: Racks = []
-    rows = await conn.stream(sa.select(h.c.tournament_id, h.c.racks)
-                             .where(h.c.discipline == discipline, h.c.walkover.is_(False)))
-    async for row in rows:
-        tid = row.tournament_id
-        for winner, loser, count in row.racks or []:
+    for tid, text in rows:
+        for winner, loser, count in json.loads(text) if text else []:
             a, b = who.get((tid, winner)), who.get((tid, loser))
             if a is not None and b is not None and a != b:
                 out.append((a, b, int(count)))
