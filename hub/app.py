@@ -38,6 +38,7 @@ from hub.api import (
     peer,
     people,
     rate,
+    ratings,
     registration,
     session,
     setup,
@@ -58,6 +59,7 @@ from hub.ops.logs import announce
 from hub.people.history import History
 from hub.people.keeper import PeopleKeeper
 from hub.people.linking import complete_event
+from hub.ratings.keeper import RatingsKeeper
 from hub.registration.check_in_clock import CheckInClock
 from hub.registration.registrar import Registrar
 from hub.rules.interface import MatchRules
@@ -90,6 +92,7 @@ def include_routers(app: FastAPI) -> None:
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, table, access,
                    registration,  # sign-up and check-in: PROTOCOL.md section 14
+                   ratings,  # PROTOCOL.md section 13
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
                    docs, pages, watch):
         app.include_router(module.router)
@@ -140,11 +143,13 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         tournament_writer = TournamentWriter(engine, draws, completer=complete_event)
         flow = TournamentFlow(engine, writer, tournament_writer, draws)
         keeper = PeopleKeeper(engine, History(engine, rules_module, tournament_writer))
+        ratings_keeper = RatingsKeeper(engine, keeper)  # refits off the loop (hub/ratings/keeper.py)
         services = app.state.services = Services(
             settings=settings, engine=engine, rules=rules_module, admin_hash=admin_hash, metrics=metrics,
             writer=writer, listings=listings, presence=presence, clocks=clocks, tournaments=tournament_writer,
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
+        services.ratings = ratings_keeper
         await flow.start()
         registrar = services.registration = Registrar(engine, tournament_writer)
         registrar.start()
@@ -152,10 +157,12 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         await check_in.start()
         if settings.people_keeper:
             keeper.start(writer, tournament_writer)
+            ratings_keeper.start(writer)
         freeze_startup_heap()
         try:
             yield
         finally:
+            await ratings_keeper.stop()
             await keeper.stop()
             await check_in.stop()
             await registrar.stop()

@@ -1,4 +1,5 @@
-"""`cuehub serve | gateway | migrate | reset-admin-token | replay | people rebuild | demo | simulate | --version`.
+"""`cuehub serve | gateway | migrate | reset-admin-token | replay | people rebuild | ratings rebuild |
+demo | simulate | --version`.
 
 `serve` prints where the desk is (`http://HOST:PORT/desk`) before it starts; `reset-admin-token`
 makes a new admin token (printed once; a lost one cannot be read back, only its hash is stored)
@@ -185,6 +186,8 @@ def _main(argv: list[str]) -> int:
         return _passthrough("hub.tools.replay", argv[1:])
     if argv[:2] == ["people", "rebuild"]:
         return _passthrough("hub.people.rebuild", argv[2:])
+    if argv[:2] == ["ratings", "rebuild"]:
+        return _passthrough("hub.ratings.rebuild", argv[2:])
 
     import hub
 
@@ -215,6 +218,9 @@ def _main(argv: list[str]) -> int:
     people = sub.add_parser("people", help="people across events: `cuehub people rebuild` makes their links and "
                             "read models again from the stored events")
     people.add_argument("action", choices=["rebuild"])
+    ratings = sub.add_parser("ratings", help="ratings: `cuehub ratings rebuild` fits every discipline again from the "
+                             "stored history (docs/ratings.md)")
+    ratings.add_argument("action", choices=["rebuild"])
     sub.add_parser("demo", help="start a hub with a demo tournament (see `cuehub demo --help`)")
     sub.add_parser("simulate", help="play simulated matches against a hub (see `cuehub simulate --help`)")
     args = parser.parse_args(argv)

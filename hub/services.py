@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
     from hub.people.keeper import PeopleKeeper
+    from hub.ratings.keeper import RatingsKeeper
     from hub.registration.check_in_clock import CheckInClock
     from hub.registration.registrar import Registrar
     from hub.rules.interface import MatchRules
@@ -61,6 +62,8 @@ class Services:
     # Sign-up and check-in (PROTOCOL.md section 14): the registration streams and the check-in's close.
     registration: Registrar | None = None
     check_in_clock: CheckInClock | None = None
+    # Ratings (PROTOCOL.md section 13): the listener that refits them (hub/ratings/keeper.py).
+    ratings: RatingsKeeper | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

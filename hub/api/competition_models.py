@@ -98,6 +98,15 @@ class RoundFormat(BaseModel):
     format: MatchFormat
 
 
+class Handicap(BaseModel):
+    """Each match's races from the players' ratings: the higher-rated races to `race_to`, the other to
+    the race whose chance of winning is closest to one half (at least 1)."""
+
+    by: Literal["rating"]
+    race_to: int = Field(ge=1, le=99)
+    unrated: int | None = Field(None, ge=0, le=5000, description="The value an unrated player plays at (500).")
+
+
 class DrawTemplate(BaseModel):
     """What each match of the draw is created with (PROTOCOL.md section 1, without players)."""
 
@@ -107,6 +116,7 @@ class DrawTemplate(BaseModel):
     by_round: dict[str, RoundFormat] | None = Field(
         None, description="Race lengths per round: a round name (W3, L2, GF, K2, R1...) or a side (winners, losers, "
                           "final); the most specific wins, its format fields replacing match.format's.")
+    handicap: Handicap | None = Field(None, description="Races per player from ratings (PROTOCOL.md section 13).")
 
 
 _ADVANCE = "; ".join(f"{f.name}: {f.next_stage.advance.about}" for f in draw_formats.FORMATS.values() if f.next_stage)
@@ -123,7 +133,7 @@ class NextStage(BaseModel):
 
 class _DrawCreate(BaseModel):
     type: DrawType
-    seeding: Literal["random", "seeded"] = "random"
+    seeding: Literal["random", "seeded", "rating"] = "random"
     seed: int | None = Field(None, ge=0, le=2**63 - 1,
                              description="The same seed gives the same draw; the hub picks one when absent.")
     match: DrawTemplate
@@ -161,6 +171,8 @@ class DrawMatch(_Open):
     entered: bool | None = Field(None, description="A finished match whose score was entered by hand at the desk.")
     withdrawn: list[str] | None = Field(None, description="A finished match forfeited by these players, who withdrew "
                                                          "from the event while it was played.")
+    races: dict[str, int] | None = Field(None, description="A handicapped draw (match.handicap): each player's race "
+                                                          "once both are known (PROTOCOL.md section 13).")
 
 
 class MatchesPage(_Open):
@@ -194,7 +206,7 @@ class Draw(_Open):
     type: DrawType
     status: Literal["running", "finished"]
     champion: str | None
-    seeding: Literal["random", "seeded"]
+    seeding: Literal["random", "seeded", "rating"]
     seed: int
     stages: list[Stage]
     matches: list[DrawMatch] = Field(description="Over REST one page of the draw's matches (see matches_page); "

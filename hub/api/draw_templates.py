@@ -17,7 +17,7 @@ from hub.api.errors import ApiError
 from hub.rules.disciplines import DISCIPLINES
 
 DUMMY = [{"id": "x1", "name": "x"}, {"id": "x2", "name": "y"}, {"id": "x3", "name": "z"}]
-FIELDS = ("discipline", "format", "options", "by_round")
+FIELDS = ("discipline", "format", "options", "by_round", "handicap")
 
 
 def check_template(request: Request, match: Any, what: str = "match") -> dict[str, Any]:
@@ -40,6 +40,8 @@ def check_template(request: Request, match: Any, what: str = "match") -> dict[st
     out = {"discipline": match["discipline"], "format": fmt, "options": match.get("options") or {}}
     if by_round is not None:
         out["by_round"] = by_round
+    if match.get("handicap") is not None:
+        out["handicap"] = match["handicap"]  # checked by the draw logic (hub/draws/handicaps.py)
     return out
 
 

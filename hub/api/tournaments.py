@@ -29,6 +29,7 @@ from hub.api.errors import ApiError, read_json
 from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
 from hub.people import linking as people_linking
+from hub.ratings import store as ratings_store
 from hub.store import catalog
 from hub.tournaments.flow import draw_entries
 from hub.tournaments.projection import page_matches, tournament_projection
@@ -199,6 +200,9 @@ async def make_draw(tid: str, request: Request) -> JSONResponse:
     if command.get("seed") is None:
         command["seed"] = secrets.randbelow(2**31)  # stored in the event: the draw replays exactly
     engine = deps.engine(request)
+    command.pop("ratings", None)  # only the hub says what the ratings are: read now, stored in draw_made
+    if body.get("seeding") == "rating" or command["match"].get("handicap") is not None:
+        command["ratings"] = await ratings_store.entry_ratings(engine, tid, command["match"]["discipline"])
     if body.get("redraw") is True:
         played = [r for r in await catalog.draw_matches(engine, tid) if r.status in ("live", "finished")]
         if played:

@@ -19,7 +19,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from hub.draws import rounds
+from hub.draws import handicaps, rounds
 from hub.draws.events import DrawReject, conflict
 from hub.draws.state import TournamentState
 from hub.rules.disciplines import DISCIPLINES
@@ -72,8 +72,9 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
         if player.handicap is not None and player.handicap in traits.handicaps:
             entry["handicap"] = player.handicap
         players.append(entry)
-    return {"discipline": discipline, "players": players,
-            "format": rounds.match_format(state, match.stage, match.round),
+    fmt = handicaps.apply(template, spec.ratings, rounds.match_format(state, match.stage, match.round),
+                          match.known_players)
+    return {"discipline": discipline, "players": players, "format": fmt,
             "options": copy.deepcopy(dict(template.get("options", {}))),
             "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round}}
 

@@ -12,6 +12,11 @@ elimination's own matches and the knockout's); a bigger one is refused ``draw_to
 robin's message says how many ``groups`` would fit).
 ``match.by_round`` (race lengths per round) and ``then`` (a next stage) are checked by
 ``race_lengths`` and ``stage_setup``; ``draw_made`` stores them cleaned (``then`` only when given).
+
+Ratings (PROTOCOL.md section 13): ``seeding: "rating"`` orders the field by the ratings the API read
+when the draw was made (``hub.ratings.seeding``); ``match.handicap`` (``handicaps.check``) gives each
+match a race per player from them. Either way ``draw_made`` stores those ratings (``ratings``: player
+id -> {value, racks, provisional} or null), so the fold never reads a rating that changed since.
 """
 
 from __future__ import annotations
@@ -21,13 +26,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import brackets, draw_formats, fields, race_lengths, stage_setup
+from hub.draws import brackets, draw_formats, fields, handicaps, race_lengths, stage_setup
 from hub.draws.draw_formats.base import MAX_DRAW_MATCHES, DrawFormat, Params, players_per_match
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
+from hub.ratings import seeding as rating_seeding
 from hub.rules.disciplines import DISCIPLINES
 
-SEEDINGS = ("random", "seeded")
+SEEDINGS = ("random", "seeded", "rating")
 SEED_LIMIT = 2**63
 
 
@@ -62,14 +68,15 @@ def _params(cmd: Mapping[str, Any], fmt: DrawFormat) -> dict[str, int]:
 
 
 def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "redraw", "then", *draw_formats.params()))
+    fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "redraw", "then", "ratings",
+                      *draw_formats.params()))
     kind = fields.required(cmd, "type")
     fmt = draw_formats.FORMATS.get(kind) if isinstance(kind, str) else None
     if fmt is None:
         raise bad(f"type must be one of {', '.join(draw_formats.names())}")
     seeding = cmd.get("seeding") or "random"  # absent or null: the default
     if seeding not in SEEDINGS:
-        raise bad("seeding must be \"random\" or \"seeded\"")
+        raise bad("seeding must be \"random\", \"seeded\" or \"rating\"")
     seed = fields.required(cmd, "seed")
     # Non-negative: random.Random(-n) would shuffle as random.Random(n) does.
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
@@ -96,7 +103,10 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
     if by_round:
         match["by_round"] = by_round
     rng = random.Random(seed)
-    if seeding == "seeded":
+    ratings = handicaps.ratings_of(cmd.get("ratings"), active) if seeding == "rating" or "handicap" in match else None
+    if seeding == "rating":
+        entrants = rating_seeding.by_rating([(p.id, p.seed) for p in active], ratings or {}, rng)
+    elif seeding == "seeded":
         seeded = sorted((p for p in active if p.seed is not None), key=lambda p: p.seed or 0)
         rest = [p.id for p in active if p.seed is None]
         rng.shuffle(rest)
@@ -106,14 +116,15 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
         rng.shuffle(entrants)
     stored = {name: params.get(name) for name in draw_formats.params()}  # each setting, null when not this format's
     return "draw_made", {"type": kind, "seeding": seeding, "seed": seed, "match": match, **stored,
-                         "redraw": redraw, "entrants": entrants, **({"then": then} if then is not None else {})}
+                         "redraw": redraw, "entrants": entrants, **({"then": then} if then is not None else {}),
+                         **({"ratings": ratings} if ratings is not None else {})}
 
 
 def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     """The matches' discipline, format and options (already checked by the API against the
     rules engine); here only its shape and whether the discipline fits the draw type."""
     raw = fields.mapping(raw, "match")
-    fields.only(raw, ("discipline", "format", "options", "by_round"), "match")
+    fields.only(raw, ("discipline", "format", "options", "by_round", "handicap"), "match")
     discipline = raw.get("discipline")
     if discipline not in DISCIPLINES:
         raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
@@ -127,4 +138,6 @@ def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     out = {"discipline": discipline, "format": copy.deepcopy(dict(fmt)), "options": copy.deepcopy(dict(options))}
     if raw.get("by_round") is not None:
         out["by_round"] = raw["by_round"]  # checked against the draw's rounds by make_draw
+    if raw.get("handicap") is not None:
+        out["handicap"] = handicaps.check(raw["handicap"], draw_format.players_per_match)
     return out

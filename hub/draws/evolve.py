@@ -118,7 +118,7 @@ def _player_removed(work: _Working, data: dict[str, Any], version: int) -> None:
 def _draw_made(work: _Working, data: dict[str, Any], version: int) -> None:
     params = {name: data.get(name) for name in draw_formats.params()}
     work.set("draw", DrawSpec(data["type"], data["seeding"], data["seed"], data["match"], params,
-                              tuple(data["entrants"]), version, data.get("then")))
+                              tuple(data["entrants"]), version, data.get("then"), data.get("ratings")))
     for name in _MAPPINGS:
         work.set(name, {})
     work.set("queue_order", ())

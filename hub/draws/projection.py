@@ -14,11 +14,11 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hub.draws import draw_formats, race_lengths
+from hub.draws import draw_formats, handicaps, race_lengths
 from hub.draws.rounds import rounds_of
 from hub.draws.settle import BYE, DrawMatch
 from hub.draws.stages import StageView
-from hub.draws.state import Result, TournamentState
+from hub.draws.state import DrawSpec, Result, TournamentState
 
 
 def projection(state: TournamentState) -> dict[str, Any]:
@@ -57,7 +57,16 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
             "seeding": spec.seeding, "seed": spec.seed, **settings,
             "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants), "stale": state.stale,
             "counts": counts(derived.matches), "stages": [stage_json(state, view) for view in derived.stages],
-            "matches": [match_json(m, state.results.get(m.key)) for m in derived.matches]}
+            "matches": [_with_races(spec, m, match_json(m, state.results.get(m.key))) for m in derived.matches],
+            **({"ratings": copy.deepcopy(dict(spec.ratings))} if spec.ratings is not None else {})}
+
+
+def _with_races(spec: DrawSpec, m: DrawMatch, out: dict[str, Any]) -> dict[str, Any]:
+    """A handicapped draw's match shows each player's race once both are known ("7 - 4")."""
+    players = [p for p in m.players if p is not None and p != BYE]
+    if m.stage == 1 and spec.match.get("handicap") and len(players) == 2:
+        out["races"] = handicaps.races(spec.match["handicap"], spec.ratings, players)
+    return out
 
 
 def stage_json(state: TournamentState, view: StageView) -> dict[str, Any]:

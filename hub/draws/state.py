@@ -48,6 +48,7 @@ class DrawSpec:
     entrants: tuple[str, ...]
     version: int  # version of the draw_made event
     then: Mapping[str, Any] | None = None  # the next stage: {type, advance, seeding, match}
+    ratings: Mapping[str, Any] | None = None  # player id -> rating read at draw time (seeding, handicaps)
 
 
 class Call(NamedTuple):

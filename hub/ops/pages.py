@@ -67,6 +67,8 @@ PAGES = {
     # reads "table" from its path: /watch/table/{id}, /commentator/table/{id}).
     "/watch/table/{table_id}": ("watch", "watch_title", False),
     "/commentator/table/{table_id}": ("commentator", "commentator_title", False),
+    # Every person's rating per discipline (PROTOCOL.md section 13; ?discipline= picks one).
+    "/ratings": ("ratings", "ratings_title", False),
 }
 
 

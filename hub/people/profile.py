@@ -5,8 +5,8 @@ merged into them (`people_entries.person_id`, `people.merged_into`), resolved no
 statistics are the sum of those entries' tallies (each entry's is kept by hub/people/history.py),
 never a fold of matches.
 
-`ratings` is the seam of section 13: `ratings_of` answers nothing until the ratings engine fills it
-(a person's `ratings` is then `{}` and a directory row's `rating` null).
+`ratings` is section 13's: `ratings_of` reads the ratings read model (hub/ratings/store.py); a
+person with no rated racks has `{}`, and a directory row's `rating` is then null.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.people import folding, paging, tally
 from hub.people.directory import Refused
+from hub.ratings import store as ratings_store
 from hub.store import directory as rows
 from hub.store.schema import matches, people, people_entries, tournaments
 
@@ -26,8 +27,8 @@ DEFAULT_LIMIT = 20
 
 
 async def ratings_of(conn: AsyncConnection, person_ids: list[str]) -> dict[str, dict[str, Any]]:
-    """person id -> {discipline: {"value", "racks", "provisional"}} (section 13). None yet."""
-    return {}
+    """person id -> {discipline: {"value", "racks", "provisional"}} (section 13; hub/ratings/store.py)."""
+    return await ratings_store.of_people(conn, person_ids)
 
 
 def rating_line(ratings: dict[str, Any] | None) -> Any:

@@ -298,3 +298,35 @@ entry_secrets = sa.Table(
     sa.Column("tournament_id", sa.String(64), sa.ForeignKey("tournaments.id"), nullable=False, index=True),
     sa.Column("entry_id", sa.String(64), nullable=False),
 )
+
+# --- ratings (PROTOCOL.md section 13; hub/ratings/) -------------------------------------------
+
+# Each person's rating per discipline: a read model refitted from history_matches' racks by
+# hub/ratings/keeper.py. `rank` is what the list shows (equal values share it); `position` the
+# list's order (best first, provisional after), what its pages are cut on.
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("discipline", sa.String(32), primary_key=True),
+    sa.Column("person_id", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Integer, nullable=False),
+    sa.Column("exact", sa.Float, nullable=False),
+    sa.Column("racks", sa.Integer, nullable=False),
+    sa.Column("provisional", sa.Boolean, nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Index("ix_ratings_person", "person_id"),
+    sa.Index("ix_ratings_position", "discipline", "position"),
+)
+
+# Per discipline: the fingerprint of what its rows were fitted from (racks and links), so a sweep
+# refits only what changed.
+ratings_heads = sa.Table(
+    "ratings_heads",
+    metadata,
+    sa.Column("discipline", sa.String(32), primary_key=True),
+    sa.Column("fingerprint", sa.String(200), nullable=False),
+    sa.Column("people", sa.Integer, nullable=False),
+    sa.Column("racks", sa.Integer, nullable=False),
+    sa.Column("fitted_at", sa.BigInteger, nullable=False),
+)

@@ -9,6 +9,7 @@ import {
 } from "./ui.js";
 import { shotFacts } from "./entries.js";
 import { matchTraits, racksScored } from "./disciplines.js";
+import { oddsLine } from "./match-odds.js";
 
 const id = pathId();
 const followTable = location.pathname.split("/").filter(Boolean)[1] === "table";
@@ -172,6 +173,7 @@ function render() {
   fill(top,
     el("div", { class: "meta muted", id: "meta" }, named(metaText(match, names))),
     scoreline(match),
+    oddsLine(match, render),  // both players' ratings and chances, rack by rack
     el("div", { class: "badges" },
       el("span", { class: `badge status-${match.status}`, id: "phase", text: statusText(match) }),
       r.ball_in_hand && live ? el("span", { class: "badge bih", id: "bih", text: bihText(r) }) : null,

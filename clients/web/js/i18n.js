@@ -12,6 +12,7 @@ import enCorrections from "./strings/en/corrections.js";
 import enFans from "./strings/en/fans.js";
 import enFollow from "./strings/en/follow.js";
 import enEntry from "./strings/en/entry.js";
+import enRatings from "./strings/en/ratings.js";
 import zhCommon from "./strings/zh-CN/common.js";
 import zhMatch from "./strings/zh-CN/match.js";
 import zhTablet from "./strings/zh-CN/tablet.js";
@@ -22,12 +23,15 @@ import zhCorrections from "./strings/zh-CN/corrections.js";
 import zhFans from "./strings/zh-CN/fans.js";
 import zhFollow from "./strings/zh-CN/follow.js";
 import zhEntry from "./strings/zh-CN/entry.js";
+import zhRatings from "./strings/zh-CN/ratings.js";
 import NOTE_ARGS from "./strings/note-args.js";
 
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
-  en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow, enEntry),
-  "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow, zhEntry),
+  en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow, enEntry,
+    enRatings),
+  "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow, zhEntry,
+    zhRatings),
 };
 
 const KEY = "cuehub.lang";
