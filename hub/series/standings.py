@@ -90,7 +90,7 @@ def standings(bands: Mapping[str, int], best: int | None, events: Sequence[Event
         }))
     rows.sort(key=lambda r: (r[0], r[1], r[2]["person"]))
     out: list[dict[str, Any]] = []
-    for i, (key, _, row) in enumerate(rows):
+    for i, (key, _, view) in enumerate(rows):
         same = i > 0 and rows[i - 1][0] == key
-        out.append({"rank": out[-1]["rank"] if same else i + 1, **row})
+        out.append({"rank": out[-1]["rank"] if same else i + 1, **view})
     return out
