@@ -38,6 +38,7 @@ from hub.api import (
     peer,
     people,
     rate,
+    series,
     session,
     setup,
     tables,
@@ -58,6 +59,7 @@ from hub.people.history import History
 from hub.people.keeper import PeopleKeeper
 from hub.people.linking import complete_event
 from hub.rules.interface import MatchRules
+from hub.series.keeper import SeriesKeeper
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
@@ -85,7 +87,7 @@ def check_install() -> None:
 def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
-                   corrections, people, table, access,
+                   corrections, people, series, table, access,
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
                    docs, pages, watch):
         app.include_router(module.router)
@@ -141,14 +143,17 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             writer=writer, listings=listings, presence=presence, clocks=clocks, tournaments=tournament_writer,
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
+        series_keeper = services.series = SeriesKeeper(engine, tournament_writer)  # series standings (hub/series/)
         await flow.start()
         if settings.people_keeper:
             keeper.start(writer, tournament_writer)
+            series_keeper.start()
         freeze_startup_heap()
         try:
             yield
         finally:
             await keeper.stop()
+            await series_keeper.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from hub.ops.metrics import Metrics
     from hub.people.keeper import PeopleKeeper
     from hub.rules.interface import MatchRules
+    from hub.series.keeper import SeriesKeeper
     from hub.tournaments.exports import ExportCache
     from hub.tournaments.flow import TournamentFlow
     from hub.tournaments.summary import TournamentList
@@ -56,6 +57,8 @@ class Services:
     throttle_policies: Policies | None = None
     # People across events: the listener that keeps their read models (hub/people/keeper.py).
     people: PeopleKeeper | None = None
+    # Series: the listener that keeps their standings (hub/series/keeper.py).
+    series: SeriesKeeper | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None
