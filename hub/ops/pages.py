@@ -65,6 +65,8 @@ PAGES = {
     # reads "table" from its path: /watch/table/{id}, /commentator/table/{id}).
     "/watch/table/{table_id}": ("watch", "watch_title", False),
     "/commentator/table/{table_id}": ("commentator", "commentator_title", False),
+    # A series' standings over several tournaments, live as they finish (PROTOCOL.md section 13).
+    "/series/{series_id}": ("series", "series_title", False),
 }
 
 

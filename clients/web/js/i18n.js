@@ -21,12 +21,16 @@ import zhCorrections from "./strings/zh-CN/corrections.js";
 import zhFans from "./strings/zh-CN/fans.js";
 import zhFollow from "./strings/zh-CN/follow.js";
 import NOTE_ARGS from "./strings/note-args.js";
+import enSeries from "./strings/en/series.js";
+import zhSeries from "./strings/zh-CN/series.js";
 
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
   en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow),
   "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow),
 };
+Object.assign(STRINGS.en, enSeries);
+Object.assign(STRINGS["zh-CN"], zhSeries);
 
 const KEY = "cuehub.lang";
 
