@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hub.rules.names import BadName, clean_name
+
 MAX_NAME = 200
 MAX_BANDS = 64
 MAX_POINTS = 1_000_000
@@ -31,9 +33,14 @@ def _whole(value: Any) -> bool:
 
 
 def check_name(value: Any) -> str:
+    """The name as every stored name (hub/rules/names.py: control characters refused, invisible
+    ones stripped)."""
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
         raise SeriesError("bad_series", f"name must be a non-empty string of at most {MAX_NAME} characters")
-    return value.strip()
+    try:
+        return clean_name(value, "name").strip()
+    except BadName as exc:
+        raise SeriesError("bad_series", str(exc)) from None
 
 
 def check_points(value: Any) -> dict[str, int]:
@@ -46,7 +53,7 @@ def check_points(value: Any) -> dict[str, int]:
     bands: dict[int, int] = {}
     for key, points in value.items():
         text = str(key)
-        if not text.isdigit() or text != str(int(text)) or not 1 <= int(text) <= MAX_PLACE:
+        if not (text.isascii() and text.isdigit()) or text != str(int(text)) or not 1 <= int(text) <= MAX_PLACE:
             raise SeriesError("bad_band", f"points: {text[:20]!r} is not a place (a whole number from 1)")
         if not _whole(points) or not 0 <= points <= MAX_POINTS:
             raise SeriesError("bad_points", f"points.{text}: whole points from 0 to {MAX_POINTS}")

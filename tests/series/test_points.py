@@ -26,7 +26,8 @@ def test_bands_come_back_in_place_order() -> None:
 
 @pytest.mark.parametrize(("points", "code"), [
     ({"0": 10}, "bad_band"), ({"x": 10}, "bad_band"), ({"-1": 10}, "bad_band"), ({"1.5": 10}, "bad_band"),
-    ({"01": 10}, "bad_band"), ({"": 1}, "bad_band"), ({"1": -1}, "bad_points"), ({"1": 2.5}, "bad_points"),
+    ({"01": 10}, "bad_band"), ({"²": 10}, "bad_band"), ({"１": 10}, "bad_band"), ({"": 1}, "bad_band"),
+    ({"1": -1}, "bad_points"), ({"1": 2.5}, "bad_points"),
     ({"1": True}, "bad_points"), ({}, "bad_points"), ([1, 2], "bad_points"), (None, "bad_points"),
 ])
 def test_a_band_that_is_not_a_place_is_refused(points: object, code: str) -> None:
@@ -41,6 +42,6 @@ def test_best_and_name() -> None:
         with pytest.raises(SeriesError):
             check_best(bad)
     assert check_name("  Summer tour ") == "Summer tour"
-    for bad in ("", "  ", None, "x" * 201):
+    for bad in ("", "  ", None, "x" * 201, "a\x00b", "tour\u202e"):
         with pytest.raises(SeriesError):
             check_name(bad)
