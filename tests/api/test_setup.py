@@ -52,3 +52,17 @@ def test_a_bad_race_is_a_422(client, race_to):
     r = client.post("/api/matches", json=_body(table, race_to), headers=admin())
     assert r.status_code == 422, r.text
     assert r.json()["error"]["code"] in ("bad_setup", "bad_request")
+
+
+def test_a_draw_template_cannot_name_races_per_player(client):
+    # A draw's match.format is made before its matches' players are known: a race per player comes
+    # with each match (a draw's handicap, PROTOCOL.md section 13), never in the template (422, not a
+    # stuck queue later).
+    t = client.post("/api/tournaments", json={"name": "Open"}, headers=admin()).json()
+    client.post(f"/api/tournaments/{t['id']}/players", json={"players": [{"name": n} for n in "ABCD"]},
+                headers=admin())
+    r = client.post(f"/api/tournaments/{t['id']}/draw", headers=admin(), json={
+        "type": "single_elimination", "seeding": "random", "seed": 1,
+        "match": {"discipline": "wpa_nine", "format": {"race_to": {"p1": 7, "p2": 5}}}})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_setup", r.text
+    assert "not a player of the match" in r.json()["error"]["message"]
