@@ -159,6 +159,8 @@ class DrawMatch(_Open):
     loser_to: str | None
     scores: dict[str, int] | None
     entered: bool | None = Field(None, description="A finished match whose score was entered by hand at the desk.")
+    races: dict[str, int] | None = Field(None, description="A finished handicapped race: each player's own race "
+                                         "(PROTOCOL.md section 13).")
     withdrawn: list[str] | None = Field(None, description="A finished match forfeited by these players, who withdrew "
                                                          "from the event while it was played.")
 
