@@ -40,6 +40,7 @@ from hub.api import (
     rate,
     ratings,
     registration,
+    series,
     session,
     setup,
     tables,
@@ -63,6 +64,7 @@ from hub.ratings.keeper import RatingsKeeper
 from hub.registration.check_in_clock import CheckInClock
 from hub.registration.registrar import Registrar
 from hub.rules.interface import MatchRules
+from hub.series.keeper import SeriesKeeper
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
@@ -90,7 +92,7 @@ def check_install() -> None:
 def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
-                   corrections, people, table, access,
+                   corrections, people, series, table, access,
                    registration,  # sign-up and check-in: PROTOCOL.md section 14
                    ratings,  # PROTOCOL.md section 13
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
@@ -150,6 +152,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
         services.ratings = ratings_keeper
+        series_keeper = services.series = SeriesKeeper(engine, tournament_writer)  # series standings (hub/series/)
         await flow.start()
         registrar = services.registration = Registrar(engine, tournament_writer)
         registrar.start()
@@ -158,6 +161,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         if settings.people_keeper:
             keeper.start(writer, tournament_writer)
             ratings_keeper.start(writer)
+            series_keeper.start()
         freeze_startup_heap()
         try:
             yield
@@ -166,6 +170,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             await keeper.stop()
             await check_in.stop()
             await registrar.stop()
+            await series_keeper.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from hub.registration.check_in_clock import CheckInClock
     from hub.registration.registrar import Registrar
     from hub.rules.interface import MatchRules
+    from hub.series.keeper import SeriesKeeper
     from hub.tournaments.exports import ExportCache
     from hub.tournaments.flow import TournamentFlow
     from hub.tournaments.summary import TournamentList
@@ -64,6 +65,8 @@ class Services:
     check_in_clock: CheckInClock | None = None
     # Ratings (PROTOCOL.md section 13): the listener that refits them (hub/ratings/keeper.py).
     ratings: RatingsKeeper | None = None
+    # Series: the listener that keeps their standings (hub/series/keeper.py).
+    series: SeriesKeeper | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

@@ -171,8 +171,9 @@ class DrawMatch(_Open):
     entered: bool | None = Field(None, description="A finished match whose score was entered by hand at the desk.")
     withdrawn: list[str] | None = Field(None, description="A finished match forfeited by these players, who withdrew "
                                                          "from the event while it was played.")
-    races: dict[str, int] | None = Field(None, description="A handicapped draw (match.handicap): each player's race "
-                                                          "once both are known (PROTOCOL.md section 13).")
+    races: dict[str, int] | None = Field(None, description="A handicapped race: each player's own (PROTOCOL.md "
+                                                          "section 13): a handicapped draw's (match.handicap) once "
+                                                          "both players are known, and a finished match's.")
 
 
 class MatchesPage(_Open):

@@ -188,7 +188,9 @@ class ChasePoints(BaseModel):
 class MatchFormat(BaseModel):
     """Exactly one of race_to, racks or minutes: one of the discipline's `formats` (GET /api/disciplines)."""
 
-    race_to: int | SkipJsonSchema[None] = absent(ge=1)
+    race_to: Annotated[int, Field(ge=1)] | dict[str, Annotated[int, Field(ge=1)]] | SkipJsonSchema[None] = absent(
+        "A race, or a race per player ({player id: race}, every player of the match: a handicapped race, "
+        "PROTOCOL.md section 13: a player wins the match at their own race).")
     racks: int | SkipJsonSchema[None] = absent(ge=1)
     minutes: float | SkipJsonSchema[None] = absent(gt=0)
     break_: Literal["winner", "alternate"] = Field("winner", alias="break", description="Who breaks the next rack.")

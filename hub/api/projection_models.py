@@ -26,6 +26,8 @@ class PlayerState(_Open):
     id: str
     name: str
     handicap: str | None = None
+    race_to: int | None = Field(None, description="The race this player wins the match at (their own in a "
+                                "handicapped race, PROTOCOL.md section 13); null in a match of racks or minutes.")
     score: int
     racks_won: int
     fouls_in_rack: int
@@ -144,6 +146,7 @@ class ShortPlayer(_Open):
     name: str
     score: int
     racks_won: int
+    race_to: int | None = None
 
 
 class ShortRack(_Open):

@@ -138,7 +138,7 @@ Projection (the I/O layer adds ``id``, ``name``, ``tables``)::
                      "advance", "seeding", "entrants", "advanced", "rounds"}],
                      "matches": [{"key", "round", "stage", "group"?, "bracket",
                      "players", "status", "match_id", "table_id", "winner", "winner_to",
-                     "loser_to", "scores"}]},
+                     "loser_to", "scores", "races"?}]},
      "queue": [keys], "standings": null | [...], "paused_tables": [...], "version": V}
 """
 

@@ -181,7 +181,8 @@ def _result_taken(work: _Working, data: dict[str, Any], version: int) -> None:
     work.mut("results")[data["key"]] = Result(data["key"], data["match_id"], data["winner"], dict(data["scores"]),
                                               tuple(ranking) if ranking is not None else None, version,
                                               bool(data.get("entered")), data.get("match_version"),
-                                              tuple(data.get("withdrawn") or ()))
+                                              tuple(data.get("withdrawn") or ()),
+                                              dict(data["races"]) if data.get("races") else None)
 
 
 def _result_voided(work: _Working, data: dict[str, Any], version: int) -> None:

@@ -134,7 +134,7 @@ def order_queue(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
 
 def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     fields.only(cmd, ("kind", "key", "match_id", "winner", "scores", "ranking", "entered", "match_version",
-                      "withdrawn"))
+                      "withdrawn", "races"))
     match = draw_match(state, cmd)
     correcting = match.status == "finished"  # a score corrected by hand replaces the result
     if not correcting:
@@ -165,6 +165,11 @@ def take_result(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
     if cmd.get("match_version") is not None:  # the match's version the result was read at (the flow
         # takes it again when the match has moved on since: hub/tournaments/flow.py)
         data["match_version"] = fields.whole(cmd["match_version"], "match_version", 0, 2**31 - 1)
+    if cmd.get("races") is not None:  # a handicapped race: each player's own race, for the draw's screens
+        races = fields.mapping(cmd["races"], "races")
+        if set(races) != set(players):
+            raise bad(f"races must give exactly the match's players: {', '.join(players)}")
+        data["races"] = {pid: fields.whole(races[pid], f"races.{pid}", 1, MAX_SCORE) for pid in players}
     withdrawn = _withdrawn(state, match, cmd.get("withdrawn"))
     if withdrawn:  # lost by a withdrawal from the event while it was played: the draw's screens say so
         data["withdrawn"] = list(withdrawn)

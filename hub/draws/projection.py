@@ -85,6 +85,8 @@ def match_json(m: DrawMatch, result: Result | None = None) -> dict[str, Any]:
     out.update({"bracket": m.bracket, "players": list(m.players), "status": m.status, "match_id": m.match_id,
                 "table_id": m.table_id, "winner": m.winner, "winner_to": m.winner_to, "loser_to": m.loser_to,
                 "scores": dict(m.scores) if m.scores is not None else None})
+    if m.status == "finished" and result is not None and result.races:
+        out["races"] = dict(result.races)  # a handicapped race: each player's own
     if m.status == "finished" and result is not None and result.entered:
         out["entered"] = True  # its score was entered by hand at the desk
     if m.status == "finished" and result is not None and result.withdrawn:

@@ -69,6 +69,7 @@ class Result(NamedTuple):
     entered: bool = False  # a score entered by hand at the desk
     match_version: int | None = None  # the match's stream version this result was read at (None: not recorded)
     withdrawn: tuple[str, ...] = ()  # players who withdrew from the event while it was played
+    races: Mapping[str, int] | None = None  # a handicapped race: each player's own (PROTOCOL.md section 13)
 
 
 class Walkover(NamedTuple):

@@ -69,6 +69,8 @@ PAGES = {
     "/commentator/table/{table_id}": ("commentator", "commentator_title", False),
     # Every person's rating per discipline (PROTOCOL.md section 13; ?discipline= picks one).
     "/ratings": ("ratings", "ratings_title", False),
+    # A series' standings over several tournaments, live as they finish (PROTOCOL.md section 13).
+    "/series/{series_id}": ("series", "series_title", False),
 }
 
 

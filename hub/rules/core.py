@@ -296,7 +296,7 @@ def _match_ends_after_rack(st: MatchState, note: list[Note]) -> bool:
         return True
     if setup.race_to is not None:
         for p in st.players:
-            if p.racks_won >= setup.race_to:
+            if p.racks_won >= (setup.race_of(p.id) or setup.race_to):
                 end_match(st, p.id, "race", note)
                 return True
         return False

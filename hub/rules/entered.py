@@ -9,7 +9,8 @@ Checks (`Reject("bad_command", ...)`, the API answers 422 `bad_result`):
   race), points for a match of racks or minutes (not negative, or net points that sum to zero in a
   ranked discipline: traits.py `ranked`);
 - `winner` is a player with the best score, strictly (two players), and in a race the one who
-  reached it; a ranked match: the sole top scorer, or null when the top is shared;
+  reached it; a ranked match: the sole top scorer, or null when the top is shared; a handicapped
+  race (a race per player): the one who reached their own race while no one else did theirs;
 - `reason`: optional, at most 200 characters (shown to every screen).
 
 Folded: each player's `score` is the one given (and `racks_won` too in a race; a match on points
@@ -44,21 +45,33 @@ def _scores(st: MatchState, raw: Any) -> dict[str, int]:
     if not isinstance(raw, Mapping) or set(raw) != set(ids):
         raise _bad(f"score must give a whole number for each player: {', '.join(ids)}")
     out: dict[str, int] = {}
-    race = st.setup.race_to
     ranked = st.setup.traits.ranked
     for pid in ids:
         n = raw[pid]
         if isinstance(n, bool) or not isinstance(n, int):
             raise _bad(f"score.{pid} must be a whole number")
         low = -MAX_POINTS if ranked else 0
-        high = race if race is not None else MAX_POINTS
+        own = st.setup.race_of(pid)
+        high = own if own is not None else MAX_POINTS
         if not low <= n <= high:
-            what = f"racks won (0 to the race to {race})" if race is not None else "points"
+            what = f"racks won (0 to the race to {own})" if own is not None else "points"
             raise _bad(f"score.{pid} must be {what}: {n} is out of range")
         out[pid] = n
     if ranked and sum(out.values()) != 0:
         raise _bad(f"{st.setup.discipline} scores are net points: they must sum to zero")
     return out
+
+
+def _check_handicapped(st: MatchState, winner: str, score: Mapping[str, int]) -> None:
+    """A handicapped race (PROTOCOL.md section 13): the winner reached their own race and no one
+    else did (1 - 3 is a win racing to 1 against a race to 5); the best score need not be theirs."""
+    races = dict(st.setup.races)
+    if score[winner] != races[winner]:
+        raise _bad(f"{winner} races to {races[winner]}: the winner must have won {races[winner]} racks, "
+                   f"not {score[winner]}")
+    for pid, n in score.items():
+        if pid != winner and n >= races[pid]:
+            raise _bad(f"{pid} reached their race to {races[pid]} too: only the winner may")
 
 
 def decide(st: MatchState, command: Mapping[str, Any]) -> dict[str, Any]:
@@ -77,6 +90,9 @@ def decide(st: MatchState, command: Mapping[str, Any]) -> dict[str, Any]:
     else:
         if winner not in score:
             raise _bad(f"winner must be one of the match's players: {', '.join(st.setup.player_ids)}")
+        if st.setup.races:
+            _check_handicapped(st, winner, score)
+            return {"winner": winner, "score": score, "reason": reason}
         if top != [winner]:
             raise _bad(f"the winner must have the best score: {winner} has {score[winner]}, the best is {best}"
                        + (" (shared)" if winner in top else ""))

@@ -88,6 +88,7 @@ def projection(st: MatchState) -> dict[str, Any]:
                 "id": p.id,
                 "name": p.name,
                 "handicap": p.handicap,
+                "race_to": setup.race_of(p.id),
                 "score": p.score,
                 "racks_won": p.racks_won,
                 "fouls_in_rack": p.fouls_in_rack,
@@ -134,7 +135,8 @@ def short_projection(st: MatchState) -> dict[str, Any]:
         "status": full["status"],
         "version": full["version"],
         "players": [
-            {"id": p["id"], "name": p["name"], "score": p["score"], "racks_won": p["racks_won"]}
+            {"id": p["id"], "name": p["name"], "score": p["score"], "racks_won": p["racks_won"],
+             "race_to": p["race_to"]}
             for p in full["players"]
         ],
         "rack": {

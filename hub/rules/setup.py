@@ -65,6 +65,9 @@ class MatchSetup:
     draw: tuple[tuple[str, str], ...] | None = None
     scoring: str = "strokes"  # "racks": the players report who won each rack (PROTOCOL.md section 17)
     game: str | None = None  # a game the hub does not judge: its name (snooker, straight_pool, ...)
+    # A handicapped race (PROTOCOL.md section 13): each player's own race, in player order; empty
+    # when everyone races to race_to (which is then the longest race of the match).
+    races: tuple[tuple[str, int], ...] = ()
 
     def __deepcopy__(self, _memo: dict[int, Any]) -> MatchSetup:
         return self  # frozen: states share it
@@ -79,13 +82,17 @@ class MatchSetup:
         object.__setattr__(self, "player_index", {p.id: i for i, p in enumerate(self.players)})
         object.__setattr__(self, "traits", DISCIPLINES[self.discipline].traits)
 
+    def race_of(self, pid: str) -> int | None:
+        """The race ``pid`` wins the match at: their own in a handicapped race, else race_to."""
+        return dict(self.races)[pid] if self.races else self.race_to
+
     def points(self, key: str) -> int:
         return dict(self.chase_points)[key]
 
     def format_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.race_to is not None:
-            out["race_to"] = self.race_to
+            out["race_to"] = dict(self.races) if self.races else self.race_to
         if self.racks is not None:
             out["racks"] = self.racks
         if self.minutes is not None:
@@ -197,6 +204,9 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
     players = _players(body.get("players"), traits, make_id)
     fmt = _mapping(body.get("format"), "format")
     race_to, racks, minutes = _length(fmt, traits)
+    races = _races(fmt.get("race_to"), players)
+    if isinstance(fmt.get("race_to"), Mapping):
+        race_to = max(int(n) for n in fmt["race_to"].values())  # the same for all: an ordinary race
     break_mode = fmt.get("break", traits.breaks[0])
     if break_mode not in ("winner", "alternate"):
         raise SetupError("format.break must be 'winner' or 'alternate'")
@@ -232,6 +242,7 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         draw=draw,
         scoring=scoring,
         game=game,
+        races=races,
     )
 
 
@@ -250,11 +261,29 @@ def _length(fmt: Mapping[str, Any], traits: Traits) -> tuple[int | None, int | N
             raise SetupError(f"format.{what} is for {_takers(what)}")
         if what == "minutes":
             found[what] = _number(fmt[what], "format.minutes")
+        elif what == "race_to" and isinstance(fmt[what], Mapping):
+            found[what] = 1  # a race per player: _races checks it
         else:
             found[what] = _number(fmt[what], f"format.{what}", minimum=1, integer=True)
     if len(found) != 1:
         raise SetupError("format needs exactly one of " + ", ".join(f"{w} ({_takers(w)})" for w in LENGTHS))
     return found.get("race_to"), found.get("racks"), found.get("minutes")
+
+
+def _races(raw: Any, players: tuple[PlayerSetup, ...]) -> tuple[tuple[str, int], ...]:
+    """``format.race_to`` given per player (``{pid: n}``): every player's race, at least 1, in
+    player order; empty when it is one number or every race is the same (an ordinary race)."""
+    if not isinstance(raw, Mapping):
+        return ()
+    ids = [p.id for p in players]
+    unknown = [str(k)[:MAX_ID] for k in raw if k not in ids]
+    if unknown:
+        raise SetupError(f"format.race_to: {unknown[0]!r} is not a player of the match ({', '.join(ids)})")
+    missing = [pid for pid in ids if pid not in raw]
+    if missing:
+        raise SetupError(f"format.race_to must give every player a race: none for {', '.join(missing)}")
+    races = tuple((pid, int(_number(raw[pid], f"format.race_to.{pid}", minimum=1, integer=True))) for pid in ids)
+    return races if len({n for _, n in races}) > 1 else ()
 
 
 def _points(fmt: Mapping[str, Any], traits: Traits) -> dict[str, int]:

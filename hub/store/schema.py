@@ -330,3 +330,39 @@ ratings_heads = sa.Table(
     sa.Column("racks", sa.Integer, nullable=False),
     sa.Column("fitted_at", sa.BigInteger, nullable=False),
 )
+
+# --- series: a ranking over several tournaments (PROTOCOL.md section 13; hub/series/) -----------
+
+# A series and its bands (`points`: first place of a band -> points; `best`: count a person's k
+# best events, or null). `version` grows with every change of the series or of its standings.
+series = sa.Table(
+    "series",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("points", sa.JSON, nullable=False),
+    sa.Column("best", sa.Integer, nullable=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+# The tournaments of a series, in the order they were added (no foreign key on the tournament: a
+# deleted tournament drops out of the standings at the next refresh).
+series_tournaments = sa.Table(
+    "series_tournaments",
+    metadata,
+    sa.Column("series_id", sa.String(64), sa.ForeignKey("series.id"), primary_key=True),
+    sa.Column("tournament_id", sa.String(64), primary_key=True, index=True),
+    sa.Column("added_at", sa.BigInteger, nullable=False),
+)
+
+# The read model (hub/series/keeper.py): the series' tournaments and standings as last made, and
+# what they were made from (`made_from`: each tournament's version and the people merges' count).
+series_standings = sa.Table(
+    "series_standings",
+    metadata,
+    sa.Column("series_id", sa.String(64), sa.ForeignKey("series.id"), primary_key=True),
+    sa.Column("made_from", sa.JSON, nullable=False),
+    sa.Column("body", sa.JSON, nullable=False),
+)

@@ -64,6 +64,9 @@ def result_command(key: str, mid: str, proj: dict[str, Any] | None) -> dict[str,
         command["ranking"] = list(result["ranking"])
     if result.get("entered"):
         command["entered"] = True
+    races = {p["id"]: p.get("race_to") for p in proj.get("players") or []}
+    if len(set(races.values())) > 1 and None not in races.values():  # a handicapped race (PROTOCOL.md 13)
+        command["races"] = races
     if result.get("withdrawn"):  # forfeited by a withdrawal from the event while it was played
         command["withdrawn"] = list(result["withdrawn"])
     return command

@@ -26,8 +26,10 @@ from typing import Any
 
 from hub.tournaments.round_names import bye_word, entered_word, namer
 
+# race_N: each player's own race in a handicapped race (PROTOCOL.md section 13), else empty
 MATCH_COLUMNS = ("key", "round", "round_name", "group", "status", "player_1", "player_2", "player_3",
-                 "score_1", "score_2", "score_3", "winner", "match_id", "table", "stage", "entered", "withdrew")
+                 "score_1", "score_2", "score_3", "race_1", "race_2", "race_3", "winner", "match_id", "table", "stage",
+                 "entered", "withdrew")
 BOM = "\ufeff"  # a spreadsheet then reads the file as UTF-8 (Chinese names)
 PLACING_COLUMNS = ("place", "player_id", "name", "club", "seed", "status", "played", "won", "lost", "points")
 
@@ -132,11 +134,13 @@ def matches(proj: dict[str, Any], lang: str | None = None) -> list[dict[str, Any
     out = []
     for m in draw.get("matches") or []:
         scores = m.get("scores") or {}
+        races = m.get("races") or {}
         out.append({
             "key": m["key"], "stage": m.get("stage", 1), "round": m.get("round"), "round_name": round_name(m),
             "group": m.get("group"),
             "status": m["status"],
-            "players": [{"id": pid, "name": names.get(pid), "score": scores.get(pid)} if pid and pid != "bye" else None
+            "players": [{"id": pid, "name": names.get(pid), "score": scores.get(pid),
+                         **({"race": races[pid]} if pid in races else {})} if pid and pid != "bye" else None
                         for pid in m["players"]],
             "winner": m.get("winner"), "winner_name": names.get(m.get("winner") or ""),
             "match_id": m.get("match_id"), "table": tables.get(m.get("table_id") or ""),
@@ -182,6 +186,7 @@ def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
             never = m["status"] == "bye" or slots[i] == "bye"
             row[f"player_{i + 1}"] = p["name"] if p else (bye if never else "")
             row[f"score_{i + 1}"] = p["score"] if p else None
+            row[f"race_{i + 1}"] = p.get("race") if p else None
         rows.append(row)
     return _csv(MATCH_COLUMNS, rows)
 

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009_registration"
-down_revision = "0007_ratings"
+down_revision = "0008_series"
 branch_labels = None
 depends_on = None
 

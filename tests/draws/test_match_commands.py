@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from hub.draws import calls, projection
 from tests.draws.harness import Stream
 
 
@@ -263,3 +264,19 @@ def test_void_refused_when_its_table_or_players_moved_on() -> None:
     s.do({"kind": "uncall", "key": apart})
     s.do({"kind": "void_result", "key": first, "match_id": match_id})
     assert s.match(first)["status"] == "called"
+
+
+def test_a_handicapped_races_result_keeps_each_race_and_a_win_below_the_others_score() -> None:
+    # PROTOCOL.md section 13: a 1 - 3 win racing to 1 against a race to 5; the draw keeps the races
+    s = seeded(4)
+    s.call("W1-1")
+    mid, _ = calls(s.state)["W1-1"]
+    a, b = s.state.calls["W1-1"].players
+    bad = {"kind": "take_result", "key": "W1-1", "match_id": mid, "winner": a, "scores": {a: 1, b: 3}}
+    for races in ({a: 1}, {a: 1, b: 0}, {a: 1, b: "5"}, [1, 5]):
+        assert s.reject({**bad, "races": races}).code == "bad_request", races
+    s.do({**bad, "races": {a: 1, b: 5}})
+    entry = next(m for m in projection(s.state)["draw"]["matches"] if m["key"] == "W1-1")
+    assert entry["winner"] == a and entry["scores"] == {a: 1, b: 3} and entry["races"] == {a: 1, b: 5}
+    plain = next(m for m in projection(s.state)["draw"]["matches"] if m["key"] == "W1-2")
+    assert "races" not in plain

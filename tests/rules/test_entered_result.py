@@ -118,3 +118,34 @@ def test_a_withdrawal_forfeit_names_who_withdrew_and_only_the_desk_undoes_it() -
     c.send({"kind": "start", "order": ["a", "b", "c"]})
     proj = c.send({**withdrawal, "player": "c"}, server=True)
     assert proj["result"]["reason"] == "disqualification" and proj["result"]["withdrawn"] == ["c"]
+
+
+HANDICAP = {"race_to": {"a": 1, "b": 5}}
+
+
+@pytest.mark.parametrize(("winner", "score"), [("a", {"a": 1, "b": 3}), ("b", {"a": 0, "b": 5}),
+                                               ("a", {"a": 1, "b": 4})])
+def test_a_handicapped_race_is_won_at_the_winners_own_race(winner: str, score: dict[str, int]) -> None:
+    # PROTOCOL.md section 13: 1 - 3 racing to 1 against a race to 5 is a win; the best score need not be it
+    m = Match("wpa_nine", fmt=HANDICAP)
+    proj = entered(m, winner, score)
+    assert proj["status"] == "finished" and proj["winner"] == winner
+    assert {p["id"]: p["racks_won"] for p in proj["players"]} == score
+    assert {p["id"]: p["race_to"] for p in proj["players"]} == {"a": 1, "b": 5}
+
+
+@pytest.mark.parametrize(("winner", "score", "says"), [
+    ("b", {"a": 1, "b": 5}, "a reached their race to 1 too"),
+    ("b", {"a": 0, "b": 3}, "b races to 5: the winner must have won 5 racks, not 3"),
+    ("a", {"a": 0, "b": 3}, "a races to 1"),
+    ("a", {"a": 2, "b": 0}, "out of range"),
+    ("b", {"a": 0, "b": 6}, "0 to the race to 5"),
+])
+def test_a_handicapped_race_refuses_a_result_nobody_could_reach(winner: str, score: dict, says: str) -> None:
+    m = Match("wpa_nine", fmt=HANDICAP)
+    try:
+        entered(m, winner, score)
+    except Exception as exc:
+        assert getattr(exc, "code", None) == "bad_command" and says in str(exc), str(exc)
+    else:
+        raise AssertionError("accepted")

@@ -104,3 +104,25 @@ def test_alternate_break_follows_rack_one_breaker_despite_a_rerack():
     assert p["racks"][0]["breaker"] == "b" and p["rack"]["number"] == 2 and p["rack"]["breaker"] == "b"
     p = m.shot("b", 1, [9])
     assert p["rack"]["number"] == 3 and p["rack"]["breaker"] == "a"
+
+
+def test_a_handicapped_race_is_played_to_each_players_own_race():
+    # PROTOCOL.md section 13: a wins at 3, b at 1; b's single rack ends it although a leads 2 - 1
+    m = started(fmt={"race_to": {"a": 3, "b": 1}})
+    assert [(p["id"], p["race_to"]) for p in m.proj["players"]] == [("a", 3), ("b", 1)]
+    m.shot("a", 1, [9], break_rails=0)
+    p = m.shot("a", 1, [9], break_rails=0)
+    assert p["status"] == "live" and m.p("a")["racks_won"] == 2  # 2 is not a's race
+    p = m.shot("a", 1, [], break_rails=4)
+    p = m.shot("b", 1, [9])
+    assert p["status"] == "finished" and p["winner"] == "b" and p["result"] == {"reason": "race"}
+    assert [m.p(x)["racks_won"] for x in "ab"] == [2, 1]
+
+
+def test_a_handicapped_race_the_stronger_player_wins_at_the_longer_race():
+    m = started(fmt={"race_to": {"a": 3, "b": 2}})
+    for _ in range(2):
+        p = m.shot("a", 1, [9], break_rails=0)
+    assert p["status"] == "live"
+    p = m.shot("a", 1, [9], break_rails=0)
+    assert p["status"] == "finished" and p["winner"] == "a" and m.p("b")["racks_won"] == 0

@@ -190,3 +190,17 @@ async def test_a_check_in_the_appends_transaction_stores_nothing_when_it_fails(e
     assert answer == Rejected("draw_moved", "the draw changed meanwhile")
     assert await match_store.read_events(engine, mid) == []
     assert (await a.matches.projection(mid))["status"] == "scheduled"
+
+
+def test_the_result_of_a_handicapped_race_carries_each_race() -> None:
+    # hub/tournaments/draw_results.py: the races go to the draw (the bracket and the exports show them)
+    from hub.tournaments.draw_results import result_command
+
+    def proj(races: list[int | None]) -> dict[str, Any]:
+        return {"status": "finished", "winner": "b", "version": 9, "result": {"reason": "race"},
+                "players": [{"id": pid, "score": n, "race_to": r}
+                            for pid, n, r in zip("ab", (3, 1), races, strict=True)]}
+
+    assert result_command("W1-1", "m1", proj([5, 1]))["races"] == {"a": 5, "b": 1}
+    assert "races" not in result_command("W1-1", "m1", proj([5, 5]))
+    assert "races" not in result_command("W1-1", "m1", proj([None, None]))

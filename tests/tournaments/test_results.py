@@ -163,3 +163,25 @@ def test_a_match_forfeited_by_a_withdrawal_names_who_withdrew() -> None:
     rows = {r.split(",")[0]: r for r in results.matches_csv(proj).lstrip("\ufeff").splitlines()}
     name = next(p["name"] for p in proj["players"] if p["id"] == "p4")
     assert rows["W1-1"].endswith(f",{name}") and rows["W1-2"].endswith(",,")
+
+
+def test_a_handicapped_race_shows_each_race_in_the_exports() -> None:
+    # PROTOCOL.md section 13: the draw keeps each player's race; results.json and the CSV show them
+    s = Stream()
+    s.add(4, seeded=True)
+    s.draw("single_elimination")
+    s.play("W1-2", "p2")
+    s.call("W1-1")
+    match_id = s.state.calls["W1-1"].match_id
+    s.do({"kind": "take_result", "key": "W1-1", "match_id": match_id, "winner": "p4",
+          "scores": {"p1": 3, "p4": 1}, "races": {"p1": 5, "p4": 1}})
+    proj = proj_of(s)
+    got = {m["key"]: m["players"] for m in results.matches(proj)}
+    assert [(p["id"], p["score"], p["race"]) for p in got["W1-1"]] == [("p1", 3, 5), ("p4", 1, 1)]
+    assert all("race" not in p for p in got["W1-2"])
+    lines = results.matches_csv(proj).lstrip("\ufeff").splitlines()
+    header = lines[0].split(",")
+    rows = {r.split(",")[0]: dict(zip(header, r.split(","), strict=True)) for r in lines[1:]}
+    assert (rows["W1-1"]["race_1"], rows["W1-1"]["race_2"]) == ("5", "1")
+    assert rows["W1-1"]["winner"] == next(p["name"] for p in proj["players"] if p["id"] == "p4")
+    assert rows["W1-2"]["race_1"] == "" and rows["W1-2"]["score_1"] != ""

@@ -5,7 +5,7 @@
 // takes the whole projection's context (draw-view.js drawContext) and returns nodes.
 import { t, tc } from "./i18n.js";
 import { el, isolated } from "./ui.js";
-import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf } from "./draw-view.js";
+import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf, raceText } from "./draw-view.js";
 
 /** A name, isolated so that a right-to-left or mixed name never reorders what is beside it. */
 export function nameNode(text, cls = "name") { return el("bdi", { class: cls, text }); }
@@ -40,6 +40,7 @@ export function card(m, ctx) {
   };
   const head = el("div", { class: "bm-head" },
     el("span", { class: "bm-key", text: m.key }),
+    raceText(m, ctx) ? el("span", { class: "bm-race", text: raceText(m, ctx) }) : null,
     el("span", { class: "bm-state" }, isolated(st.text, st.table, st.names)));
   if (m.match_id) {
     return el("a", { ...attrs, href: `/watch/${encodeURIComponent(m.match_id)}`, title: t("br_watch") }, head, rows);

@@ -25,6 +25,8 @@ export function resultProblem(body, players, discipline, format) {
     const top = Object.keys(s).filter((pid) => s[pid] === best);
     if (body.winner === null) return top.length > 1 ? null : t("dk_res_chase_top", { name: name(top[0]) });
   }
+  const races = format && format.race_to;
+  if (races && typeof races === "object") return handicapProblem(s, body.winner, races, name);
   const others = Object.entries(s).filter(([pid]) => pid !== body.winner).map(([, n]) => n);
   const n = s[body.winner];
   if (others.some((x) => x > n)) return t("dk_res_not_best", { name: name(body.winner), n, best });
@@ -33,6 +35,17 @@ export function resultProblem(body, players, discipline, format) {
   if (race && Object.values(s).some((x) => x > race)) return t("dk_res_over_race", { race });
   if (race && n !== race) return t("dk_res_race", { race, name: name(body.winner), n });
   return null;
+}
+
+/** A handicapped race (a race per player, PROTOCOL.md section 13): nobody passed their own race,
+ * the winner reached theirs and nobody else did; the best score need not be the winner's. */
+function handicapProblem(s, winner, races, name) {
+  for (const [pid, n] of Object.entries(s)) {
+    if (races[pid] !== undefined && n > races[pid]) return t("dk_res_over_own_race", { name: name(pid), race: races[pid] });
+  }
+  if (s[winner] !== races[winner]) return t("dk_res_race", { race: races[winner], name: name(winner), n: s[winner] });
+  const other = Object.keys(s).find((pid) => pid !== winner && s[pid] === races[pid]);
+  return other ? t("dk_res_other_reached", { name: name(other), race: races[other] }) : null;
 }
 
 /** players: [{id, name, score}]; onSubmit(body, button) -> promise; onRefuse(text): a score the
@@ -84,7 +97,7 @@ export function resultForm({ key, players, discipline, format = null, onSubmit, 
   });
   form.setFormat = (f) => {
     fmt = f || null;
-    if (fmt && fmt.race_to) form.dataset.race = String(fmt.race_to);
+    if (fmt && fmt.race_to) form.dataset.race = typeof fmt.race_to === "object" ? Object.values(fmt.race_to).join("-") : String(fmt.race_to);
   };
   return form;
 }

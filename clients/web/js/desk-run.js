@@ -13,7 +13,7 @@ import { forgetCodes } from "./desk-codes.js";
 import { setupText } from "./desk-setup.js";
 import { resultForm } from "./desk-result.js";
 import { namesForIds } from "./entries.js";
-import { isMatch, matchRoundName } from "./draw-view.js";
+import { isMatch, matchRoundName, raceList } from "./draw-view.js";
 import { say, noticeLine, nameOf, busy, errorText, ask, named } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
@@ -154,6 +154,7 @@ export function runView(ctx) {
         el("div", { class: "rt-meta muted small" },
           m.draw ? el("span", { class: "rt-key", text: `${m.draw.key}` }) : el("span", { text: t("dk_by_hand") }),
           el("span", { text: ` · ${m.status === "live" && m.rack ? t("rack_n", { n: m.rack.number }) : tc("s", m.status)}` }),
+          raceList(m) ? el("span", { class: "rt-race", text: ` · ${t("race_each", { races: raceList(m).join(" – ") })}` }) : null,
           e && e.status === "finished" && (e.withdrawn || []).length
             ? el("span", { class: "rt-withdrew" }, named(` · ${t("withdrew", { name: e.withdrawn.map(name).join(", ") })}`)) : null),
         el("ul", { class: "rt-players" }, (m.players || []).map((p) => el("li", { class: m.winner === p.id ? "won" : "" },
@@ -190,7 +191,9 @@ export function runView(ctx) {
   function remaining(m) {
     const f = (draw() && draw().match && draw().match.format) || {};
     const won = (m.players || []).map((p) => Number(p.racks_won ?? p.score ?? 0));
-    if (f.race_to) return 1 - Math.max(0, ...won) / f.race_to;
+    // each player's own race where the match has one (a handicapped race), else the draw's
+    const races = (m.players || []).map((p) => Number(p.race_to || f.race_to || 0));
+    if (races.every((r) => r > 0)) return 1 - Math.max(0, ...won.map((n, i) => n / races[i]));
     if (f.racks) return 1 - won.reduce((a, b) => a + b, 0) / f.racks;
     return 1;
   }

@@ -155,6 +155,29 @@ export function slotLabels(m, ctx) {
   });
 }
 
+/** Each player's race in player order where they differ (a handicapped race: [7, 5]), else null:
+ * read from the players' race_to, or from a format that gives one per player. */
+export function raceList(match) {
+  const f = (match && match.format) || {};
+  const players = (match && match.players) || [];
+  let races = players.map((p) => p && p.race_to).filter((n) => n !== undefined && n !== null);
+  if (races.length !== players.length || !races.length) {
+    races = f.race_to && typeof f.race_to === "object" ? players.map((p) => p && f.race_to[p.id]) : [];
+    if (races.length && races.some((n) => n === undefined)) races = Object.values(f.race_to);
+  }
+  return races.length > 1 && new Set(races).size > 1 ? races : null;
+}
+
+/** "Race 7 – 5" for a draw match whose players race to different lengths (a handicapped race,
+ * PROTOCOL.md section 13), read from its live match's players (or the draw's `races`), else "". */
+export function raceText(m, ctx) {
+  const lm = m.match_id ? ctx.live.get(m.match_id) : null;
+  const slots = (m.players || []).filter(isPlayer);
+  const races = lm ? raceList(lm.match)
+    : m.races ? raceList({ players: slots.map((pid) => ({ id: pid, race_to: m.races[pid] })) }) : null;
+  return races ? t("race_each", { races: races.join(" – ") }) : "";
+}
+
 /** A player's score in a match: the result once finished, the live score while it is played. */
 export function scoreOf(m, pid, ctx) {
   if (m.status === "finished" && m.scores && pid in m.scores) return m.scores[pid];

@@ -25,6 +25,8 @@ import zhFollow from "./strings/zh-CN/follow.js";
 import zhEntry from "./strings/zh-CN/entry.js";
 import zhRatings from "./strings/zh-CN/ratings.js";
 import NOTE_ARGS from "./strings/note-args.js";
+import enSeries from "./strings/en/series.js";
+import zhSeries from "./strings/zh-CN/series.js";
 
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
@@ -33,6 +35,8 @@ const STRINGS = {
   "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow, zhEntry,
     zhRatings),
 };
+Object.assign(STRINGS.en, enSeries);
+Object.assign(STRINGS["zh-CN"], zhSeries);
 
 const KEY = "cuehub.lang";
 

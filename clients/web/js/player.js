@@ -10,7 +10,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, header, isolated, setConn, notFoundCard } from "./ui.js";
-import { DECIDED, drawContext, matchRoundName, nextMatch, playerMatches, slotLabels, scoreOf, matchState } from "./draw-view.js";
+import { DECIDED, drawContext, matchRoundName, nextMatch, playerMatches, slotLabels, scoreOf, matchState, raceText } from "./draw-view.js";
 import { Follow } from "./player-follow.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -132,7 +132,7 @@ function matchRow(m, ctx) {
     : decided && m.winner ? (m.winner === pid ? t("pl_won") : t("pl_lost")) : isolated(st.text, st.table);
   const cls = decided && m.winner ? (m.winner === pid ? "won" : "lost") : m.status;
   return el("li", { class: `pl-m ${cls}`, dataset: { key: m.key, status: m.status } },
-    el("span", { class: "pl-m-round", text: `${roundName(m)} · ${m.key}` }),
+    el("span", { class: "pl-m-round", text: [roundName(m), m.key, raceText(m, ctx)].filter(Boolean).join(" · ") }),
     el("span", { class: "pl-m-vs" }, el("span", { class: "muted", text: `${t("pl_vs")} ` }),
       other.pid ? el("bdi", { class: "name", text: nameOf(ctx, other.pid) }) : el("span", { class: "muted", text: other.text || "" })),
     el("span", { class: "pl-m-score", text: mine !== null && mine !== undefined ? `${mine}–${theirs ?? 0}` : m.status === "walkover" ? t("br_wo_short") : "" }),

@@ -3,7 +3,7 @@
 
 import { t, tc, langSwitch, applyI18n, onLangChange, noteText as translateNote } from "./i18n.js";
 import { remainingMs } from "./live.js";
-import { drawEntry, matchRoundName } from "./draw-view.js";
+import { drawEntry, matchRoundName, raceList } from "./draw-view.js";
 import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 
 /** el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...) */
@@ -113,11 +113,13 @@ export function playerName(match, id) {
   return p ? p.name : String(id);
 }
 
-/** "Race to 7", "9 racks", "40 minutes"; a game the hub does not judge first: "snooker · Race to 4". */
+/** "Race to 7", "Race 7 – 5" (a race per player), "9 racks", "40 minutes"; a game the hub does not judge first: "snooker · Race to 4". */
 export function formatLabel(match) {
   const f = (match && match.format) || {};
   let length = "";
-  if (f.race_to) length = t("race_to", { n: f.race_to });
+  const races = raceList(match);
+  if (races) length = t("race_each", { races: races.join(" – ") });
+  else if (f.race_to) length = t("race_to", { n: typeof f.race_to === "object" ? Object.values(f.race_to)[0] : f.race_to });
   else if (f.racks) length = t(f.racks === 1 ? "n_racks_one" : "n_racks", { n: f.racks });
   else if (f.minutes) length = t("n_minutes", { n: f.minutes });
   return [f.game, length].filter(Boolean).join(" · ");

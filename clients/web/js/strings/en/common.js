@@ -36,6 +36,7 @@ export default {
   "score": "Score",
   "points": "Points",
   "race_to": "Race to {n}",
+  "race_each": "Race {races}",
   "n_racks": "{n} racks",
   "n_racks_one": "{n} rack",
   "n_minutes": "{n} min",

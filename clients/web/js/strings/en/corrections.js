@@ -67,6 +67,8 @@ export default {
   "dk_res_no_winner": "No winner (tie)",
   "dk_res_chase_top": "Not saved: {name} has the best score alone, so {name} is the winner.",
   "dk_res_race": "Not saved: in a race to {race} the winner reaches {race}; {name} has {n}.",
+  "dk_res_over_own_race": "Not saved: {name} races to {race} and cannot have more.",
+  "dk_res_other_reached": "Not saved: {name} reached their race to {race} too; only the winner reaches their race.",
   "dk_res_over_race": "Not saved: in a race to {race} nobody wins more than {race} racks.",
   "dk_res_chase_sum": "Not saved: chase points are net, so the three scores add up to 0.",
   "dk_moved_to": "{key} moved to {name}.",

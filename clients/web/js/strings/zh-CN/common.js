@@ -36,6 +36,7 @@ export default {
   "score": "比分",
   "points": "积分",
   "race_to": "抢{n}",
+  "race_each": "抢{races}",
   "n_racks": "{n}局",
   "n_racks_one": "{n}局",
   "n_minutes": "{n}分钟",

@@ -67,6 +67,8 @@ export default {
   "dk_res_no_winner": "无胜者（并列）",
   "dk_res_chase_top": "未保存：{name} 单独得分最高，胜者应为 {name}。",
   "dk_res_race": "未保存：抢{race}比赛的胜者须赢满 {race} 局；{name} 为 {n}。",
+  "dk_res_over_own_race": "未保存：{name}抢{race}，不能超过 {race} 局。",
+  "dk_res_other_reached": "未保存：{name}也抢满了 {race} 局；只有胜者抢满自己的局数。",
   "dk_res_over_race": "未保存：抢{race}比赛任何人都不会赢超过 {race} 局。",
   "dk_res_chase_sum": "未保存：追分为净分，三人得分之和须为 0。",
   "dk_moved_to": "{key} 已换到 {name}。",
