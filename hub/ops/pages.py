@@ -65,6 +65,9 @@ PAGES = {
     # reads "table" from its path: /watch/table/{id}, /commentator/table/{id}).
     "/watch/table/{table_id}": ("watch", "watch_title", False),
     "/commentator/table/{table_id}": ("commentator", "commentator_title", False),
+    # People across events (PROTOCOL.md section 12): the directory and a person's profile.
+    "/people": ("people", "people_title", False),
+    "/people/{person_id}": ("person", "person_title", False),
 }
 
 

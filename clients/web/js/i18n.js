@@ -11,6 +11,7 @@ import enDesk from "./strings/en/desk.js";
 import enCorrections from "./strings/en/corrections.js";
 import enFans from "./strings/en/fans.js";
 import enFollow from "./strings/en/follow.js";
+import enPeople from "./strings/en/people.js";
 import zhCommon from "./strings/zh-CN/common.js";
 import zhMatch from "./strings/zh-CN/match.js";
 import zhTablet from "./strings/zh-CN/tablet.js";
@@ -20,12 +21,13 @@ import zhDesk from "./strings/zh-CN/desk.js";
 import zhCorrections from "./strings/zh-CN/corrections.js";
 import zhFans from "./strings/zh-CN/fans.js";
 import zhFollow from "./strings/zh-CN/follow.js";
+import zhPeople from "./strings/zh-CN/people.js";
 import NOTE_ARGS from "./strings/note-args.js";
 
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
-  en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow),
-  "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow),
+  en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow, enPeople),
+  "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow, zhPeople),
 };
 
 const KEY = "cuehub.lang";
