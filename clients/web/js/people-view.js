@@ -9,6 +9,11 @@ import { traitsOf } from "./disciplines.js";
 /** The profile's address of a person id. */
 export function personHref(person) { return `/people/${encodeURIComponent(person)}`; }
 
+/** `node` (a name) inside a link to the profile of `person`, or as it is without one. */
+export function toProfile(person, node) {
+  return person ? el("a", { class: "person-link", href: personHref(person), dataset: { person } }, node) : node;
+}
+
 /** A player's name: a link to their profile where the entry has a person, else the name alone. Always
  * isolated (<bdi>), so a right-to-left name never reorders what is beside it. */
 export function personName(name, person, attrs = {}) {

@@ -76,7 +76,6 @@ export default {
   "pp_cm_event": "This event",
   "pp_cm_career": "Career",
   "pp_cm_h2h": "Head-to-head",
-  "pp_cm_h2h_line": "{a} {aw} – {bw} {b}",
   "pp_cm_h2h_racks": "Racks {ar} – {br}",
   "pp_cm_first": "First meeting",
   // the overlay's statistics line

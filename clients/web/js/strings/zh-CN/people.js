@@ -76,7 +76,6 @@ export default {
   "pp_cm_event": "本次赛事",
   "pp_cm_career": "生涯",
   "pp_cm_h2h": "交手记录",
-  "pp_cm_h2h_line": "{a} {aw} – {bw} {b}",
   "pp_cm_h2h_racks": "局数 {ar} – {br}",
   "pp_cm_first": "首次交手",
   // the overlay's statistics line
