@@ -43,7 +43,8 @@ class Event:
         added = call(self.url, "POST", f"/api/tournaments/{self.tid}/players",
                      {"players": [{"name": n, "seed": i + 1} for i, n in enumerate(self.names)]})
         self.players = {p["name"]: p for p in added["players"]}
-        call(self.url, "POST", f"/api/tournaments/{self.tid}/draw", {"type": "single_elimination", "seeding": "seeded", "match": WPA})
+        call(self.url, "POST", f"/api/tournaments/{self.tid}/draw",
+             {"type": "single_elimination", "seeding": "seeded", "match": WPA})
 
     def pid(self, name: str) -> str:
         return str(self.players[name]["id"])
@@ -69,8 +70,10 @@ class Event:
         mid, w = e["match_id"], self.pid(winner)
         loser = next(p for p in e["players"] if p != w)
         self.send(mid, {"kind": "start", "breaker": loser})
-        self.send(mid, {"kind": "shot", "player": loser, "first_contact": 1, "break_rails": 4, "intent": "pot"})
-        self.send(mid, {"kind": "shot", "player": w, "first_contact": 1, "pocketed": list(range(1, 10)), "intent": "pot"})
+        self.send(mid, {"kind": "shot", "player": loser, "first_contact": 1, "break_rails": 4,
+                        "intent": "pot"})
+        run_out = list(range(1, 10))
+        self.send(mid, {"kind": "shot", "player": w, "first_contact": 1, "pocketed": run_out, "intent": "pot"})
         self.send(mid, {"kind": "shot", "player": w, "first_contact": 1, "pocketed": [9], "break_rails": 4})
         wait_until(lambda: self.entry(key)["status"] == "finished", what=f"{key} finished")
         return str(mid)

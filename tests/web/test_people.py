@@ -41,7 +41,8 @@ def names_listed(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_directory_finds_as_you_type(hub: Hub, browser: Any, guard: PageWatch, history: History, lang: str) -> None:
+def test_the_directory_finds_as_you_type(hub: Hub, browser: Any, guard: PageWatch, history: History,
+                                        lang: str) -> None:
     page = open_page(browser, guard, f"{hub.url}/people", lang=lang)
     page.wait_for_selector("body[data-loading='false']")
     assert page.locator("label[for='people-q']").text_content() == ("Find a player" if lang == "en" else "查找球员")
@@ -68,7 +69,8 @@ def test_the_directory_finds_as_you_type(hub: Hub, browser: Any, guard: PageWatc
 
 
 def test_the_directory_pages_with_more(hub: Hub, browser: Any, guard: PageWatch) -> None:
-    call(hub.url, "POST", "/api/people", {"people": [{"name": f"Pager {i:02d}", "club": "Paging club"} for i in range(25)]})
+    pagers = [{"name": f"Pager {i:02d}", "club": "Paging club"} for i in range(25)]
+    call(hub.url, "POST", "/api/people", {"people": pagers})
     page = open_page(browser, guard, f"{hub.url}/people?q=pager")
     page.wait_for_selector("body[data-query='pager'][data-results='20']")
     assert page.locator("#people-more").is_visible()
@@ -104,7 +106,8 @@ def test_a_profile_on_a_phone(hub: Hub, browser: Any, guard: PageWatch, history:
     assert rows.nth(1).locator("a.person-link").get_attribute("href") == f"/people/{zheng}"
     # statistics: two matches played (one by hand), a golden break, a table run
     stat = page.locator("#pp-stats")
-    assert stat.locator("[data-stat='matches'] dd").inner_text() == ("2 of 2 · 100%" if lang == "en" else "2 / 2 · 100%")
+    won = "2 of 2 · 100%" if lang == "en" else "2 / 2 · 100%"
+    assert stat.locator("[data-stat='matches'] dd").inner_text() == won
     assert stat.locator("[data-stat='golden_breaks'] dd").inner_text() == "1"
     assert stat.locator("[data-stat='table_runs'] dd").inner_text() == "1"
     assert stat.locator(".pp-entered-note").count() == 1
@@ -113,7 +116,8 @@ def test_a_profile_on_a_phone(hub: Hub, browser: Any, guard: PageWatch, history:
     assert not guard.errors and not guard.dialogs
 
 
-def test_head_to_head_against_anyone_picked_by_name(hub: Hub, browser: Any, guard: PageWatch, history: History) -> None:
+def test_head_to_head_against_anyone_picked_by_name(hub: Hub, browser: Any, guard: PageWatch,
+                                                   history: History) -> None:
     wang, zheng = history.person("王也"), history.person("Zheng Yubo")
     page = open_page(browser, guard, f"{hub.url}/people/{wang}")
     page.wait_for_selector("body[data-person]")
@@ -139,7 +143,8 @@ def test_head_to_head_against_anyone_picked_by_name(hub: Hub, browser: Any, guar
     assert not guard.errors
 
 
-def test_a_merged_person_sends_the_reader_on_and_an_unknown_id_is_not_found(hub: Hub, browser: Any, guard: PageWatch) -> None:
+def test_a_merged_person_sends_the_reader_on_and_an_unknown_id_is_not_found(hub: Hub, browser: Any,
+                                                                           guard: PageWatch) -> None:
     made = call(hub.url, "POST", "/api/people", {"people": [{"name": "Old Name"}, {"name": "New Name"}]})["people"]
     old, new = made[0]["id"], made[1]["id"]
     call(hub.url, "POST", f"/api/people/{old}/merge", {"into": new})
@@ -154,7 +159,8 @@ def test_a_merged_person_sends_the_reader_on_and_an_unknown_id_is_not_found(hub:
 
 
 @pytest.mark.parametrize(("size", "lang"), [("tablet", "en"), ("tablet", "zh"), ("tv", "en"), ("tv", "zh")])
-def test_the_pages_at_tablet_and_tv_sizes(hub: Hub, browser: Any, guard: PageWatch, history: History, size: str, lang: str) -> None:
+def test_the_pages_at_tablet_and_tv_sizes(hub: Hub, browser: Any, guard: PageWatch, history: History,
+                                          size: str, lang: str) -> None:
     wang, zheng = history.person("王也"), history.person("Zheng Yubo")
     page = open_page(browser, guard, f"{hub.url}/people/{wang}?vs={zheng}", size=size, lang=lang)
     page.wait_for_selector(f"body[data-matches='3'][data-vs='{zheng}']")

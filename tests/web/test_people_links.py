@@ -49,26 +49,28 @@ def test_the_bracket_names_lead_to_profiles_and_the_card_to_the_match(hub: Hub, 
     assert not guard.errors
 
 
-def test_the_board_and_the_player_page_link_names(hub: Hub, browser: Any, guard: PageWatch, history: History) -> None:
+def test_the_board_and_the_player_page_link_names(hub: Hub, browser: Any, guard: PageWatch,
+                                                  history: History) -> None:
     w2 = history.week2
     board = open_page(browser, guard, f"{hub.url}/board/{w2.tid}", size=TV, locale="zh-CN")
     board.wait_for_selector(f".cell .pl-row a.person-link[data-person='{w2.person('Zheng Yubo')}']")
-    assert board.locator(f".cell .pl-row a.person-link[data-person='{w2.person('王也')}']").first.get_attribute("href") \
-        == f"/people/{w2.person('王也')}"
+    wang = board.locator(f".cell .pl-row a.person-link[data-person='{w2.person('王也')}']").first
+    assert wang.get_attribute("href") == f"/people/{w2.person('王也')}"
     shot(board, "people-links-board-tv-zh")
     player = open_page(browser, guard, f"{hub.url}/player/{w2.tid}/{w2.pid('王也')}")
     player.wait_for_selector("#pl-name")
     assert player.locator("a.person-link:has(#pl-name)").get_attribute("href") == f"/people/{w2.person('王也')}"
     player.wait_for_selector("#pl-next a.person-link:has(#next-opponent)")
-    assert player.locator("#pl-next a.person-link:has(#next-opponent)").get_attribute("href") == f"/people/{w2.person('Zheng Yubo')}"
+    opponent = player.locator("#pl-next a.person-link:has(#next-opponent)")
+    assert opponent.get_attribute("href") == f"/people/{w2.person('Zheng Yubo')}"
     rows = player.locator("#pl-list .pl-m a.person-link")
     assert rows.count() >= 1 and rows.first.get_attribute("href") == f"/people/{w2.person('Fedor Gorst')}"
     assert not guard.errors
 
 
 @pytest.mark.parametrize(("size", "lang"), [(TV, "en"), (PHONE, "zh")])
-def test_the_commentator_shows_head_to_head_and_both_players_statistics(hub: Hub, browser: Any, guard: PageWatch,
-                                                                      history: History, size: dict[str, int], lang: str) -> None:
+def test_the_commentator_shows_head_to_head_and_both_players_statistics(
+        hub: Hub, browser: Any, guard: PageWatch, history: History, size: dict[str, int], lang: str) -> None:
     w2 = history.week2
     wang, zheng = w2.person("王也"), w2.person("Zheng Yubo")
     page = open_page(browser, guard, f"{hub.url}/commentator/{history.live_match}", size=size,
@@ -90,9 +92,11 @@ def test_the_commentator_shows_head_to_head_and_both_players_statistics(hub: Hub
     # a stroke moves this match's statistics on, live (whoever is at the table misses: always a stroke)
     m = call(hub.url, "GET", f"/api/matches/{history.live_match}")
     low = min(b for b in m["rack"]["on_table"] if b)
-    w2.send(history.live_match, {"kind": "shot", "player": m["rack"]["shooter"], "first_contact": low, "rail": True})
+    miss = {"kind": "shot", "player": m["rack"]["shooter"], "first_contact": low, "rail": True}
+    w2.send(history.live_match, miss)
     page.wait_for_selector(f"body[data-people-stats='{m['version'] + 1}']")
     strokes = call(hub.url, "GET", f"/api/matches/{history.live_match}/stats")["players"]
-    assert sum(p["stats"]["total"]["strokes"]["count"] for p in strokes) == m["version"]  # every event but the start is a stroke
+    # every event but the start is a stroke
+    assert sum(p["stats"]["total"]["strokes"]["count"] for p in strokes) == m["version"]
     shot(page, f"people-commentator-{'tv' if size == TV else 'phone'}-{lang}")
     assert not guard.errors
