@@ -79,5 +79,15 @@ export default {
   "pp_cm_h2h_racks": "Racks {ar} – {br}",
   "pp_cm_first": "First meeting",
   // the overlay's statistics line
-  "pp_ov_line": "Breaks {breaks} · dry {dry} · runs {runs} · fouls {fouls}"
+  "pp_ov_line": "Breaks {breaks} · dry {dry} · runs {runs} · fouls {fouls}",
+  // the desk: finding people, what an added list linked
+  "pp_dk_find": "Add someone who has played here before",
+  "pp_dk_profile": "Profile",
+  "pp_dk_added_person": "{name} added.",
+  "pp_dk_links": "{linked} linked to people already known, {created} new.",
+  "pp_dk_link_linked": "Known",
+  "pp_dk_link_created": "New person",
+  "pp_dk_relink": "Person…",
+  "pp_dk_relink_find": "Link this entry to another person",
+  "pp_dk_relinked": "{name} is now linked to {person}."
 };

@@ -79,5 +79,15 @@ export default {
   "pp_cm_h2h_racks": "局数 {ar} – {br}",
   "pp_cm_first": "首次交手",
   // the overlay's statistics line
-  "pp_ov_line": "开球 {breaks} · 空开 {dry} · 清台 {runs} · 犯规 {fouls}"
+  "pp_ov_line": "开球 {breaks} · 空开 {dry} · 清台 {runs} · 犯规 {fouls}",
+  // the desk: finding people, what an added list linked
+  "pp_dk_find": "添加曾在这里参赛的球员",
+  "pp_dk_profile": "资料",
+  "pp_dk_added_person": "已添加 {name}。",
+  "pp_dk_links": "{linked} 人关联到已有球员，{created} 人为新建。",
+  "pp_dk_link_linked": "已有",
+  "pp_dk_link_created": "新建",
+  "pp_dk_relink": "关联…",
+  "pp_dk_relink_find": "将此报名关联到另一位球员",
+  "pp_dk_relinked": "{name} 已关联到 {person}。"
 };
