@@ -29,8 +29,8 @@ def entry(hub: Hub, tid: str, name: str) -> dict[str, Any]:
 
 
 def test_find_add_report_and_relink(hub: Hub, browser: Any, guard: PageWatch) -> None:
-    known = call(hub.url, "POST", "/api/people", {"people": [
-        {"name": "王也", "club": "Beijing"}, {"name": "Zheng Yubo"}, {"name": "Nick Newman", "club": "Leeds"}]})["people"]
+    people = [{"name": "王也", "club": "Beijing"}, {"name": "Zheng Yubo"}, {"name": "Nick Newman", "club": "Leeds"}]
+    known = call(hub.url, "POST", "/api/people", {"people": people})["people"]
     wang, zheng, nick = (p["id"] for p in known)
     tid = call(hub.url, "POST", "/api/tournaments", {"name": "Thursday"})["id"]
     page = desk_page(browser, guard, hub, f"/desk/{tid}/players")
