@@ -90,6 +90,8 @@ def test_a_profile_on_a_phone(hub: Hub, browser: Any, guard: PageWatch, history:
     assert page.locator("#pp-name").inner_text() == "王也"
     # the live match: the week 2 final
     assert page.locator("#pp-watch").get_attribute("href") == f"/watch/{history.live_match}"
+    page.wait_for_selector("#pp-live-score")
+    assert "Zheng Yubo" in page.inner_text("#pp-live-score")  # who they play and the score
     # events, newest first, with the place of the finished one
     events = page.locator("#pp-event-list .pp-e")
     assert [events.nth(i).get_attribute("data-tournament") for i in range(2)] == [history.week2.tid, history.week1.tid]

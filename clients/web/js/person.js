@@ -31,6 +31,7 @@ let discipline = new URLSearchParams(location.search).get("discipline") || ""; /
 let matches = [];
 let next = null;
 let asked = 0;
+let liveMatch = null; // GET /api/matches/{id} of the live match: its players and score
 
 function notFound() {
   found = false;
@@ -94,12 +95,24 @@ function renderLive(p) {
   const lv = p.live;
   liveBox.classList.toggle("hidden", !lv);
   document.body.dataset.live = lv ? lv.match_id : "";
-  if (!lv) { liveBox.replaceChildren(); return; }
+  if (!lv) { liveBox.replaceChildren(); liveMatch = null; return; }
+  if (!liveMatch || liveMatch.id !== lv.match_id || liveMatch.asked < Date.now() - REFRESH_MS / 2) loadLiveMatch(lv.match_id);
+  const m = liveMatch && liveMatch.id === lv.match_id ? liveMatch.match : null;
   fill(liveBox, el("h2", { class: "section-title pp-live-title", text: t("pp_live") }),
     el("div", { class: "pp-live-what" }, [tc("d", lv.discipline), lv.draw_key].filter(Boolean).join(" · ")),
+    m ? el("div", { class: "pp-live-score", id: "pp-live-score" }, (m.players || []).map((x, i) => [i ? el("span", { class: "muted", text: " – " }) : null,
+      el("bdi", { class: x.id === lv.player_id ? "me" : "", text: x.name }), el("b", { text: ` ${x.score ?? 0}` })])) : null,
     el("div", { class: "pp-live-links" },
       el("a", { class: "btn primary", id: "pp-watch", href: `/watch/${encodeURIComponent(lv.match_id)}`, text: t("pp_live_watch") }),
       lv.tournament_id ? el("a", { class: "btn", href: `/bracket/${encodeURIComponent(lv.tournament_id)}`, text: t("pp_live_bracket") }) : null));
+}
+
+async function loadLiveMatch(mid) {
+  liveMatch = { id: mid, asked: Date.now(), match: liveMatch && liveMatch.id === mid ? liveMatch.match : null };
+  try {
+    const m = await getJSON(`/api/matches/${encodeURIComponent(mid)}`);
+    if (liveMatch && liveMatch.id === mid) { liveMatch.match = m; if (person) renderLive(person); }
+  } catch (_) { /* the profile's next read tries again */ }
 }
 
 function chooser(games) {
