@@ -50,7 +50,7 @@ def test_find_add_report_and_relink(hub: Hub, browser: Any, guard: PageWatch) ->
     # a pasted list: one linked by the rule, one new person
     page.fill("#players-text", "Zheng Yubo\nBrand New Player\n")
     page.click("#add-players")
-    page.wait_for_selector("#players-message.ok")
+    page.wait_for_selector("#players-message.ok:has-text('linked to people already known')")
     assert "1 linked to people already known, 1 new." in page.inner_text("#players-message")
     new_row = page.locator("#player-list .player-row", has_text="Brand New Player")
     assert new_row.locator(".badge").last.get_attribute("data-link") == "created"
