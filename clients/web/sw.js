@@ -6,7 +6,7 @@
 // the disciplines' traits (GET /api/disciplines: disciplines.js reads them before the page starts).
 // The table socket and the hub's other reads are never cached here: entries wait in the tablet's
 // own queue (live.js).
-const CACHE = "cuehub-tablet-v6"; // v6: the sign-up strings (js/strings/*/entry.js, imported by i18n.js); v5: disciplines.js and /api/disciplines (the pages read traits, not names); v4: the language tables in js/strings/
+const CACHE = "cuehub-tablet-v7"; // v7: the people, ratings and series areas of the language tables; v6: the sign-up strings (js/strings/*/entry.js, imported by i18n.js); v5: disciplines.js and /api/disciplines (the pages read traits, not names); v4: the language tables in js/strings/
 const DISCIPLINES = "/api/disciplines";
 const SHELL = "/tablet/_shell";
 const NETWORK_WAIT_MS = 4000;
@@ -31,6 +31,9 @@ const ASSETS = [
   "/static/js/strings/en/fans.js",
   "/static/js/strings/en/follow.js",
   "/static/js/strings/en/entry.js",
+  "/static/js/strings/en/people.js",
+  "/static/js/strings/en/ratings.js",
+  "/static/js/strings/en/series.js",
   "/static/js/strings/zh-CN/common.js",
   "/static/js/strings/zh-CN/match.js",
   "/static/js/strings/zh-CN/tablet.js",
@@ -41,6 +44,9 @@ const ASSETS = [
   "/static/js/strings/zh-CN/fans.js",
   "/static/js/strings/zh-CN/follow.js",
   "/static/js/strings/zh-CN/entry.js",
+  "/static/js/strings/zh-CN/people.js",
+  "/static/js/strings/zh-CN/ratings.js",
+  "/static/js/strings/zh-CN/series.js",
   "/static/js/disciplines.js",
 ];
 

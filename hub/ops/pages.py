@@ -71,6 +71,9 @@ PAGES = {
     "/ratings": ("ratings", "ratings_title", False),
     # A series' standings over several tournaments, live as they finish (PROTOCOL.md section 13).
     "/series/{series_id}": ("series", "series_title", False),
+    # People across events (PROTOCOL.md section 12): the directory and a person's profile.
+    "/people": ("people", "people_title", False),
+    "/people/{person_id}": ("person", "person_title", False),
 }
 
 

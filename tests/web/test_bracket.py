@@ -145,7 +145,7 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
     assert phone.inner_text("#br-name") == XSS_TOURNAMENT
     # A called match links to its watch page and says where it is.
     first = next(m for m in ev.get()["draw"]["matches"] if m["key"] == "W1-1")
-    assert phone.get_attribute(".bm[data-key='W1-1']", "href") == f"/watch/{first['match_id']}"
+    assert phone.get_attribute(".bm[data-key='W1-1'] a.bm-watch", "href") == f"/watch/{first['match_id']}"
     assert "Table" in phone.inner_text(".bm[data-key='W1-1'] .bm-state")
     # Waiting matches say where their players come from.
     assert "Winner of W1-1" in phone.inner_text(".bm[data-key='W2-1']")

@@ -8,6 +8,7 @@ import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel
 import { CallAnnouncer, roundLabel } from "./board-call.js";
 import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 import { checkInCountdown } from "./board-check-in.js";
+import { toProfile } from "./people-view.js";
 
 const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
@@ -56,6 +57,12 @@ function layout(n) {
   return { cols, rows: Math.max(1, Math.ceil(n / cols)) };
 }
 
+/** A player's name node leading to their profile (/people/{id}) where the entry has a person. */
+function linked(pid, node) {
+  const p = ((tournament && tournament.players) || []).find((x) => x.id === pid);
+  return toProfile(p && p.person, node);
+}
+
 function nameOf(pid) {
   const p = ((tournament && tournament.players) || []).find((x) => x.id === pid);
   return p ? p.name : t("br_tbd");
@@ -72,7 +79,7 @@ function renderUpNext() {
     upNext.classList.toggle("hidden", !firsts.length);
     fill(upNext, firsts.length ? [el("span", { class: "un-label", text: draw.champion ? t("br_champion") : t("br_group_winners") }),
       firsts.map((pid) => el("span", { class: "un-item un-champion", dataset: { player: pid } },
-        el("span", { class: "un-names" }, "★ ", el("bdi", { text: nameOf(pid) }))))] : []);
+        el("span", { class: "un-names" }, "★ ", linked(pid, el("bdi", { text: nameOf(pid) })))))] : []);
     return;
   }
   if (!draw || !keys.length) { upNext.classList.add("hidden"); fill(upNext); return; }
@@ -183,7 +190,7 @@ function renderCell(tableId) {
     return el("div", { class: `pl-row ${at ? "at-table" : ""} ${m.winner === p.id ? "winner" : ""}`, dataset: { player: p.id } },
       el("span", { class: "marker", text: at ? "▶" : "" }),
       // the winner's star after the name, outside its isolation (a right-to-left name keeps it on its right)
-      el("span", { class: "nm" }, el("bdi", { class: "name", text: p.name }),
+      el("span", { class: "nm" }, linked(p.id, el("bdi", { class: "name", text: p.name })),
         m.winner === p.id ? el("span", { class: "nm-star", text: "★" }) : null),
       showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) })
         : p.group ? el("span", { class: `grp ${p.group}`, text: t(p.group) }) : null,

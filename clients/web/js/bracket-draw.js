@@ -5,10 +5,14 @@
 // takes the whole projection's context (draw-view.js drawContext) and returns nodes.
 import { t, tc } from "./i18n.js";
 import { el, isolated } from "./ui.js";
+import { toProfile } from "./people-view.js";
 import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf, raceText } from "./draw-view.js";
 
-/** A name, isolated so that a right-to-left or mixed name never reorders what is beside it. */
-export function nameNode(text, cls = "name") { return el("bdi", { class: cls, text }); }
+/** A player's name, isolated so that a right-to-left or mixed name never reorders what is beside
+ * it, leading to their profile (/people/{id}) where the entry has a person. */
+export function playerNode(p, text = p && p.name, attrs = {}) {
+  return toProfile(p && p.person, el("bdi", { class: "name", ...attrs, text }));
+}
 
 /** A name with its mark (the winner's ✓, the champion's ★) after it, outside the name's isolation:
  * inside it, a right-to-left name would put the mark on its left. */
@@ -29,7 +33,7 @@ export function card(m, ctx) {
       dataset: pid ? { player: pid } : {}, title: gone ? t("br_withdrawn") : null },
       p && p.seed ? el("span", { class: "seed", text: String(p.seed) }) : el("span", { class: "seed" }),
       el("span", { class: "who" },
-        withMark(nameNode(p ? p.name : pid ? String(pid) : slot.text), won ? "✓" : ""),
+        withMark(playerNode(p, p ? p.name : pid ? String(pid) : slot.text), won ? "✓" : ""),
         p && p.club ? el("bdi", { class: "club", text: p.club }) : null),
       m.status === "walkover" && lost ? el("span", { class: "sc wo", text: t("br_wo_short") })
         : el("span", { class: "sc", text: sc === null || sc === undefined ? "" : String(sc) }));
@@ -42,10 +46,11 @@ export function card(m, ctx) {
     el("span", { class: "bm-key", text: m.key }),
     raceText(m, ctx) ? el("span", { class: "bm-race", text: raceText(m, ctx) }) : null,
     el("span", { class: "bm-state" }, isolated(st.text, st.table, st.names)));
-  if (m.match_id) {
-    return el("a", { ...attrs, href: `/watch/${encodeURIComponent(m.match_id)}`, title: t("br_watch") }, head, rows);
-  }
-  return el("div", attrs, head, rows);
+  // A card with a match is a link to watch it, stretched over the card (a.bm-watch) under the names,
+  // which lead to the players' profiles: a link is never inside another.
+  const watch = m.match_id ? el("a", { class: "bm-watch", href: `/watch/${encodeURIComponent(m.match_id)}`, title: t("br_watch"),
+    "aria-label": `${t("br_watch")} ${m.key}` }) : null;
+  return el("div", watch ? { ...attrs, class: `${attrs.class} has-watch` } : attrs, watch, head, rows);
 }
 
 /** The id of the bracket section a draw match is drawn in (stage 2's are "s2-..."). */
@@ -148,7 +153,7 @@ function standingsTable(rows, ctx, chase) {
       const diff = (s.score_for ?? 0) - (s.score_against ?? 0);
       return el("tr", { dataset: { player: s.player }, class: `${ctx.champion === s.player ? "champion" : ""} ${p && p.status === "withdrawn" ? "withdrawn" : ""}` },
         el("td", { class: "num rank", text: String(s.rank ?? "") }),
-        el("td", { class: "who" }, withMark(nameNode(p ? p.name : String(s.player)), ctx.champion === s.player ? "★" : ""),
+        el("td", { class: "who" }, withMark(playerNode(p, p ? p.name : String(s.player)), ctx.champion === s.player ? "★" : ""),
           p && p.club ? el("bdi", { class: "club", text: p.club }) : null),
         el("td", { class: "num", text: String(s.played ?? 0) }),
         el("td", { class: "num", text: String(s.won ?? 0) }),
@@ -206,7 +211,7 @@ export function drawBody(proj, ctx, view) {
     const n = s.stage;
     const ms = matches.filter((m) => (m.stage || 1) === n);
     const prefix = n === 1 ? "" : `s${n}-`;
-    const advanced = (s.advanced || []).map((pid) => (ctx.players.get(pid) || {}).name || String(pid));
+    const advanced = (s.advanced || []).map((pid) => ctx.players.get(pid) || { name: String(pid) });
     return el("div", { class: `br-stage stage-${n}`, id: `stage-${n}`, dataset: { stage: n, status: s.status || "" } },
       el("h2", { class: "stage-title" },
         el("span", { text: t("br_stage_n", { n }) }),
@@ -215,7 +220,7 @@ export function drawBody(proj, ctx, view) {
       n > 1 && !ms.some((m) => (m.players || []).some((p) => p && p !== "bye"))
         ? el("p", { class: "muted", text: t("br_stage_waiting", { n: s.advance || "" }) }) : null,
       advanced.length && s.stage < stages.length ? el("p", { class: "advanced muted" },
-        el("span", { text: `${t("br_advanced")} ` }), advanced.map((name, i) => [i ? ", " : "", nameNode(name)])) : null,
+        el("span", { text: `${t("br_advanced")} ` }), advanced.map((p, i) => [i ? ", " : "", playerNode(p)])) : null,
       stageBody(s.type, ms, standings.filter((r) => (r.stage || 1) === n), ctx, view, prefix));
   });
 }

@@ -13,7 +13,7 @@ import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, formatLabel, notFoundCard } from "./ui.js";
 import { DECIDED, drawContext, isMatch } from "./draw-view.js";
-import { drawBody, nameNode, sectionOf } from "./bracket-draw.js";
+import { drawBody, playerNode, sectionOf } from "./bracket-draw.js";
 import { wireBracket, drawLines, scrollToRound } from "./bracket-lines.js";
 import { PlayerSearch } from "./bracket-search.js";
 
@@ -121,14 +121,14 @@ function summary(draw, ctx) {
     champ ? el("div", { class: "champion-banner", id: "champion" },
       el("span", { class: "trophy", text: "★" }),
       el("span", { class: "label", text: t("br_champion") }),
-      el("bdi", { class: "name", id: "champion-name", text: champ.name }),
+      playerNode(champ, champ.name, { id: "champion-name" }),
       champ.club ? el("span", { class: "club", text: champ.club }) : null) : null,
     finished && !champ ? el("div", { class: "champion-banner", id: "champion" },
       el("span", { class: "label", text: t("br_group_winners") }),
       ((proj && proj.standings) || []).filter((s) => s.rank === 1).sort((a, b) => String(a.group).localeCompare(String(b.group)))
         .map((s) => el("span", { class: "group-winner", dataset: { group: s.group || "" } },
           s.group ? el("span", { class: "muted", text: `${t("br_group", { g: s.group })} ` }) : null,
-          nameNode((ctx.players.get(s.player) || {}).name || String(s.player))))) : null,
+          playerNode(ctx.players.get(s.player) || { name: String(s.player) })))) : null,
     finished ? exportLinks() : null,
   ];
 }
@@ -141,7 +141,7 @@ function entrants() {
     el("h2", { class: "section-title", text: t("br_entrants", { n: ps.length }) }),
     el("ol", { class: "entrants" }, ps.map((p) => el("li", { dataset: { player: p.id } },
       p.seed ? el("span", { class: "seed", text: String(p.seed) }) : el("span", { class: "seed" }),
-      nameNode(p.name),
+      playerNode(p),
       p.club ? el("bdi", { class: "club", text: p.club }) : null))));
 }
 

@@ -10,6 +10,8 @@ import {
 import { shotFacts } from "./entries.js";
 import { matchTraits, racksScored } from "./disciplines.js";
 import { oddsLine } from "./match-odds.js";
+import { PeopleStats } from "./commentator-people.js";
+import { toProfile } from "./people-view.js";
 
 const id = pathId();
 const followTable = location.pathname.split("/").filter(Boolean)[1] === "table";
@@ -21,7 +23,8 @@ const top = el("section", { class: "card", id: "match" }, el("p", { class: "mute
 const statsBox = el("section", { class: "card", id: "stats" });
 const historyBox = el("section", { class: "card", id: "history" });
 const logBox = el("section", { class: "card", id: "log-box" });
-left.append(top, statsBox, historyBox);
+const people = new PeopleStats(() => render()); // head-to-head, the players' statistics, their names' links
+left.append(top, statsBox, people.box, historyBox);
 right.append(logBox);
 app.append(left, right);
 
@@ -188,11 +191,13 @@ function render() {
     r.on_table && !racksScored(match) ? el("div", { class: "ontable", id: "on-table" }, el("div", { class: "section-title", text: t("balls_on_table") }),
       el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null);
   paintShotClock(clockNode, (match.clock || {}).shot);
+  people.show(match);
+  people.linkNames(top);
 
   const statKeys = matchTraits(match).stats;
   fill(statsBox, el("h3", { class: "section-title", text: t("stats") }),
     el("table", { class: "grid" },
-      el("thead", {}, el("tr", {}, el("th", { text: "" }), (match.players || []).map((p) => el("th", { class: "num" }, el("bdi", { text: p.name }))))),
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), (match.players || []).map((p) => el("th", { class: "num" }, toProfile(people.personOf(p.id), el("bdi", { text: p.name })))))),
       el("tbody", {},
         statKeys.map((k) => el("tr", {}, el("th", { text: t(`st_${k}`) }),
           (match.players || []).map((p) => el("td", { class: "num", text: String(((p.stats || {})[k]) ?? 0) })))),
@@ -208,7 +213,7 @@ function render() {
           el("span", { class: "v muted", text: `#${e.version}` }),
           e.rack ? el("span", { class: "muted rackno", text: t("rack_n", { n: e.rack }) }) : null,
           el("span", { class: "kind", text: tc("k", e.kind) }),
-          e.player ? el("bdi", { class: "who", text: playerName(match, e.player) }) : null,
+          e.player ? toProfile(people.personOf(e.player), el("bdi", { class: "who", text: playerName(match, e.player) })) : null,
           e.voided ? el("span", { class: "badge", text: t("voided") }) : null,
           el("span", { class: "spacer" }),
           e.scores ? el("span", { class: "sc", text: e.scores.join(" : ") }) : null),

@@ -14,6 +14,8 @@ import { hub } from "./desk-api.js";
 import { readTextFile } from "./desk-file.js";
 import { namesForIds } from "./entries.js";
 import { field, say, noticeLine, nextStep, busy, errorText, ask, named } from "./desk-ui.js";
+import { PeopleFinder, linkCounts } from "./desk-people.js";
+import { personHref } from "./people-view.js";
 
 const MAX_NAME = 100;
 // A header row, in either language, wherever it is (a second file loaded below the first brings
@@ -139,6 +141,17 @@ export function playersView(ctx) {
   const preview = el("div", { class: "preview", id: "players-preview" });
   const message = noticeLine("players-message");
   const list = el("div", { id: "player-list-box" });
+  // People (PROTOCOL.md section 12): what the last add did to each entry (pid -> "linked" | "created"),
+  // the entry whose person is being changed and its finder, and the finder that adds someone known.
+  const links = new Map();
+  let relink = null; // {pid, finder}
+  const noteLinks = (added) => { for (const p of added) if (p.link) links.set(p.id, p.link); };
+  const finder = new PeopleFinder({ id: "people-find", labelKey: "pp_dk_find", exclude: () => players().map((p) => p.person),
+    onPick: (person) => busy(null, message, async () => {
+      noteLinks((await hub.addPlayers(ctx.tid, [{ person: person.id }])).players);
+      say(message, t("pp_dk_added_person", { name: person.name }), "ok");
+      await ctx.reload();
+    }) });
 
   const tour = () => ctx.tournament();
   const players = () => (tour() && tour().players) || [];
@@ -174,7 +187,8 @@ export function playersView(ctx) {
     text.value = "";
     keepPaste(ctx.tid, "");
     parsed = { rows: [], problems: [] };
-    say(message, t("dk_p_added", { n: out.players.length }), "ok");
+    noteLinks(out.players);
+    say(message, `${t("dk_p_added", { n: out.players.length })} ${t("pp_dk_links", linkCounts(out.players))}`, "ok");
     await ctx.reload();
     paintPreview();
   }));
@@ -296,6 +310,18 @@ export function playersView(ctx) {
     return button;
   }
 
+  /** Change the person an entry is linked to (its history and statistics follow). */
+  function relinkFinder(p) {
+    return new PeopleFinder({ id: "relink-find", labelKey: "pp_dk_relink_find", exclude: () => [p.person],
+      onPick: (person) => busy(null, message, async () => {
+        await hub.updatePlayer(ctx.tid, p.id, { person: person.id });
+        links.set(p.id, "linked");
+        relink = null;
+        say(message, t("pp_dk_relinked", { name: p.name, person: person.name }), "ok");
+        await ctx.reload();
+      }) });
+  }
+
   function paintList() {
     const all = players();
     fill(list,
@@ -308,16 +334,21 @@ export function playersView(ctx) {
               p.club ? el("span", { class: "p-club muted", text: p.club }) : null,
               p.seed ? el("span", { class: "badge", text: t("dk_p_seed_n", { n: p.seed }) }) : null,
               p.handicap === "eight" ? el("span", { class: "badge", title: t("dk_p_eight_help"), text: t("dk_p_eight") }) : null,
-              p.status !== "active" ? el("span", { class: `badge st-${p.status}`, text: t(`dk_ps_${p.status}`) }) : null),
+              p.status !== "active" ? el("span", { class: `badge st-${p.status}`, text: t(`dk_ps_${p.status}`) }) : null,
+              links.has(p.id) ? el("span", { class: `badge link-${links.get(p.id)}`, dataset: { link: links.get(p.id) }, text: t(`pp_dk_link_${links.get(p.id)}`) }) : null,
+              p.person ? el("a", { class: "p-person small", href: personHref(p.person), target: "_blank", rel: "noopener", text: t("pp_dk_profile") }) : null),
             editing === p.id ? null : el("div", { class: "p-actions" },
               el("button", { class: "btn small", type: "button", dataset: { action: "edit" }, text: t("dk_p_edit"),
                 onclick: () => { editing = p.id; paintList(); list.querySelector(".p-name-input")?.focus(); } }),
+              el("button", { class: "btn small", type: "button", dataset: { action: "relink" }, text: t("pp_dk_relink"),
+                onclick: () => { relink = relink && relink.pid === p.id ? null : { pid: p.id, finder: relinkFinder(p) }; paintList(); relink?.finder.input.focus(); } }),
               leaveButton(p),
               p.status === "withdrawn" ? (() => {
                 const back = el("button", { class: "btn small", type: "button", dataset: { action: "reinstate" }, text: t("dk_p_reinstate") });
                 back.addEventListener("click", () => reinstate(p, back));
                 return back;
-              })() : null));
+              })() : null),
+            relink && relink.pid === p.id ? relink.finder.box : null);
         })));
   }
 
@@ -335,6 +366,7 @@ export function playersView(ctx) {
       stale ? el("p", { class: "notice warn", id: "players-stale" }, el("span", { text: `${t("dk_stale")} ` }),
         el("a", { href: `/desk/${encodeURIComponent(ctx.tid)}/draw`, "data-nav": true, text: t("dk_stale_redraw") })) : null,
       made && closed() ? null : el("div", { class: "paste" },
+        finder.box,
         el("label", { class: "field wide", for: "players-text" }, el("span", { class: "field-label", text: t("dk_p_paste") }), text),
         el("div", { class: "row" },
           el("label", { class: "btn file-label", for: "players-file" }, el("span", { text: t("dk_p_file") }), file),
@@ -356,7 +388,7 @@ export function playersView(ctx) {
     },
     update() {
       if (signature() !== shownMade) { paint(); return; }
-      if (editing === null) paintList();
+      if (editing === null && relink === null) paintList();
       reparse();
     },
     paint,

@@ -13,6 +13,7 @@ import enFans from "./strings/en/fans.js";
 import enFollow from "./strings/en/follow.js";
 import enEntry from "./strings/en/entry.js";
 import enRatings from "./strings/en/ratings.js";
+import enPeople from "./strings/en/people.js";
 import zhCommon from "./strings/zh-CN/common.js";
 import zhMatch from "./strings/zh-CN/match.js";
 import zhTablet from "./strings/zh-CN/tablet.js";
@@ -24,6 +25,7 @@ import zhFans from "./strings/zh-CN/fans.js";
 import zhFollow from "./strings/zh-CN/follow.js";
 import zhEntry from "./strings/zh-CN/entry.js";
 import zhRatings from "./strings/zh-CN/ratings.js";
+import zhPeople from "./strings/zh-CN/people.js";
 import NOTE_ARGS from "./strings/note-args.js";
 import enSeries from "./strings/en/series.js";
 import zhSeries from "./strings/zh-CN/series.js";
@@ -31,9 +33,9 @@ import zhSeries from "./strings/zh-CN/series.js";
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
   en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow, enEntry,
-    enRatings),
+    enRatings, enPeople),
   "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow, zhEntry,
-    zhRatings),
+    zhRatings, zhPeople),
 };
 Object.assign(STRINGS.en, enSeries);
 Object.assign(STRINGS["zh-CN"], zhSeries);

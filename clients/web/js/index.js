@@ -5,7 +5,8 @@ import { getJSON } from "./live.js";
 import { el, fill, header, isolated, setConn } from "./ui.js";
 
 // The organiser's way in (sign-in, tournaments, tables, table cards).
-header("index_title", [el("a", { class: "btn small desk-link", href: "/desk", id: "desk-link", "data-i18n": "desk_title" })]);
+header("index_title", [el("a", { class: "btn small people-link", href: "/people", id: "people-link", "data-i18n": "people_title" }),
+  el("a", { class: "btn small desk-link", href: "/desk", id: "desk-link", "data-i18n": "desk_title" })]);
 const app = document.getElementById("app");
 const liveBox = el("section", { class: "card", id: "live" });
 const tourBox = el("section", { class: "card", id: "tournaments" });

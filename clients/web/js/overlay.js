@@ -4,10 +4,13 @@
 //   ?position=bottom-left (default) | bottom-right | bottom-center | top-left | top-right | top-center
 //   ?scale=1.5            (0.5 to 4; 1 follows the source's width)
 //   ?title=Final          (a line above the score; "auto": the tournament and table names)
+//   ?line=1               (between racks, under the score, each player's line in this match: breaks,
+//                          dry breaks, runs, fouls; PROTOCOL.md section 12, GET /api/matches/{id}/stats)
 import { t, tc, langSwitch, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText } from "./ui.js";
 import { inPoints, racksScored } from "./disciplines.js";
+import { StatsLines } from "./overlay-line.js";
 
 const tableId = pathId();
 const params = new URLSearchParams(location.search);
@@ -15,6 +18,7 @@ const POSITIONS = ["bottom-left", "bottom-right", "bottom-center", "top-left", "
 const position = POSITIONS.includes(params.get("position")) ? params.get("position") : "bottom-left";
 const scale = Math.min(4, Math.max(0.5, Number(params.get("scale")) || 1));
 const titleParam = (params.get("title") || "").slice(0, 80);
+const statsLines = params.get("line") === "1" ? new StatsLines(() => render()) : null;
 
 const app = document.getElementById("app");
 const bug = el("div", { class: `bug hidden pos-${position}`, id: "bug" });
@@ -93,7 +97,8 @@ function render() {
         match.status === "live" && r.ball_in_hand ? el("div", { class: "bih", id: "bih", text: bihText(r) }) : null,
         match.status === "live" && calledBall(match) !== null ? el("div", { class: "called", id: "called", text: t("called_n", { n: calledBall(match) }) }) : null,
         match.status === "finished" ? el("div", { class: "fin", text: tc("s", "finished") }) : null,
-        clockNode)));
+        clockNode)),
+    statsLines ? statsLines.nodes(match) : null);
   paintShotClock(clockNode, (match.clock || {}).shot);
 }
 

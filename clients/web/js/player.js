@@ -12,6 +12,7 @@ import { followTournament } from "./tournament_feed.js";
 import { el, fill, header, isolated, setConn, notFoundCard } from "./ui.js";
 import { DECIDED, drawContext, matchRoundName, nextMatch, playerMatches, slotLabels, scoreOf, matchState, raceText } from "./draw-view.js";
 import { Follow } from "./player-follow.js";
+import { toProfile } from "./people-view.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 const tid = parts[1] || "";
@@ -63,10 +64,13 @@ function followMatch(mid) {
 
 function nameOf(ctx, id) { const p = ctx.players.get(id); return p ? p.name : String(id); }
 
+/** A player's name node leading to their profile (/people/{id}) where the entry has a person. */
+function linked(ctx, id, node) { const p = ctx.players.get(id); return toProfile(p && p.person, node); }
+
 // ---------------------------------------------------------------- the header card
 function headCard(p) {
   return [
-    el("h1", { class: "pl-name" }, el("bdi", { id: "pl-name", text: p.name })),
+    el("h1", { class: "pl-name" }, toProfile(p.person, el("bdi", { id: "pl-name", text: p.name }))),
     el("div", { class: "pl-facts" },
       p.club ? el("bdi", { class: "pl-club", id: "pl-club", text: p.club }) : null,
       p.seed ? el("span", { class: "pl-seed", id: "pl-seed", text: t("pl_seed", { n: p.seed }) }) : null,
@@ -86,7 +90,7 @@ function liveScore(nxt, ctx) {
   return el("div", { class: "pl-live", id: "live-score" },
     el("div", { class: "pl-live-label", text: `${t("pl_live_score")}${m.rack && m.rack.number ? ` · ${t("pl_rack_n", { n: m.rack.number })}` : ""}` }),
     (m.players || []).map((x) => el("div", { class: `pl-live-row${x.id === pid ? " me" : ""}`, dataset: { player: x.id } },
-      el("bdi", { class: "name", text: (ctx.players.get(x.id) || x).name || x.name }),
+      linked(ctx, x.id, el("bdi", { class: "name", text: (ctx.players.get(x.id) || x).name || x.name })),
       el("span", { class: "score", text: String(x.score ?? 0) }))));
 }
 
@@ -105,7 +109,7 @@ function renderNext() {
     el("div", { class: `pl-state st-${nxt.state}`, id: "next-state" }, isolated(nxt.text, nxt.table)),
     el("div", { class: "pl-vs" },
       el("span", { class: "muted", text: `${t("pl_vs")} ` }),
-      opponentName ? el("bdi", { class: "name", id: "next-opponent", text: opponentName })
+      opponentName ? linked(ctx, nxt.opponent, el("bdi", { class: "name", id: "next-opponent", text: opponentName }))
         : el("span", { class: "muted", id: "next-opponent", text: nxt.opponentText || t("br_tbd") })),
     nxt.stage ? null : el("div", { class: "muted pl-where", text: [round, nxt.m.key].filter(Boolean).join(" · ") }),
     liveScore(nxt, ctx),
@@ -134,7 +138,7 @@ function matchRow(m, ctx) {
   return el("li", { class: `pl-m ${cls}`, dataset: { key: m.key, status: m.status } },
     el("span", { class: "pl-m-round", text: [roundName(m), m.key, raceText(m, ctx)].filter(Boolean).join(" · ") }),
     el("span", { class: "pl-m-vs" }, el("span", { class: "muted", text: `${t("pl_vs")} ` }),
-      other.pid ? el("bdi", { class: "name", text: nameOf(ctx, other.pid) }) : el("span", { class: "muted", text: other.text || "" })),
+      other.pid ? linked(ctx, other.pid, el("bdi", { class: "name", text: nameOf(ctx, other.pid) })) : el("span", { class: "muted", text: other.text || "" })),
     el("span", { class: "pl-m-score", text: mine !== null && mine !== undefined ? `${mine}–${theirs ?? 0}` : m.status === "walkover" ? t("br_wo_short") : "" }),
     el("span", { class: `pl-m-result ${cls}` }, result));
 }

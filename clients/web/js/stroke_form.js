@@ -10,11 +10,16 @@
 // went in as called. One ball pocketed is the call by that tap itself; with several, a tap on the
 // called one (asked, never guessed: it decides who shoots next); "No call" for a safety, a missed
 // call or the ball in another pocket (`called: null`).
+//
+// What the shot was meant to be (`intent`: pot, safety or kick, PROTOCOL.md section 12) is one
+// optional tap after the break, never asked: it changes no verdict, it only feeds the players'
+// pot and safety success.
 import { t, tc } from "./i18n.js";
 import { el, ball } from "./ui.js";
 import { traitsOf, calledFoulsOf } from "./disciplines.js";
 
 const COUNT_CHIPS = 11; // 0..10 as one-tap chips; the stepper goes further
+const INTENTS = ["pot", "safety", "kick"];
 
 /** The called fouls the form offers (the discipline's traits): on a break, or on any other stroke. */
 export function calledFouls(discipline, isBreak) { return calledFoulsOf(discipline, isBreak); }
@@ -53,6 +58,7 @@ export function newForm(ctx) {
     snooker: false,
     rail_safety: false,
     isBreak: ctx ? ctx.phase === "break" : false,
+    intent: null, // "pot" | "safety" | "kick" when the referee tapped it; null: not said
     touched: false, // the referee changed something since the form was made
     asking: false, // "Enter stroke" was tapped with a question open: its answer enters the stroke
   };
@@ -71,6 +77,7 @@ export function formFromShot(d, ctx) {
   f.called = new Set(d.called_fouls || []);
   if (traits.call_shot && "called" in d) f.call = d.called;
   for (const flag of ["push_out", ...traits.break_flags, ...traits.play_flags]) f[flag] = !!d[flag];
+  f.intent = INTENTS.includes(d.intent) ? d.intent : null;
   f.touched = true;
   return f;
 }
@@ -131,6 +138,7 @@ export function toCommand(form, ctx) {
   if (d.push_out && form.push_out) cmd.push_out = true;
   for (const flag of d.play_flags) cmd[flag] = !!form[flag];
   if (callable(form, ctx)) cmd.called = callOf(form) ?? null;
+  if (phase !== "break" && form.intent) cmd.intent = form.intent;
   return cmd;
 }
 
@@ -235,6 +243,9 @@ export function strokeFormNodes(view) {
     rows,
     flags.length ? el("div", { class: "field flags" }, flags) : null,
     el("div", { class: "field" }, el("span", { class: "label", text: t("called_fouls") }), calledRow),
+    isBreak ? null : el("div", { class: "field intent" }, el("span", { class: "label", text: t("intent") }),
+      el("div", { class: "btnrow chips", id: "intent-row" }, INTENTS.map((i) =>
+        toggleBtn(t(`intent_${i}`), f.intent === i, change(() => { f.intent = f.intent === i ? null : i; }), { dataset: { intent: i } })))),
     el("div", { class: "btnrow submit" },
       el("button", { type: "button", class: "btn", id: "clear-stroke", text: t("clear_stroke"), disabled: !!view.locked, onclick: view.onClear }),
       el("button", { type: "button", class: `btn primary big ${question ? "incomplete" : ""}`, id: "enter-stroke",
