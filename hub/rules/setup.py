@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.rules import doubles as scotch
 from hub.rules.disciplines import DISCIPLINES
 from hub.rules.events import SetupError
 from hub.rules.names import BadName, clean_name
@@ -26,6 +27,7 @@ class PlayerSetup:
     id: str
     name: str
     handicap: str | None = None
+    members: tuple[scotch.Member, ...] = ()  # a doubles side's two members, in the setup's order
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,7 @@ class MatchSetup:
     draw: tuple[tuple[str, str], ...] | None = None
     scoring: str = "strokes"  # "racks": the players report who won each rack (PROTOCOL.md section 17)
     game: str | None = None  # a game the hub does not judge: its name (snooker, straight_pool, ...)
+    doubles: bool = False  # scotch doubles: each side is two members taking turns (doubles.py)
 
     def __deepcopy__(self, _memo: dict[int, Any]) -> MatchSetup:
         return self  # frozen: states share it
@@ -115,9 +118,11 @@ class MatchSetup:
         return {
             "discipline": self.discipline,
             "players": [
-                {"id": p.id, "name": p.name, **({"handicap": p.handicap} if p.handicap else {})}
+                {"id": p.id, "name": p.name, **({"handicap": p.handicap} if p.handicap else {}),
+                 **({"members": [m.to_json() for m in p.members]} if p.members else {})}
                 for p in self.players
             ],
+            **({"doubles": True} if self.doubles else {}),
             "format": self.format_json(),
             "options": self.options_json(),
             **({"draw": dict(self.draw)} if self.draw else {}),
@@ -146,7 +151,7 @@ def _mapping(value: Any, what: str) -> Mapping[str, Any]:
     return value
 
 
-def _players(raw: Any, traits: Traits, make_id: Any) -> tuple[PlayerSetup, ...]:
+def _players(raw: Any, traits: Traits, make_id: Any, doubles: bool) -> tuple[PlayerSetup, ...]:
     if not isinstance(raw, list):
         raise SetupError("players must be a list")
     want = traits.players
@@ -172,7 +177,10 @@ def _players(raw: Any, traits: Traits, make_id: Any) -> tuple[PlayerSetup, ...]:
         if handicap is not None and handicap not in traits.handicaps:
             raise SetupError(f"{traits.name} takes no handicap {str(handicap)[:20]!r}" + (
                 f" (only {', '.join(traits.handicaps)})" if traits.handicaps else ""))
-        players.append(PlayerSetup(pid, name, handicap))
+        members = scotch.parse_members(entry.get("members"), pid, i) if doubles else ()
+        if not doubles and entry.get("members") is not None:
+            raise SetupError("members are for a doubles match (doubles: true)", code="doubles_members")
+        players.append(PlayerSetup(pid, name, handicap, members))
     if len({p.id for p in players}) != len(players):
         raise SetupError("player ids must be unique within the match")
     return tuple(players)
@@ -194,10 +202,17 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         used.add(f"p{n}")
         return f"p{n}"
 
-    players = _players(body.get("players"), traits, make_id)
+    doubles = scotch.doubles_flag(body)
+    if doubles:
+        scotch.check_members((), traits.players, name)
+    players = _players(body.get("players"), traits, make_id, doubles)
+    if doubles:
+        scotch.check_members(players, traits.players, name)
     fmt = _mapping(body.get("format"), "format")
     race_to, racks, minutes = _length(fmt, traits)
-    break_mode = fmt.get("break", traits.breaks[0])
+    # the sides of a doubles match take turns to break unless the format says the winner breaks
+    usual = "alternate" if doubles and "alternate" in traits.breaks else traits.breaks[0]
+    break_mode = fmt.get("break", usual)
     if break_mode not in ("winner", "alternate"):
         raise SetupError("format.break must be 'winner' or 'alternate'")
     if break_mode not in traits.breaks:
@@ -232,6 +247,7 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         draw=draw,
         scoring=scoring,
         game=game,
+        doubles=doubles,
     )
 
 
