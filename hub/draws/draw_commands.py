@@ -113,7 +113,7 @@ def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     """The matches' discipline, format and options (already checked by the API against the
     rules engine); here only its shape and whether the discipline fits the draw type."""
     raw = fields.mapping(raw, "match")
-    fields.only(raw, ("discipline", "format", "options", "by_round"), "match")
+    fields.only(raw, ("discipline", "format", "options", "by_round", "doubles"), "match")
     discipline = raw.get("discipline")
     if discipline not in DISCIPLINES:
         raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
@@ -127,4 +127,6 @@ def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     out = {"discipline": discipline, "format": copy.deepcopy(dict(fmt)), "options": copy.deepcopy(dict(options))}
     if raw.get("by_round") is not None:
         out["by_round"] = raw["by_round"]  # checked against the draw's rounds by make_draw
+    if raw.get("doubles") is True:
+        out["doubles"] = True  # scotch doubles: each match's sides are the entries' members
     return out

@@ -83,3 +83,16 @@ def test_out_of_turn_in_singles_is_refused(client):
     assert _send(client, table, mid, {"kind": "start", "breaker": "a"}).status_code == 200
     r = _send(client, table, mid, {"kind": "foul", "player": "a", "reason": "out_of_turn"})
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_allowed"
+
+
+def test_a_draws_match_takes_doubles(client):
+    tid = make_table(client)["tid"]
+    names = [{"name": n} for n in ("A", "B", "C", "D")]
+    assert client.post(f"/api/tournaments/{tid}/players", json={"players": names}, headers=admin()).status_code == 201
+    chase = {"discipline": "chase_nine", "format": {"racks": 3}, "doubles": True}
+    r = client.post(f"/api/tournaments/{tid}/draw", json={"type": "chase", "match": chase}, headers=admin())
+    assert r.status_code == 422 and r.json()["error"]["code"] == "doubles_not_allowed", r.text
+    r = client.post(f"/api/tournaments/{tid}/draw", headers=admin(), json={
+        "type": "single_elimination", "match": {"discipline": "wpa_nine", "format": {"race_to": 3}, "doubles": True}})
+    assert r.status_code == 201, r.text
+    assert r.json()["draw"]["match"]["doubles"] is True

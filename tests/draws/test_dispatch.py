@@ -143,3 +143,24 @@ def test_downstream() -> None:
     with pytest.raises(DrawReject) as e:
         downstream(s.state, "Z1")
     assert e.value.status == 404
+
+
+def test_match_body_passes_doubles_through() -> None:
+    from types import SimpleNamespace
+
+    from hub.draws.dispatch import _doubles_members
+
+    s = Stream()
+    s.add(2)
+    s.do({"kind": "make_draw", "type": "single_elimination", "seed": 1,
+          "match": {**TEMPLATES["wpa_nine"], "doubles": True}})
+    body = match_body(s.state, "W1-1")
+    assert body["doubles"] is True
+    assert all(p["members"] == [] for p in body["players"])  # entries without members: the setup refuses them
+    team = SimpleNamespace(members=[{"person": "x1", "name": "Ko"}, SimpleNamespace(person=None, name="Lee")])
+    assert _doubles_members(team) == [{"name": "Ko", "person": "x1"}, {"name": "Lee"}]
+    s2 = Stream()
+    s2.add(2)
+    s2.do({"kind": "make_draw", "type": "single_elimination", "seed": 1,
+           "match": {**TEMPLATES["wpa_nine"], "doubles": False}})
+    assert "doubles" not in match_body(s2.state, "W1-1")
