@@ -96,3 +96,17 @@ def test_a_draws_match_takes_doubles(client):
         "type": "single_elimination", "match": {"discipline": "wpa_nine", "format": {"race_to": 3}, "doubles": True}})
     assert r.status_code == 201, r.text
     assert r.json()["draw"]["match"]["doubles"] is True
+
+
+def test_match_stats_give_each_member_their_own(client):
+    table = make_table(client)
+    mid = client.post("/api/matches", json=_body(table), headers=admin()).json()["id"]
+    _send(client, table, mid, {"kind": "start", "breaker": "a"})
+    _send(client, table, mid, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [2], "break_rails": 4})
+    _send(client, table, mid, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [], "rail": True})
+    stats = client.get(f"/api/matches/{mid}/stats").json()
+    side = next(p for p in stats["players"] if p["player_id"] == "a")
+    assert side["stats"]["total"]["strokes"]["count"] == 2
+    counts = {m["person"]: m["stats"]["total"]["strokes"]["count"] for m in side["members"]}
+    breaks = {m["person"]: m["stats"]["total"]["breaks"]["taken"] for m in side["members"]}
+    assert counts == {"a1": 1, "a2": 1} and breaks == {"a1": 1, "a2": 0}
