@@ -4,8 +4,8 @@
 // two-stage draw (docs/tournaments.md "What the tournament projection shows"). Every function
 // takes the whole projection's context (draw-view.js drawContext) and returns nodes.
 import { t, tc } from "./i18n.js";
-import { el, isolated } from "./ui.js";
-import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf } from "./draw-view.js";
+import { el, isolated, membersLine } from "./ui.js";
+import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf, sideMembers } from "./draw-view.js";
 
 /** A name, isolated so that a right-to-left or mixed name never reorders what is beside it. */
 export function nameNode(text, cls = "name") { return el("bdi", { class: cls, text }); }
@@ -30,7 +30,8 @@ export function card(m, ctx) {
       p && p.seed ? el("span", { class: "seed", text: String(p.seed) }) : el("span", { class: "seed" }),
       el("span", { class: "who" },
         withMark(nameNode(p ? p.name : pid ? String(pid) : slot.text), won ? "✓" : ""),
-        p && p.club ? el("bdi", { class: "club", text: p.club }) : null),
+        p && p.club ? el("bdi", { class: "club", text: p.club }) : null,
+        pid ? (({ due, ...side }) => membersLine(side, due))(sideMembers(m, pid, ctx)) : null),
       m.status === "walkover" && lost ? el("span", { class: "sc wo", text: t("br_wo_short") })
         : el("span", { class: "sc", text: sc === null || sc === undefined ? "" : String(sc) }));
   });

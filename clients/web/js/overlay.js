@@ -6,7 +6,7 @@
 //   ?title=Final          (a line above the score; "auto": the tournament and table names)
 import { t, tc, langSwitch, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
-import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText } from "./ui.js";
+import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText, membersLine } from "./ui.js";
 import { inPoints, racksScored } from "./disciplines.js";
 
 const tableId = pathId();
@@ -84,7 +84,8 @@ function render() {
         // The winner's star after the name, outside its isolation (inside, a right-to-left name
         // would put it on the name's left).
         el("span", { class: "nm" }, el("bdi", { class: "name", text: p.name }),
-          match.winner === p.id ? el("span", { class: "nm-mark", "aria-hidden": "true", text: "★" }) : null),
+          match.winner === p.id ? el("span", { class: "nm-mark", "aria-hidden": "true", text: "★" }) : null,
+          membersLine(p, match.status === "live" ? r.member : null)),
         // Every discipline has the same columns, so the score never lands in a narrow one.
         el("span", { class: "racks", text: showRacks ? String(p.racks_won ?? 0) : p.group ? t(p.group) : "" }),
         el("span", { class: "score", text: String(p.score ?? 0) })))),
