@@ -16,7 +16,8 @@ PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 SIDES = [
     {"id": "a", "name": "China", "members": [{"person": "wy", "name": "王也"}, {"person": "zy", "name": "Zheng Yubo"}]},
-    {"id": "b", "name": "Europe", "members": [{"person": "fg", "name": "Fedor Gorst"}, {"person": "jf", "name": "Joshua Filler"}]},
+    {"id": "b", "name": "Europe",
+     "members": [{"person": "fg", "name": "Fedor Gorst"}, {"person": "jf", "name": "Joshua Filler"}]},
 ]
 
 
