@@ -2,7 +2,7 @@
 names the member due on the stroke form and marks them in the scoreline, lets the referee say which
 member of each side plays first (sent with `start`), offers `out_of_turn` as a called foul on the
 stroke form and as a foul call; the board, overlay and commentator show both members of each side
-with the one due marked. Both languages; screenshots at phone, tablet and TV sizes."""
+with the one due marked, and the commentator's stroke log names the member of each stroke. Both languages; screenshots at phone, tablet and TV sizes."""
 
 from __future__ import annotations
 
@@ -92,6 +92,10 @@ def test_the_tablet_names_the_member_due_and_takes_out_of_turn(
     com.goto(f"{hub.url}/commentator/{t['match_id']}")
     com.wait_for_selector("#match .scoreline .members .member.due")
     assert _due(com, "#match") == "wy" and "Zheng Yubo" in com.inner_text("#match")
+    # the stroke log names the member who played each stroke: the out-of-turn one is the partner's
+    com.wait_for_selector("#strokes li[data-version='3'] .member")
+    assert com.inner_text("#strokes li[data-version='2'] .member") == "Zheng Yubo"
+    assert com.inner_text("#strokes li[data-version='3'] .member") == "Joshua Filler"
     for name, page in (("commentator", com), ("board-tv", board)):
         shot(page, f"doubles-{name}")
     overlay.screenshot(path=str(ARTIFACTS / "doubles-overlay.png"), omit_background=True)
