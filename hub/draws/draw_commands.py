@@ -61,6 +61,9 @@ def _params(cmd: Mapping[str, Any], fmt: DrawFormat) -> dict[str, int]:
     return {p.name: p.check(cmd.get(p.name)) for p in fmt.params}
 
 
+DOUBLES_SIDE = 2  # the members of a scotch-doubles side (PROTOCOL.md section 15)
+
+
 def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     fields.only(cmd, ("kind", "type", "seeding", "seed", "match", "redraw", "then", *draw_formats.params()))
     kind = fields.required(cmd, "type")
@@ -84,6 +87,10 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
             raise conflict("draw_started",
                            "the draw has started (a result or walkover is recorded): it cannot be redrawn")
     active = [p for p in state.players if not p.withdrawn]
+    if match.get("doubles") and any(len(getattr(p, "members", None) or ()) != DOUBLES_SIDE for p in active):
+        # a side of a doubles match is two members: an entry without them could never be called
+        raise DrawReject(422, "doubles_members", "a doubles draw is played by entries of exactly two members "
+                         "each (teams of two)")
     fmt.check_field(len(active), params)
     then = None
     if cmd.get("then") is not None:
