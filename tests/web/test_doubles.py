@@ -2,7 +2,8 @@
 names the member due on the stroke form and marks them in the scoreline, lets the referee say which
 member of each side plays first (sent with `start`), offers `out_of_turn` as a called foul on the
 stroke form and as a foul call; the board, overlay and commentator show both members of each side
-with the one due marked, and the commentator's stroke log names the member of each stroke. Both languages; screenshots at phone, tablet and TV sizes."""
+with the one due marked, and the commentator's stroke log names the member of each stroke. Both
+languages; screenshots at phone, tablet and TV sizes."""
 
 from __future__ import annotations
 
