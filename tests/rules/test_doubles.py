@@ -186,3 +186,14 @@ def test_bad_doubles_setups(body, code, message):
     with pytest.raises(SetupError) as err:
         validate_setup(full, match_id="m", tournament_id="t", table_id="tb")
     assert err.value.code == code and message in err.value.message
+
+
+def test_a_push_out_passed_back_brings_the_partner():
+    m = doubles()
+    m.send({"kind": "start", "breaker": "a"})
+    m.shot("a", 1, [], break_rails=4)
+    assert due(m) == "b.1" and m.proj["rack"]["push_out_allowed"]
+    m.shot("b", 3, [], push_out=True)  # b.1 pushes out
+    assert m.proj["rack"]["pending"]["player"] == "a" and due(m) == "a2"  # a chooses; a2 would play
+    m.send({"kind": "decision", "player": "a", "choice": "pass"})
+    assert m.proj["rack"]["shooter"] == "b" and due(m) == "b.2"  # b shoots again: its other member
