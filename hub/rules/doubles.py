@@ -66,11 +66,15 @@ def parse_members(raw: Any, side: str, index: int) -> tuple[Member, ...]:
     return tuple(out)
 
 
-def check_members(players: tuple[Any, ...], player_count: int, discipline: str) -> None:
-    """A doubles match is of two sides (a two-player discipline) of two different members each."""
+def check_allowed(player_count: int, discipline: str) -> None:
+    """A doubles match is of two sides: a two-player discipline's."""
     if player_count != MEMBERS:
         raise SetupError(f"{discipline} is a {player_count}-player game: scotch doubles is for two sides",
                          code="doubles_not_allowed")
+
+
+def check_distinct(players: tuple[Any, ...]) -> None:
+    """No person plays on both sides, or twice on one."""
     persons = [m.person for p in players for m in p.members]
     if len(set(persons)) != len(persons):
         raise SetupError("a person plays for one side once: member persons must differ", code="doubles_members")

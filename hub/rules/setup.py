@@ -204,10 +204,9 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
 
     doubles = scotch.doubles_flag(body)
     if doubles:
-        scotch.check_members((), traits.players, name)
+        scotch.check_allowed(traits.players, name)
     players = _players(body.get("players"), traits, make_id, doubles)
-    if doubles:
-        scotch.check_members(players, traits.players, name)
+    scotch.check_distinct(players)
     fmt = _mapping(body.get("format"), "format")
     race_to, racks, minutes = _length(fmt, traits)
     # the sides of a doubles match take turns to break unless the format says the winner breaks
