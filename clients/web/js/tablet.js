@@ -719,6 +719,7 @@ function renderStart() {
   if (!show) return;
   const ps = match.players;
   const kids = [el("h3", { class: "section-title", text: t("start_match") })];
+  if (match.doubles) kids.push(memberOrderRows(ps)); // chosen before the break or the lag is tapped
   if (match.status === "scheduled") {
     if (ps.length === 3) {
       const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
@@ -738,7 +739,6 @@ function renderStart() {
       class: "btn", type: "button", dataset: { lag: p.id },
       onclick: () => send({ kind: "lag", winner: p.id, ...startMembers(ps) }) }, named(t("lag_won", { name: p.name }))))));
   }
-  if (match.doubles) kids.push(memberOrderRows(ps));
   fill(startPanel, kids);
 }
 
