@@ -44,7 +44,7 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
     rack = st.rack
     data = command_data(kind, command, st.setup.player_ids)
     if kind in ("start", "lag"):
-        data = {**data, **doubles.start_members(st.setup, command)}
+        data = {**data, **doubles.start_members(st, command)}
     doubles.check_called(st, kind, data)
     if kind == "foul":
         DISCIPLINES[st.setup.discipline].validate_foul(data["reason"])

@@ -20,7 +20,6 @@ from hub.rules.events import Reject, SetupError
 from hub.rules.names import BadName, clean_name
 
 if TYPE_CHECKING:
-    from hub.rules.setup import MatchSetup
     from hub.rules.state import MatchState
 
 OUT_OF_TURN = "out_of_turn"
@@ -90,14 +89,17 @@ def doubles_flag(body: Mapping[str, Any]) -> bool:
 # --- commands ---------------------------------------------------------------------------------
 
 
-def start_members(setup: MatchSetup, cmd: Mapping[str, Any]) -> dict[str, Any]:
-    """`members` of a `start` (or `lag`): {side: [m1, m2]}, each a person id or {"person"}, the
-    side's two members in the order they will play; a side left out keeps the setup's order."""
+def start_members(st: MatchState, cmd: Mapping[str, Any]) -> dict[str, Any]:
+    """`members` of a `start` (or the first `lag`): {side: [m1, m2]}, each a person id or {"person"},
+    the side's two members in the order they will play; a side left out keeps the setup's order."""
     raw = cmd.get("members")
     if raw is None:
         return {}
+    setup = st.setup
     if not setup.doubles:
         raise Reject("bad_command", "members are for a doubles match")
+    if st.status != "scheduled":
+        raise Reject("bad_command", "members are given when the match begins: the order is kept to its end")
     if not isinstance(raw, Mapping):
         raise Reject("bad_command", "members must be an object: {side: [person, person]}")
     out: dict[str, list[str]] = {}

@@ -197,3 +197,15 @@ def test_a_push_out_passed_back_brings_the_partner():
     assert m.proj["rack"]["pending"]["player"] == "a" and due(m) == "a2"  # a chooses; a2 would play
     m.send({"kind": "decision", "player": "a", "choice": "pass"})
     assert m.proj["rack"]["shooter"] == "b" and due(m) == "b.2"  # b shoots again: its other member
+
+
+def test_the_order_is_kept_through_a_later_lag():
+    m = doubles("golden_nine", fmt={"racks": 2})
+    m.send({"kind": "start", "breaker": "a"})
+    m.shot("a", 1, [9], break_crossings=4)
+    m.shot("b", 1, [9], break_crossings=4)  # one rack each: the extra rack begins with a lag
+    assert m.proj["rack"]["phase"] == "lag" and m.proj["rack"]["extra"]
+    assert m.reject({"kind": "lag", "winner": "a", "members": {"a": ["a2", "a1"]}}) == "bad_command"
+    m.send({"kind": "lag", "winner": "a"})
+    m.send({"kind": "decision", "player": "a", "choice": "break"})
+    assert due(m) == "a2"  # a had one turn: its order goes on through the extra rack

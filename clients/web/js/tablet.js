@@ -719,7 +719,8 @@ function renderStart() {
   if (!show) return;
   const ps = match.players;
   const kids = [el("h3", { class: "section-title", text: t("start_match") })];
-  if (match.doubles) kids.push(memberOrderRows(ps)); // chosen before the break or the lag is tapped
+  // chosen before the break or the lag is tapped; kept to the match's end (a later lag has none)
+  if (match.doubles && match.status === "scheduled") kids.push(memberOrderRows(ps));
   if (match.status === "scheduled") {
     if (ps.length === 3) {
       const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
@@ -746,7 +747,7 @@ function renderStart() {
 let firstMembers = { match: null, sides: {} };
 
 function startMembers(ps) {
-  if (!match.doubles || firstMembers.match !== match.id) return {};
+  if (!match.doubles || match.status !== "scheduled" || firstMembers.match !== match.id) return {};
   const members = {};
   for (const p of ps) {
     const order = (p.members || []).map((m) => m.person);
