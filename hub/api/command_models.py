@@ -26,11 +26,17 @@ class Start(BaseModel):
     breaker: PlayerId | SkipJsonSchema[None] = absent("Two-player matches: who breaks rack 1.")
     order: list[PlayerId] | SkipJsonSchema[None] = absent("A three-player match: all three ids; the first breaks.",
                                                            min_length=3, max_length=3)
+    members: dict[str, list[str]] | SkipJsonSchema[None] = absent(
+        "A doubles match: {side: [person, person]}, a side's two members in the order they play (default "
+        "the setup's order).")
 
 
 class Lag(BaseModel):
     kind: Literal["lag"]
     winner: PlayerId
+    members: dict[str, list[str]] | SkipJsonSchema[None] = absent(
+        "A doubles match: {side: [person, person]}, a side's two members in the order they play (default "
+        "the setup's order).")
 
 
 class Shot(BaseModel):

@@ -117,6 +117,8 @@ class DrawTemplate(BaseModel):
         None, description="Race lengths per round: a round name (W3, L2, GF, K2, R1...) or a side (winners, losers, "
                           "final); the most specific wins, its format fields replacing match.format's.")
     handicap: Handicap | None = Field(None, description="Races per player from ratings (PROTOCOL.md section 13).")
+    doubles: bool = Field(False, description="Scotch doubles (PROTOCOL.md section 15): every match is played by "
+                          "sides of two, each entry's members in its order (teams).")
 
 
 _ADVANCE = "; ".join(f"{f.name}: {f.next_stage.advance.about}" for f in draw_formats.FORMATS.values() if f.next_stage)

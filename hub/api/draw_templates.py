@@ -17,7 +17,7 @@ from hub.api.errors import ApiError
 from hub.rules.disciplines import DISCIPLINES
 
 DUMMY = [{"id": "x1", "name": "x"}, {"id": "x2", "name": "y"}, {"id": "x3", "name": "z"}]
-FIELDS = ("discipline", "format", "options", "by_round", "handicap")
+FIELDS = ("discipline", "format", "options", "by_round", "handicap", "doubles")
 
 
 def check_template(request: Request, match: Any, what: str = "match") -> dict[str, Any]:
@@ -38,6 +38,8 @@ def check_template(request: Request, match: Any, what: str = "match") -> dict[st
                 raise ApiError(422, "bad_request", f"{what}.by_round.{str(name)[:20]} must be {{\"format\": {{...}}}}")
             _validate(request, match, {**fmt, **entry_format}, f"{what}.by_round.{str(name)[:20]}")
     out = {"discipline": match["discipline"], "format": fmt, "options": match.get("options") or {}}
+    if match.get("doubles"):
+        out["doubles"] = True  # scotch doubles: passed through to every match of the draw
     if by_round is not None:
         out["by_round"] = by_round
     if match.get("handicap") is not None:
@@ -52,12 +54,16 @@ def _validate(request: Request, match: dict[str, Any], fmt: Any, what: str) -> N
     players = DUMMY[: discipline.traits.players if discipline is not None else 2]
     setup = {"discipline": match.get("discipline"), "format": fmt, "options": match.get("options"),
              "players": players}
+    if "doubles" in match:  # checked with two members a side: the entries' own come with the teams
+        setup["doubles"] = match["doubles"]
+        setup["players"] = [{**p, "members": [{"name": "m"}, {"name": "n"}]} if match["doubles"] is True else p
+                            for p in players]
     if setup["options"] is None:
         del setup["options"]
     try:
         rules.validate_setup(setup, match_id="m", tournament_id="t", table_id="tb")
     except rules.SetupError as exc:
-        raise ApiError(422, "bad_setup", f"{what}: {exc.message}") from None
+        raise ApiError(422, exc.code, f"{what}: {exc.message}") from None
 
 
 def check_then(request: Request, then: Any) -> Any:

@@ -171,11 +171,20 @@ class TokenRotated(TableCreated):
     closed_sockets: int = Field(description="Table sockets of this process closed (4401) with the old token.")
 
 
+class DoublesMember(BaseModel):
+    person: Id | None = Field(None, description="The member's person id (the directory); when left out the "
+                              "side's own stand-in `<side id>.<n>`. `rack.member` names the member due by it.")
+    name: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")]
+
+
 class PlayerEntry(BaseModel):
     id: Id | None = Field(None, description="Optional; the hub makes one (p1, p2, ...). Unique within the match.")
     name: Annotated[str, Field(min_length=1, max_length=100, pattern=r"\S")]
     handicap: Literal["eight"] | None = Field(None, description="Only where the discipline's `handicaps` take it "
                                               "(GET /api/disciplines): the '8 wins, 9 golds' handicap.")
+    members: list[DoublesMember] | None = Field(None, min_length=2, max_length=2, description=(
+        "A doubles match (`doubles: true`): the side's two members in the order they play (`start` may "
+        "reorder them). Required then, refused otherwise."))
 
 
 class ChasePoints(BaseModel):
@@ -240,6 +249,9 @@ class MatchCreate(BaseModel):
                                        description="As many as the discipline's `players` (GET /api/disciplines).")
     format: MatchFormat
     options: MatchOptions | None = None
+    doubles: bool = Field(False, description=(
+        "Scotch doubles (PROTOCOL.md section 15), for a two-player discipline: each side is two `members` "
+        "taking turns stroke by stroke; `format.break` then defaults to `alternate`."))
 
 
 # --- operations ----------------------------------------------------------------------------------

@@ -143,4 +143,15 @@ async def match_stats(mid: str, request: Request) -> dict[str, Any]:
     discipline = found.state.setup.discipline
     return {"match_id": mid, "version": found.state.version, "status": found.state.status,
             "players": [{"player_id": p.id, "name": p.name, "person": persons.get(p.id),
-                         "stats": tally.stats_json({discipline: found.tallies[p.id]})} for p in found.state.players]}
+                         "stats": tally.stats_json({discipline: found.tallies[p.id]}),
+                         **_members(found, p.id, discipline)} for p in found.state.players]}
+
+
+def _members(found: Any, side: str, discipline: str) -> dict[str, Any]:
+    """A doubles side's members with their own statistics (their own turns: PROTOCOL.md section 15)."""
+    if not found.members:
+        return {}
+    setup = found.state.setup
+    members = setup.players[setup.player_index[side]].members
+    return {"members": [{"person": m.person, "name": m.name,
+                         "stats": tally.stats_json({discipline: found.members[m.person]})} for m in members]}

@@ -236,11 +236,19 @@ class TournamentStats(_Open):
     players: list[EntryStats]
 
 
+class MemberStats(_Open):
+    person: str
+    name: str
+    stats: Stats
+
+
 class MatchPlayerStats(_Open):
     player_id: str
     name: str
     person: str | None
     stats: Stats
+    members: list[MemberStats] | None = Field(None, description=(
+        "A doubles side's members (PROTOCOL.md section 15), each with the statistics of the turns they played."))
 
 
 class MatchStats(_Open):

@@ -39,6 +39,8 @@ class PlayerState(_Open):
     intentional_fouls: int
     disqualified: bool = False
     stats: PlayerStats
+    members: list[dict[str, str]] | None = Field(None, description=(
+        "A doubles side's two members, [{person, name}], in the order they play; null in singles."))
 
 
 class Pending(_Open):
@@ -58,6 +60,8 @@ class RackState(_Open):
     push_out_allowed: bool
     order: list[str]
     extra: bool = Field(False, description="The tie's extra rack (a two-player match on points).")
+    member: str | None = Field(None, description="A doubles match: the person id of the member due to play "
+                               "the side at the table's next stroke; null in singles.")
 
 
 class RackResult(_Open):
@@ -139,6 +143,7 @@ class MatchProjection(_Open):
     winner: str | None = None
     result: MatchResult | None = None
     last: LastEvent | None = None
+    doubles: bool = Field(False, description="Scotch doubles: `players[].members` and `rack.member` are set.")
 
 
 class ShortPlayer(_Open):

@@ -126,7 +126,7 @@ async def create_match(request: Request) -> JSONResponse:
     try:
         proj = await deps.writer(request).create_match(body, tournament_id=tid, table_id=table_id)
     except rules.SetupError as exc:
-        raise ApiError(422, "bad_setup", exc.message) from None
+        raise ApiError(422, exc.code, exc.message) from None
     except catalog.TableBusy:
         raise ApiError(409, "table_busy", f"table {table_id!r} already has a match that is not finished") from None
     return JSONResponse(proj, status_code=201)

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hub.draws import handicaps, rounds
@@ -71,12 +71,26 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": pid, "name": player.name}
         if player.handicap is not None and player.handicap in traits.handicaps:
             entry["handicap"] = player.handicap
+        if template.get("doubles"):
+            entry["members"] = _doubles_members(player)
         players.append(entry)
     fmt = handicaps.apply(template, spec.ratings, rounds.match_format(state, match.stage, match.round),
                           match.known_players)
     return {"discipline": discipline, "players": players, "format": fmt,
             "options": copy.deepcopy(dict(template.get("options", {}))),
-            "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round}}
+            "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round},
+            **({"doubles": True} if template.get("doubles") else {})}
+
+
+def _doubles_members(player: Any) -> list[dict[str, Any]]:
+    """A doubles side's members as the entry names them, in its order (a team's members: PROTOCOL.md
+    section 15), as {"person", "name"}; an entry without members has none (the match setup says so)."""
+    out: list[dict[str, Any]] = []
+    for member in getattr(player, "members", None) or ():
+        person = member.get("person") if isinstance(member, Mapping) else getattr(member, "person", None)
+        name = member.get("name") if isinstance(member, Mapping) else getattr(member, "name", None)
+        out.append({"name": name, **({"person": person} if person is not None else {})})
+    return out
 
 
 def key_of_match(state: TournamentState, match_id: str) -> str | None:

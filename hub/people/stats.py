@@ -26,7 +26,10 @@ event, and looks at each event with the match as it was before it and after it:
   `safety` strokes, and `safety_success` those without a foul after which the other player's next
   turn (stroke or foul) was a foul or pocketed nothing (a rack that ends first: not a success);
   `kick` strokes.
-Who played a stroke is `attribution.stroke_player` (the one place that decides it).
+Who played a stroke is `attribution.stroke_player` (the one place that decides it). In scotch doubles
+each member's own turns (`attribution.stroke_member`) are tallied again under the member's person id
+(`MatchStats.members`): strokes, breaks, time, intent and fouls by code of the turns they played, and
+the side's racks and match; the engine's own counts stay the side's.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.people import tally
-from hub.people.attribution import stroke_player
+from hub.people.attribution import stroke_member, stroke_player
 from hub.rules.state import MatchState
 
 NOT_IN_TURN = ("pause", "timeout", "resume", "extension", "link_lost", "link_restored", "player_renamed",
@@ -59,6 +62,7 @@ class MatchStats:
     state: MatchState
     at: int
     entered: bool
+    members: dict[str, tally.Tally] = field(default_factory=dict)  # doubles: person id -> the member's tally
 
 
 @dataclass(slots=True)
@@ -70,10 +74,15 @@ class _Walk:
     paused_at: int | None = None
     paused_ms: int = 0
     safety: tuple[str, int] | None = None  # (player, rack number) of a safety waiting for its answer
+    side_of: dict[str, str] = field(default_factory=dict)  # doubles members' walk: person id -> side
 
     def count(self, pid: str | None, key: str, n: int = 1) -> None:
         if pid in self.tallies:
             self.tallies[pid][key] += n
+
+    def side(self, who: str | None) -> str | None:
+        """The side a tallied id plays for (itself, but for a doubles member)."""
+        return self.side_of.get(who, who) if who is not None else None
 
 
 def _when(event: Any) -> int:
@@ -108,7 +117,7 @@ def _fouls(after: MatchState, event: Any) -> tuple[str | None, tuple[str, ...]]:
     return last[2], tuple(last[3])
 
 
-def _won_rack(before: MatchState, after: MatchState, who: str) -> bool:
+def _won_rack(before: MatchState, after: MatchState, who: str | None) -> bool:
     return len(after.racks) > len(before.racks) and after.racks[-1].get("winner") == who
 
 
@@ -116,8 +125,9 @@ def _intent(walk: _Walk, before: MatchState, after: MatchState, event: Any, who:
     intent = event.data.get("intent")
     if intent == "pot":
         walk.count(who, "pot")
-        kept = after.rack.shooter == who and after.rack.number == before.rack.number
-        if event.data.get("pocketed") and not fouled and (kept or _won_rack(before, after, who)):
+        side = walk.side(who)
+        kept = after.rack.shooter == side and after.rack.number == before.rack.number
+        if event.data.get("pocketed") and not fouled and (kept or _won_rack(before, after, side)):
             walk.count(who, "pot_success")
     elif intent == "safety":
         walk.count(who, "safety")
@@ -128,7 +138,7 @@ def _intent(walk: _Walk, before: MatchState, after: MatchState, event: Any, who:
 
 def _answer_safety(walk: _Walk, before: MatchState, event: Any, who: str | None, fouled: bool) -> None:
     """A turn of another player after a safety: it succeeded if that turn fouled or pocketed nothing."""
-    if walk.safety is None or who is None or who == walk.safety[0]:
+    if walk.safety is None or who is None or walk.side(who) == walk.side(walk.safety[0]):
         return
     player, rack = walk.safety
     walk.safety = None
@@ -138,7 +148,9 @@ def _answer_safety(walk: _Walk, before: MatchState, event: Any, who: str | None,
 
 def _turn(walk: _Walk, before: MatchState, after: MatchState, event: Any, who: str | None) -> None:
     fouler, codes = _fouls(after, event)
-    fouled = fouler is not None and (fouler == who or who is None)
+    fouled = fouler is not None and (fouler == walk.side(who) or who is None)
+    if fouled and who is not None:
+        fouler = who  # a doubles member's own foul (the side's, for the side's walk)
     if event.kind in ("shot", "foul", "clock_expired"):
         _answer_safety(walk, before, event, who, fouled)
     if before.rack.phase == "break" and event.kind in ("shot", "foul", "clock_expired") and who is not None:
@@ -190,6 +202,7 @@ def match_tallies(rules: Any, setup: Any, events: Iterable[Any]) -> MatchStats:
     version order. A match not finished counts no match (its strokes and racks so far count)."""
     state: MatchState = rules.initial(setup)
     walk = _Walk(tuple(state.setup.player_ids), {pid: tally.empty() for pid in state.setup.player_ids})
+    members = _members_walk(state)
     at = 0
     for event in events:
         if event.voided or event.kind == "undo":
@@ -200,18 +213,50 @@ def match_tallies(rules: Any, setup: Any, events: Iterable[Any]) -> MatchStats:
         who = stroke_player(before, event)
         _time(walk, before, event, who)
         _turn(walk, before, state, event, who)
+        if members is not None:
+            member = stroke_member(before, event)
+            _time(members, before, event, member)
+            _turn(members, before, state, event, member)
     finished = state.status == "finished"
     entered = bool(state.result and state.result.get("entered"))
     if entered:
         _entered(walk, state, finished)
         return MatchStats(walk.tallies, state, at, True)
+    member_tallies = _members_done(members, state, finished) if members is not None else {}
     _racks(walk, state)
     for (pid, _rack), codes in walk.fouls_by_rack.items():
-        tally.add(walk.tallies[pid], {"fouls_by_code": codes})
+        if pid in walk.tallies:
+            tally.add(walk.tallies[pid], {"fouls_by_code": codes})
     for p in state.players:
         t = walk.tallies[p.id]
         for key in ENGINE_COUNTS:
             t[key] = int(p.stats.get(key, 0))
         if finished:
             t["matches"], t["matches_won"] = 1, int(state.winner == p.id)
-    return MatchStats(walk.tallies, state, at, False)
+    return MatchStats(walk.tallies, state, at, False, member_tallies)
+
+
+def _members_walk(state: MatchState) -> _Walk | None:
+    """A doubles match's second walk, by member person ids (None in singles)."""
+    if not state.setup.doubles:
+        return None
+    side_of = {m.person: p.id for p in state.setup.players for m in p.members}
+    return _Walk(tuple(side_of), {pid: tally.empty() for pid in side_of}, side_of=side_of)
+
+
+def _members_done(walk: _Walk, state: MatchState, finished: bool) -> dict[str, tally.Tally]:
+    """The members' tallies: their own turns, and their side's racks and match."""
+    for rack in state.racks:
+        winner, breaker = rack.get("winner"), rack.get("breaker")
+        for pid, side in walk.side_of.items():
+            walk.count(pid, "racks")
+            if side == winner:
+                walk.count(pid, "racks_won")
+                walk.count(pid, "racks_won_own_break" if winner == breaker else "racks_won_opponent_break")
+    for (pid, _rack), codes in walk.fouls_by_rack.items():
+        if pid in walk.tallies:
+            tally.add(walk.tallies[pid], {"fouls_by_code": codes})
+    for pid, side in walk.side_of.items():
+        if finished:
+            walk.tallies[pid]["matches"], walk.tallies[pid]["matches_won"] = 1, int(state.winner == side)
+    return walk.tallies

@@ -23,6 +23,7 @@ CALLED_FOULS = (
     "illegal_jump",
     "weak_break",
     "not_trying",
+    "out_of_turn",  # scotch doubles: a stroke by the member who was not due (doubles.py)
     "other",
 )
 CUE_BALL_STATES = ("table", "pocketed", "off_table")

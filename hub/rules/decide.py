@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hub.rules import entered
+from hub.rules import doubles, entered
 from hub.rules.commands import (
     ENTERED_KINDS,
     SERVER_KINDS,
@@ -43,6 +43,9 @@ def decide(st: MatchState, command: Mapping[str, Any], *, server: bool = False) 
         command = {**command, "player": _player_at_table(st, kind)}
     rack = st.rack
     data = command_data(kind, command, st.setup.player_ids)
+    if kind in ("start", "lag"):
+        data = {**data, **doubles.start_members(st, command)}
+    doubles.check_called(st, kind, data)
     if kind == "foul":
         DISCIPLINES[st.setup.discipline].validate_foul(data["reason"])
     if kind == "penalty" and command.get("withdrawn") is not None:

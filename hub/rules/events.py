@@ -38,8 +38,9 @@ class Reject(Exception):
 
 
 class SetupError(ValueError):
-    """A match setup (POST /api/matches body) that cannot be played."""
+    """A match setup (POST /api/matches body) that cannot be played; ``code`` is the API's error code."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, code: str = "bad_setup") -> None:
         super().__init__(message)
         self.message = message
+        self.code = code

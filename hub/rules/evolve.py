@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hub.rules import core, entered, notes
+from hub.rules import core, doubles, entered, notes
 from hub.rules.clock import (
     advance_match_clock,
     extend,
@@ -90,6 +90,7 @@ def _apply_play(st: MatchState, ev: Event) -> None:
     if data.get("voids") is not None:
         note.append(notes.VOIDED_TIME())
     fouls, restart_clock = _apply_kind(st, DISCIPLINES[st.setup.discipline], ev, note)
+    doubles.count_turn(st, kind, data)
     if st.official_timeout and st.official_timeout_since is None:
         st.official_timeout_since = ev.at
     if kind != "match_time_expired":
@@ -120,6 +121,7 @@ def _apply_kind(st: MatchState, discipline: Discipline, ev: Event, note: list[No
     if kind == "start":
         _start(st, data)
     elif kind == "lag":
+        doubles.apply_start(st, data)
         core.ask(st, data["winner"], ("break", "pass"), "lag")
         note.append(notes.WINS_LAG(player=data["winner"]))
     elif kind == "shot":
@@ -230,6 +232,7 @@ def _apply_admin(st: MatchState, kind: str, data: Mapping[str, Any]) -> None:
 
 
 def _start(st: MatchState, data: Mapping[str, Any]) -> None:
+    doubles.apply_start(st, data)
     if "order" in data:
         order = tuple(data["order"])
         st.first_order = order

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hub.rules import doubles
 from hub.rules.clock import COUNTDOWN_MS, WARNING_MS
 from hub.rules.disciplines import DISCIPLINES
 from hub.rules.state import MatchState
@@ -79,6 +80,7 @@ def projection(st: MatchState) -> dict[str, Any]:
         "table_id": st.table_id or setup.table_id,
         "discipline": setup.discipline,
         "draw": dict(setup.draw) if setup.draw else None,
+        "doubles": setup.doubles,
         "status": st.status,
         "version": st.version,
         "format": setup.format_json(),
@@ -100,6 +102,7 @@ def projection(st: MatchState) -> dict[str, Any]:
                 "intentional_fouls": p.intentional_fouls,
                 "disqualified": p.disqualified,
                 "stats": dict(p.stats),
+                "members": doubles.members_json(st, p.id),
             }
             for p in st.players
         ],
@@ -115,6 +118,7 @@ def projection(st: MatchState) -> dict[str, Any]:
             "push_out_allowed": rack.push_out_allowed,
             "order": list(rack.order),
             "extra": st.extra_rack,
+            "member": doubles.member_due(st, doubles.side_at_table(st)),
         },
         "racks": [dict(r, points=dict(r["points"])) for r in st.racks],
         "clock": {"shot": _shot_clock_json(st), "match": _match_clock_json(st)},
@@ -136,7 +140,7 @@ def short_projection(st: MatchState) -> dict[str, Any]:
         "version": full["version"],
         "players": [
             {"id": p["id"], "name": p["name"], "score": p["score"], "racks_won": p["racks_won"],
-             "race_to": p["race_to"]}
+             "race_to": p["race_to"], **({"members": p["members"]} if p["members"] else {})}
             for p in full["players"]
         ],
         "rack": {
@@ -144,6 +148,7 @@ def short_projection(st: MatchState) -> dict[str, Any]:
             "shooter": full["rack"]["shooter"],
             "phase": full["rack"]["phase"],
             "ball_in_hand": full["rack"]["ball_in_hand"],
+            **({"member": full["rack"]["member"]} if full["doubles"] else {}),
         },
         "clock": full["clock"],
         "winner": full["winner"],

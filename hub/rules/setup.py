@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.rules import doubles as scotch
 from hub.rules.disciplines import DISCIPLINES
 from hub.rules.events import SetupError
 from hub.rules.names import BadName, clean_name
@@ -26,6 +27,7 @@ class PlayerSetup:
     id: str
     name: str
     handicap: str | None = None
+    members: tuple[scotch.Member, ...] = ()  # a doubles side's two members, in the setup's order
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,7 @@ class MatchSetup:
     # A handicapped race (PROTOCOL.md section 13): each player's own race, in player order; empty
     # when everyone races to race_to (which is then the longest race of the match).
     races: tuple[tuple[str, int], ...] = ()
+    doubles: bool = False  # scotch doubles: each side is two members taking turns (doubles.py)
 
     def __deepcopy__(self, _memo: dict[int, Any]) -> MatchSetup:
         return self  # frozen: states share it
@@ -122,9 +125,11 @@ class MatchSetup:
         return {
             "discipline": self.discipline,
             "players": [
-                {"id": p.id, "name": p.name, **({"handicap": p.handicap} if p.handicap else {})}
+                {"id": p.id, "name": p.name, **({"handicap": p.handicap} if p.handicap else {}),
+                 **({"members": [m.to_json() for m in p.members]} if p.members else {})}
                 for p in self.players
             ],
+            **({"doubles": True} if self.doubles else {}),
             "format": self.format_json(),
             "options": self.options_json(),
             **({"draw": dict(self.draw)} if self.draw else {}),
@@ -153,7 +158,7 @@ def _mapping(value: Any, what: str) -> Mapping[str, Any]:
     return value
 
 
-def _players(raw: Any, traits: Traits, make_id: Any) -> tuple[PlayerSetup, ...]:
+def _players(raw: Any, traits: Traits, make_id: Any, doubles: bool) -> tuple[PlayerSetup, ...]:
     if not isinstance(raw, list):
         raise SetupError("players must be a list")
     want = traits.players
@@ -179,7 +184,10 @@ def _players(raw: Any, traits: Traits, make_id: Any) -> tuple[PlayerSetup, ...]:
         if handicap is not None and handicap not in traits.handicaps:
             raise SetupError(f"{traits.name} takes no handicap {str(handicap)[:20]!r}" + (
                 f" (only {', '.join(traits.handicaps)})" if traits.handicaps else ""))
-        players.append(PlayerSetup(pid, name, handicap))
+        members = scotch.parse_members(entry.get("members"), pid, i) if doubles else ()
+        if not doubles and entry.get("members") is not None:
+            raise SetupError("members are for a doubles match (doubles: true)", code="doubles_members")
+        players.append(PlayerSetup(pid, name, handicap, members))
     if len({p.id for p in players}) != len(players):
         raise SetupError("player ids must be unique within the match")
     return tuple(players)
@@ -201,13 +209,19 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         used.add(f"p{n}")
         return f"p{n}"
 
-    players = _players(body.get("players"), traits, make_id)
+    doubles = scotch.doubles_flag(body)
+    if doubles:
+        scotch.check_allowed(traits.players, name)
+    players = _players(body.get("players"), traits, make_id, doubles)
+    scotch.check_distinct(players)
     fmt = _mapping(body.get("format"), "format")
     race_to, racks, minutes = _length(fmt, traits)
     races = _races(fmt.get("race_to"), players)
     if isinstance(fmt.get("race_to"), Mapping):
         race_to = max(int(n) for n in fmt["race_to"].values())  # the same for all: an ordinary race
-    break_mode = fmt.get("break", traits.breaks[0])
+    # the sides of a doubles match take turns to break unless the format says the winner breaks
+    usual = "alternate" if doubles and "alternate" in traits.breaks else traits.breaks[0]
+    break_mode = fmt.get("break", usual)
     if break_mode not in ("winner", "alternate"):
         raise SetupError("format.break must be 'winner' or 'alternate'")
     if break_mode not in traits.breaks:
@@ -243,6 +257,7 @@ def validate_setup(body: Mapping[str, Any], *, match_id: str, tournament_id: str
         scoring=scoring,
         game=game,
         races=races,
+        doubles=doubles,
     )
 
 

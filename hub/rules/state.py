@@ -40,6 +40,10 @@ class PlayerState:
     rail_safeties_in_rack: int = 0
     timeout_used: bool = False
     disqualified: bool = False
+    # Scotch doubles (doubles.py): the side's members in playing order (set by `start`; empty: the
+    # setup's order) and the turns the side has had, whose count says which member is due.
+    member_order: tuple[str, ...] = ()
+    member_turns: int = 0
 
 
 @dataclass(slots=True)

@@ -143,3 +143,28 @@ def test_downstream() -> None:
     with pytest.raises(DrawReject) as e:
         downstream(s.state, "Z1")
     assert e.value.status == 404
+
+
+def test_match_body_passes_doubles_through() -> None:
+    import dataclasses
+    from types import SimpleNamespace
+
+    from hub.draws.dispatch import _doubles_members
+
+    s = Stream()
+    s.add(2)
+    # a doubles draw needs entries of two members (teams): plain players are refused ...
+    with pytest.raises(DrawReject) as e:
+        s.do({"kind": "make_draw", "type": "single_elimination", "seed": 1,
+              "match": {**TEMPLATES["wpa_nine"], "doubles": True}})
+    assert (e.value.status, e.value.code) == (422, "doubles_members")
+    # ... and a draw whose match is doubles passes it on with each entry's members
+    s.draw("single_elimination")
+    assert "doubles" not in match_body(s.state, "W1-1")
+    spec = s.state.draw
+    assert spec is not None
+    doubled = dataclasses.replace(s.state, draw=dataclasses.replace(spec, match={**spec.match, "doubles": True}))
+    body = match_body(doubled, "W1-1")
+    assert body["doubles"] is True and all(p["members"] == [] for p in body["players"])
+    team = SimpleNamespace(members=[{"person": "x1", "name": "Ko"}, SimpleNamespace(person=None, name="Lee")])
+    assert _doubles_members(team) == [{"name": "Ko", "person": "x1"}, {"name": "Lee"}]

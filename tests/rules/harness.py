@@ -12,7 +12,7 @@ class Match:
     """Applies commands the way the hub's writer does: decide, store (a list), evolve."""
 
     def __init__(self, discipline: str, players: list[dict[str, Any]] | None = None, fmt: dict | None = None,
-                 options: dict | None = None, t0: int = 1_000_000) -> None:
+                 options: dict | None = None, t0: int = 1_000_000, doubles: bool = False) -> None:
         if players is None:
             players = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]
             if discipline == "chase_nine":
@@ -22,6 +22,8 @@ class Match:
             if discipline == "other":
                 fmt["game"] = "snooker"
         body = {"discipline": discipline, "players": players, "format": fmt, "options": options or {}}
+        if doubles:
+            body["doubles"] = True
         self.setup = validate_setup(body, match_id="m1", tournament_id="t1", table_id="tb1")
         self.state = initial(self.setup)
         self.events: list[Event] = []

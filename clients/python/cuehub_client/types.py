@@ -92,6 +92,14 @@ class Rack(TypedDict, total=False):
     table_open: bool
     push_out_allowed: bool
     order: list[str]
+    member: str | None  # scotch doubles: the person id of the member due (PROTOCOL.md section 15)
+
+
+class Member(TypedDict):
+    """A scotch-doubles side's member (PROTOCOL.md section 15)."""
+
+    person: str
+    name: str
 
 
 class Player(TypedDict, total=False):
@@ -107,6 +115,7 @@ class Player(TypedDict, total=False):
     warnings: int
     intentional_fouls: int
     stats: dict[str, int]
+    members: list[Member] | None  # scotch doubles: the side's two members in their order
 
 
 class Match(TypedDict, total=False):
@@ -125,6 +134,7 @@ class Match(TypedDict, total=False):
     winner: str | None
     result: dict[str, Any] | None
     last: dict[str, Any] | None
+    doubles: bool
 
 
 class Shot(TypedDict, total=False):

@@ -4,7 +4,7 @@
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
-import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard, isolated, playerName } from "./ui.js";
+import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard, isolated, playerName, membersLine } from "./ui.js";
 import { CallAnnouncer, roundLabel } from "./board-call.js";
 import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 import { checkInCountdown } from "./board-check-in.js";
@@ -191,7 +191,8 @@ function renderCell(tableId) {
       el("span", { class: "marker", text: at ? "▶" : "" }),
       // the winner's star after the name, outside its isolation (a right-to-left name keeps it on its right)
       el("span", { class: "nm" }, linked(p.id, el("bdi", { class: "name", text: p.name })),
-        m.winner === p.id ? el("span", { class: "nm-star", text: "★" }) : null),
+        m.winner === p.id ? el("span", { class: "nm-star", text: "★" }) : null,
+        membersLine(p, m.status === "live" ? r.member : null)),
       showRacks ? el("span", { class: "racks", text: String(p.racks_won ?? 0) })
         : p.group ? el("span", { class: `grp ${p.group}`, text: t(p.group) }) : null,
       el("span", { class: "score", text: String(p.score ?? 0) }));

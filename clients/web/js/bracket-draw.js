@@ -4,9 +4,9 @@
 // two-stage draw (docs/tournaments.md "What the tournament projection shows"). Every function
 // takes the whole projection's context (draw-view.js drawContext) and returns nodes.
 import { t, tc } from "./i18n.js";
-import { el, isolated } from "./ui.js";
+import { el, isolated, membersLine } from "./ui.js";
 import { toProfile } from "./people-view.js";
-import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf, raceText } from "./draw-view.js";
+import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf, raceText, sideMembers } from "./draw-view.js";
 
 /** A player's name, isolated so that a right-to-left or mixed name never reorders what is beside
  * it, leading to their profile (/people/{id}) where the entry has a person. */
@@ -34,7 +34,8 @@ export function card(m, ctx) {
       p && p.seed ? el("span", { class: "seed", text: String(p.seed) }) : el("span", { class: "seed" }),
       el("span", { class: "who" },
         withMark(playerNode(p, p ? p.name : pid ? String(pid) : slot.text), won ? "✓" : ""),
-        p && p.club ? el("bdi", { class: "club", text: p.club }) : null),
+        p && p.club ? el("bdi", { class: "club", text: p.club }) : null,
+        pid ? (({ due, ...side }) => membersLine(side, due))(sideMembers(m, pid, ctx)) : null),
       m.status === "walkover" && lost ? el("span", { class: "sc wo", text: t("br_wo_short") })
         : el("span", { class: "sc", text: sc === null || sc === undefined ? "" : String(sc) }));
   });

@@ -36,6 +36,7 @@ let found = true;
 let entries = []; // oldest first: {version, kind, at, player, data, last, rack, scores, voided}
 let backfilled = false;
 let racksSeen = null; // completed racks in the projection before the latest event (rack numbers)
+let dueSeen = null; // doubles: the member due (`rack.member`) in the projection before the latest event
 
 const watch = new Watch({ onStatus: (s) => { if (!found) return; setConn(s); document.body.dataset.conn = s; } });
 
@@ -53,6 +54,7 @@ function follow(matchId) {
   entries = [];
   backfilled = false;
   racksSeen = null;
+  dueSeen = null;
   watch.subscribe(`match:${mid}`, (data, msg) => onMatch(matchId, data, msg),
     { replay: true, onError: (code) => { if (code === "unknown_channel" && !followTable) notFound(); } });
   // With `since: 0` the hub replays the stored events, and sends nothing at all for a match with
@@ -108,8 +110,25 @@ function addEntry(ev, proj) {
     player: (ev.data && ev.data.player) || (last && last.player) || null,
     rack: rackOf(proj),
     scores: proj ? (proj.players || []).map((p) => p.score) : null,
+    member: turnMember(ev, proj),
   });
   entries.sort((a, b) => a.version - b.version);
+}
+
+// A doubles side's turn (a stroke, or the foul in its place) is its member's who was due before it,
+// or the partner's for a stroke called out of turn (PROTOCOL.md section 15).
+const TURN_KINDS = new Set(["shot", "foul", "clock_expired"]);
+
+function turnMember(ev, proj) {
+  const due = dueSeen;
+  dueSeen = proj && proj.rack ? proj.rack.member || null : null;
+  if (!due || !TURN_KINDS.has(ev.kind) || !proj) return null;
+  const side = (proj.players || []).find((p) => (p.members || []).some((m) => m.person === due));
+  if (!side) return null;
+  const data = ev.data || {};
+  const outOfTurn = (data.called_fouls || []).includes("out_of_turn") || data.reason === "out_of_turn";
+  const m = side.members.find((x) => (outOfTurn ? x.person !== due : x.person === due));
+  return m ? m.name : null;
 }
 
 async function backfill(proj) {
@@ -214,6 +233,7 @@ function render() {
           e.rack ? el("span", { class: "muted rackno", text: t("rack_n", { n: e.rack }) }) : null,
           el("span", { class: "kind", text: tc("k", e.kind) }),
           e.player ? toProfile(people.personOf(e.player), el("bdi", { class: "who", text: playerName(match, e.player) })) : null,
+          e.member ? el("bdi", { class: "member muted", text: e.member }) : null,
           e.voided ? el("span", { class: "badge", text: t("voided") }) : null,
           el("span", { class: "spacer" }),
           e.scores ? el("span", { class: "sc", text: e.scores.join(" : ") }) : null),

@@ -251,3 +251,15 @@ function throughToNextStage(proj, pid) {
   return { m: first, opponent: null, table: null, opponentText: t("br_tbd"), state: "waiting",
     text: t("pl_through_to_stage", { n: next.stage }), stage: true };
 }
+
+/** A doubles side's members in a draw match (PROTOCOL.md section 15): the match's own while it is on a
+ * table (its order, `rack.member` the one due), else the entry's (a team's members); [] in singles. */
+export function sideMembers(m, pid, ctx) {
+  const lm = m && m.match_id ? ctx.live.get(m.match_id) : null;
+  const side = lm && (lm.match.players || []).find((x) => x.id === pid);
+  if (side && side.members && side.members.length) {
+    return { id: pid, members: side.members, due: lm.match.status === "live" ? (lm.match.rack || {}).member : null };
+  }
+  const entry = ctx.players.get(pid);
+  return { id: pid, members: (entry && entry.members) || [], due: null };
+}

@@ -8,7 +8,7 @@
 //                          dry breaks, runs, fouls; PROTOCOL.md section 12, GET /api/matches/{id}/stats)
 import { t, tc, langSwitch, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
-import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText } from "./ui.js";
+import { el, fill, pathId, bihText, paintShotClock, formatLabel, matchNames, drawText, membersLine } from "./ui.js";
 import { inPoints, racksScored } from "./disciplines.js";
 import { StatsLines } from "./overlay-line.js";
 
@@ -88,7 +88,8 @@ function render() {
         // The winner's star after the name, outside its isolation (inside, a right-to-left name
         // would put it on the name's left).
         el("span", { class: "nm" }, el("bdi", { class: "name", text: p.name }),
-          match.winner === p.id ? el("span", { class: "nm-mark", "aria-hidden": "true", text: "★" }) : null),
+          match.winner === p.id ? el("span", { class: "nm-mark", "aria-hidden": "true", text: "★" }) : null,
+          membersLine(p, match.status === "live" ? r.member : null)),
         // Every discipline has the same columns, so the score never lands in a narrow one.
         el("span", { class: "racks", text: showRacks ? String(p.racks_won ?? 0) : p.group ? t(p.group) : "" }),
         el("span", { class: "score", text: String(p.score ?? 0) })))),

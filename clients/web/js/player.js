@@ -9,7 +9,7 @@
 import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
-import { el, fill, header, isolated, setConn, notFoundCard } from "./ui.js";
+import { el, fill, header, isolated, setConn, notFoundCard, membersLine } from "./ui.js";
 import { DECIDED, drawContext, matchRoundName, nextMatch, playerMatches, slotLabels, scoreOf, matchState, raceText } from "./draw-view.js";
 import { Follow } from "./player-follow.js";
 import { toProfile } from "./people-view.js";
@@ -71,6 +71,7 @@ function linked(ctx, id, node) { const p = ctx.players.get(id); return toProfile
 function headCard(p) {
   return [
     el("h1", { class: "pl-name" }, toProfile(p.person, el("bdi", { id: "pl-name", text: p.name }))),
+    membersLine(p), // a team's members (a doubles side)
     el("div", { class: "pl-facts" },
       p.club ? el("bdi", { class: "pl-club", id: "pl-club", text: p.club }) : null,
       p.seed ? el("span", { class: "pl-seed", id: "pl-seed", text: t("pl_seed", { n: p.seed }) }) : null,
@@ -91,6 +92,7 @@ function liveScore(nxt, ctx) {
     el("div", { class: "pl-live-label", text: `${t("pl_live_score")}${m.rack && m.rack.number ? ` · ${t("pl_rack_n", { n: m.rack.number })}` : ""}` }),
     (m.players || []).map((x) => el("div", { class: `pl-live-row${x.id === pid ? " me" : ""}`, dataset: { player: x.id } },
       linked(ctx, x.id, el("bdi", { class: "name", text: (ctx.players.get(x.id) || x).name || x.name })),
+      membersLine(x, m.status === "live" ? (m.rack || {}).member : null),
       el("span", { class: "score", text: String(x.score ?? 0) }))));
 }
 

@@ -21,8 +21,17 @@ import { traitsOf, calledFoulsOf } from "./disciplines.js";
 const COUNT_CHIPS = 11; // 0..10 as one-tap chips; the stepper goes further
 const INTENTS = ["pot", "safety", "kick"];
 
-/** The called fouls the form offers (the discipline's traits): on a break, or on any other stroke. */
-export function calledFouls(discipline, isBreak) { return calledFoulsOf(discipline, isBreak); }
+// PROTOCOL.md section 15: in a doubles match a stroke by the member not due is a called foul too.
+export const OUT_OF_TURN = "out_of_turn";
+
+/** The called fouls the form offers (the discipline's traits): on a break, or on any other stroke;
+ * in a doubles match (`match.doubles`) also out_of_turn, before `other`. */
+export function calledFouls(discipline, isBreak, doubles = false) {
+  const codes = calledFoulsOf(discipline, isBreak);
+  if (!doubles) return codes;
+  const at = codes.includes("other") ? codes.indexOf("other") : codes.length;
+  return [...codes.slice(0, at), OUT_OF_TURN, ...codes.slice(at)];
+}
 
 /**
  * The first contact to preselect, or undefined (the referee must choose). A preselection is a
@@ -228,7 +237,7 @@ export function strokeFormNodes(view) {
   const flagBtn = (flag) => toggleBtn(t(flag), !!f[flag], change(() => { f[flag] = !f[flag]; }), { id: `flag-${flag.replace(/_/g, "-")}` });
   const flags = isBreak ? traits.break_flags.map(flagBtn)
     : [...(traits.push_out && ctx.pushOutAllowed ? [flagBtn("push_out")] : []), ...traits.play_flags.map(flagBtn)];
-  const calledRow = el("div", { class: "btnrow chips", id: "called-fouls" }, calledFouls(d, isBreak).map((c) =>
+  const calledRow = el("div", { class: "btnrow chips", id: "called-fouls" }, calledFouls(d, isBreak, !!ctx.doubles).map((c) =>
     toggleBtn(tc("f", c), f.called.has(c), change(() => { if (f.called.has(c)) f.called.delete(c); else f.called.add(c); }), { dataset: { foul: c } })));
 
   const hint = asked ? t(`ask_${asked}`) : view.note || "";

@@ -21,7 +21,7 @@
 import { t, tc, onLangChange, applyI18n, inParens } from "./i18n.js";
 import { TableSession, remainingMs, serverNow, getJSON, HttpError } from "./live.js";
 import {
-  el, fill, pathId, header, setConn, playerName, scoreline, ball, bihText, paintShotClock,
+  el, fill, pathId, header, setConn, playerName, scoreline, ball, bihText, paintShotClock, memberDue,
   confirmDialog, lastText, statusText, resultText, clockText, isolated, playerNames, matchNames, drawText,
 } from "./ui.js";
 import { newForm, formFromShot, openQuestion, toCommand, strokeFormNodes, calledFouls } from "./stroke_form.js";
@@ -588,7 +588,7 @@ function formContext() {
   const pending = queuedStrokes();
   const shooter = m.players.find((p) => p.id === r.shooter);
   const ctx = { discipline: m.discipline, phase: r.phase, phaseKnown: true, onTable: r.on_table || [],
-    pushOutAllowed: r.push_out_allowed, group: shooter ? shooter.group : null };
+    pushOutAllowed: r.push_out_allowed, group: shooter ? shooter.group : null, doubles: !!m.doubles };
   if (!pending.length) return ctx;
   const gone = new Set(pending.flatMap((e) => [...(e.command.pocketed || []), ...(e.command.off_table || [])]));
   const traits = matchTraits(m);
@@ -719,6 +719,8 @@ function renderStart() {
   if (!show) return;
   const ps = match.players;
   const kids = [el("h3", { class: "section-title", text: t("start_match") })];
+  // chosen before the break or the lag is tapped; kept to the match's end (a later lag has none)
+  if (match.doubles && match.status === "scheduled") kids.push(memberOrderRows(ps));
   if (match.status === "scheduled") {
     if (ps.length === 3) {
       const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
@@ -730,15 +732,43 @@ function renderStart() {
     } else {
       kids.push(el("div", { class: "btnrow" }, ps.map((p) => el("button", {
         class: "btn primary", type: "button", dataset: { breaker: p.id },
-        onclick: () => send({ kind: "start", breaker: p.id }) }, named(t("breaks_first", { name: p.name }))))));
+        onclick: () => send({ kind: "start", breaker: p.id, ...startMembers(ps) }) }, named(t("breaks_first", { name: p.name }))))));
     }
   }
   if (ps.length === 2) {
     kids.push(el("div", { class: "btnrow" }, ps.map((p) => el("button", {
       class: "btn", type: "button", dataset: { lag: p.id },
-      onclick: () => send({ kind: "lag", winner: p.id }) }, named(t("lag_won", { name: p.name }))))));
+      onclick: () => send({ kind: "lag", winner: p.id, ...startMembers(ps) }) }, named(t("lag_won", { name: p.name }))))));
   }
   fill(startPanel, kids);
+}
+
+// ---- scotch doubles: which member of each side plays its first stroke (sent with start or lag)
+let firstMembers = { match: null, sides: {} };
+
+function startMembers(ps) {
+  if (!match.doubles || match.status !== "scheduled" || firstMembers.match !== match.id) return {};
+  const members = {};
+  for (const p of ps) {
+    const order = (p.members || []).map((m) => m.person);
+    const first = firstMembers.sides[p.id];
+    if (first && order.includes(first)) members[p.id] = [first, ...order.filter((x) => x !== first)];
+  }
+  return Object.keys(members).length ? { members } : {};
+}
+
+function memberOrderRows(ps) {
+  if (firstMembers.match !== match.id) firstMembers = { match: match.id, sides: {} };
+  return el("div", { class: "member-order", id: "member-order" }, ps.map((p) => {
+    const ms = p.members || [];
+    const first = firstMembers.sides[p.id] || (ms[0] && ms[0].person);
+    return el("div", { class: "btnrow", dataset: { side: p.id } },
+      el("span", { class: "label" }, named(t("plays_first", { name: p.name }))),
+      ms.map((m) => el("button", {
+        type: "button", class: `btn toggle ${m.person === first ? "on" : ""}`, dataset: { first: m.person },
+        "aria-pressed": m.person === first ? "true" : "false",
+        onclick: () => { firstMembers.sides[p.id] = m.person; render(); } }, named(m.name))));
+  }));
 }
 
 function renderPending() {
@@ -861,8 +891,10 @@ function renderStroke() {
   const ctx = formContext();
   const r = match.rack;
   const known = ctx.phaseKnown;
+  const due = known ? memberDue(match) : null; // doubles: the member due, by name
   const title = known
-    ? `${t("stroke_for", { name: playerName(match, r.shooter) })}${ctx.phase === "break" ? ` · ${t("p_break")}` : ""}`
+    ? `${due ? t("stroke_for_member", { member: due.name, name: playerName(match, r.shooter) })
+      : t("stroke_for", { name: playerName(match, r.shooter) })}${ctx.phase === "break" ? ` · ${t("p_break")}` : ""}`
     : t("stroke_unknown_turn");
   const note = known ? "" : t("stroke_unknown_note", { name: playerName(match, r.shooter) || "—" });
   strokePanel.classList.toggle("locked", !!lock);
@@ -965,7 +997,7 @@ function renderActions() {
     el("option", { value: p.id, text: p.name, selected: p.id === turn })));
   const penaltySel = el("select", { id: "act-penalty" }, traits.penalty_types.map((p) => el("option", { value: p, text: tc("pen", p) })));
   // a called foul with no stroke: never weak_break (judged on the break stroke itself: RULES.md "Also settled")
-  const foulSel = el("select", { id: "act-foul" }, calledFouls(d, false).map((c) => el("option", { value: c, text: tc("f", c) })));
+  const foulSel = el("select", { id: "act-foul" }, calledFouls(d, false, !!match.doubles).map((c) => el("option", { value: c, text: tc("f", c) })));
   const sel = () => playerSel.value;
   const btn = (id, label, onclick, opts = {}) => el("button", { type: "button", class: `btn ${opts.cls || ""}`, id, text: label, disabled: !!opts.disabled, onclick });
   const turnPlayer = () => (known ? r.shooter : undefined);

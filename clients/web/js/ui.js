@@ -104,7 +104,28 @@ export function setConn(state) {
 
 /** The names of a match's players (for isolated()). */
 export function playerNames(match) {
-  return ((match && match.players) || []).map((p) => p.name);
+  return ((match && match.players) || []).flatMap((p) => [p.name, ...(p.members || []).map((m) => m.name)]);
+}
+
+/** The member of a doubles match due at the table (`rack.member`: a person id), as {person, name}; null in singles. */
+export function memberDue(match) {
+  const due = match && match.rack && match.rack.member;
+  if (!due) return null;
+  for (const p of match.players || []) {
+    const m = (p.members || []).find((x) => x.person === due);
+    if (m) return { ...m, side: p.id };
+  }
+  return null;
+}
+
+/** A doubles side's members (`players[].members`, PROTOCOL.md section 15) in their order, the one
+ * due (a person id) marked; null for a side without members (singles). */
+export function membersLine(p, due = null) {
+  const ms = p && Array.isArray(p.members) ? p.members : [];
+  if (!ms.length) return null;
+  return el("span", { class: "members", dataset: { side: p.id || "" } }, ms.map((m, i) => [
+    i ? el("span", { class: "sep", text: " · " }) : null,
+    el("bdi", { class: `member${due && m.person === due ? " due" : ""}`, dataset: { person: m.person || "" }, text: m.name })]));
 }
 
 export function playerName(match, id) {
@@ -277,6 +298,7 @@ export function scoreline(match, { compact = false } = {}) {
     const pl = el("div", { class: `pl ${right ? "right" : ""} ${p.id === active ? "at-table" : ""}`, dataset: { player: p.id } },
       el("span", { class: "name", text: p.name }),
       el("span", { class: "score", text: String(p.score ?? 0) }),
+      membersLine(p, match.status === "live" ? rack.member : null),
       el("span", { class: "sub", text: sub.join(" · ") }),
       p.id === active && match.status === "live"
         ? el("span", { class: "badge at", text: rack.shooter ? t("at_table") : t("p_decision") }) : null);

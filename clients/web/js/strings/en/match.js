@@ -38,6 +38,7 @@ export default {
   "f_weak_break": "weak break",
   "f_not_trying": "not trying to hit",
   "f_other": "other foul",
+  "f_out_of_turn": "out of turn",
   "f_break_position": "break position",
   "foul": "Foul",
   // pending options

@@ -32,6 +32,8 @@ export default {
   "enter_stroke": "Enter stroke",
   "clear_stroke": "Clear",
   "stroke_for": "Stroke by {name}",
+  "stroke_for_member": "Stroke by {member} ({name})",
+  "plays_first": "{name}: plays first",
   "decision_for": "{name} chooses",
   "start_match": "Start the match",
   "breaks_first": "{name} breaks",

@@ -38,6 +38,7 @@ export default {
   "f_weak_break": "开球力量不足",
   "f_not_trying": "无意击球",
   "f_other": "其他犯规",
+  "f_out_of_turn": "击球顺序错误",
   "f_break_position": "开球位置",
   "foul": "犯规",
   // pending options

@@ -32,6 +32,8 @@ export default {
   "enter_stroke": "录入击球",
   "clear_stroke": "清除",
   "stroke_for": "{name} 击球",
+  "stroke_for_member": "{member}（{name}）击球",
+  "plays_first": "{name}：先打",
   "decision_for": "{name} 选择",
   "start_match": "开始比赛",
   "breaks_first": "{name} 开球",
