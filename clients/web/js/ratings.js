@@ -15,7 +15,7 @@ app.append(pickBox, listBox, about);
 
 const names = disciplineNames();
 let discipline = new URLSearchParams(location.search).get("discipline");
-if (!names.includes(discipline)) discipline = names[0] || "wpa_nine";
+if (!names.includes(discipline)) discipline = names[0] || ""; // the first the hub serves
 let rows = null;
 let next = null;
 let loading = false;
