@@ -34,6 +34,7 @@ from hub.api import (
     errors,
     health,
     models,
+    no_shows,
     pairing,
     peer,
     people,
@@ -87,6 +88,7 @@ def include_routers(app: FastAPI) -> None:
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, table, access,
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
+                   no_shows,  # PROTOCOL.md section 16
                    docs, pages, watch):
         app.include_router(module.router)
 

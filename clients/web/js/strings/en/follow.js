@@ -54,6 +54,7 @@ export default {
   "pl_rack_n": "Rack {n}",
   // the board
   "bd_now_called": "Now called",
+  "bd_called_ago": "Called {n} min ago",
   "bd_shot_clock": "Shot clock",
   "bd_vs": "vs"
 };

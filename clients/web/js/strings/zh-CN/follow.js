@@ -54,6 +54,7 @@ export default {
   "pl_rack_n": "第{n}局",
   // the board
   "bd_now_called": "叫号",
+  "bd_called_ago": "已叫号 {n} 分钟",
   "bd_shot_clock": "计时",
   "bd_vs": "对"
 };
