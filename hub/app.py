@@ -44,6 +44,7 @@ from hub.api import (
     tables,
     tournament_exports,
     tournaments,
+    webhooks,
 )
 from hub.api import table_socket as table
 from hub.api.throttle import Policies
@@ -66,6 +67,8 @@ from hub.store.db import check_migrations, is_sqlite, make_engine, migrate
 from hub.tournaments.flow import TournamentFlow
 from hub.tournaments.writer import TournamentWriter
 from hub.watch import asgi_front as watch
+from hub.webhooks.service import Webhooks
+from hub.webhooks.sources import Sources
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +91,7 @@ def include_routers(app: FastAPI) -> None:
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, table, access,
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
-                   no_shows,  # PROTOCOL.md section 16
+                   no_shows, webhooks,  # PROTOCOL.md section 16
                    docs, pages, watch):
         app.include_router(module.router)
 
@@ -144,6 +147,10 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
         await flow.start()
+        hooks = services.webhooks = Webhooks(engine)  # PROTOCOL.md section 16
+        hook_sources = Sources(hooks)
+        hook_sources.attach(writer, tournament_writer)
+        await hooks.start()
         if settings.people_keeper:
             keeper.start(writer, tournament_writer)
         freeze_startup_heap()
@@ -151,6 +158,8 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             yield
         finally:
             await keeper.stop()
+            hook_sources.detach()
+            await hooks.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from hub.tournaments.writer import TournamentWriter
     from hub.watch.core import WatchCore
     from hub.watch.server import WatchServer
+    from hub.webhooks.service import Webhooks
 
 
 @dataclass(slots=True, eq=False)
@@ -56,6 +57,8 @@ class Services:
     throttle_policies: Policies | None = None
     # People across events: the listener that keeps their read models (hub/people/keeper.py).
     people: PeopleKeeper | None = None
+    # Webhooks (PROTOCOL.md section 16): hub/webhooks/service.py.
+    webhooks: Webhooks | None = None
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

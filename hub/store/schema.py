@@ -278,3 +278,42 @@ history_heads = sa.Table(
     sa.Column("stream", sa.String(100), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
 )
+
+# --- webhooks (PROTOCOL.md section 16; hub/webhooks/) ----------------------------------------------
+
+# A receiver registered by the admin: where to POST, which events, the HMAC secret. `holder` and
+# `lease_until`: the hub process that delivers this hook's queue now (one at a time, so its
+# deliveries go out in order whatever the number of processes).
+webhooks = sa.Table(
+    "webhooks",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("url", sa.String(2000), nullable=False),
+    sa.Column("events", sa.JSON, nullable=False),
+    sa.Column("secret", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("holder", sa.String(64), nullable=True),
+    sa.Column("lease_until", sa.BigInteger, nullable=False, server_default="0"),
+)
+
+# One event for one hook, stored before it is sent, so a restart loses none: `seq` orders a hook's
+# deliveries; `status` pending -> delivered, or failed once its retries ran out (or dropped when the
+# hook's queue was full); `next_at` when the next attempt is due; `latency_ms` of the last attempt.
+webhook_deliveries = sa.Table(
+    "webhook_deliveries",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(64), nullable=False, unique=True),
+    sa.Column("hook_id", sa.String(64), sa.ForeignKey("webhooks.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("event", sa.String(64), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("next_at", sa.BigInteger, nullable=False),
+    sa.Column("last_code", sa.Integer, nullable=True),
+    sa.Column("last_error", sa.String(200), nullable=True),
+    sa.Column("latency_ms", sa.Integer, nullable=True),
+    sa.Column("done_at", sa.BigInteger, nullable=True),
+    sa.Index("ix_webhook_deliveries_queue", "hook_id", "status", "seq"),
+)
