@@ -42,6 +42,7 @@ from hub.api import (
     session,
     setup,
     tables,
+    tablet_links,
     tournament_exports,
     tournaments,
     webhooks,
@@ -52,6 +53,7 @@ from hub.matches.clocks import ClockService
 from hub.matches.instrumented import InstrumentedWriter
 from hub.matches.listings import Listings
 from hub.matches.presence import Presence
+from hub.matches.tablet_links import TabletLinks
 from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
@@ -91,7 +93,7 @@ def include_routers(app: FastAPI) -> None:
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, table, access,
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
-                   no_shows, webhooks,  # PROTOCOL.md section 16
+                   no_shows, webhooks, tablet_links,  # PROTOCOL.md section 16
                    docs, pages, watch):
         app.include_router(module.router)
 
@@ -148,6 +150,8 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         )
         await flow.start()
         hooks = services.webhooks = Webhooks(engine)  # PROTOCOL.md section 16
+        links = services.tablet_links = TabletLinks(engine, presence)
+        await links.start()
         hook_sources = Sources(hooks)
         hook_sources.attach(writer, tournament_writer)
         await hooks.start()
@@ -159,6 +163,7 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         finally:
             await keeper.stop()
             hook_sources.detach()
+            await links.stop()
             await hooks.stop()
             await flow.stop()
             await clocks.stop()

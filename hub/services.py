@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from hub.matches.clocks import ClockService
     from hub.matches.listings import Listings
     from hub.matches.presence import Presence
+    from hub.matches.tablet_links import TabletLinks
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
     from hub.people.keeper import PeopleKeeper
@@ -59,6 +60,7 @@ class Services:
     people: PeopleKeeper | None = None
     # Webhooks (PROTOCOL.md section 16): hub/webhooks/service.py.
     webhooks: Webhooks | None = None
+    tablet_links: TabletLinks | None = None  # every tablet of every table, for the desk
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

@@ -317,3 +317,18 @@ webhook_deliveries = sa.Table(
     sa.Column("done_at", sa.BigInteger, nullable=True),
     sa.Index("ix_webhook_deliveries_queue", "hook_id", "status", "seq"),
 )
+
+# Every tablet each table has had, as the desk lists them (hub/matches/tablet_links.py): written once a
+# beat by the hub process that holds its socket. `online` and `since` say its state and since when;
+# a row whose `heard_at` is stale (its process died) reads as offline since then.
+tablet_links = sa.Table(
+    "tablet_links",
+    metadata,
+    sa.Column("tablet_id", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False, index=True),
+    sa.Column("holder", sa.String(64), nullable=False),
+    sa.Column("online", sa.Boolean, nullable=False),
+    sa.Column("since", sa.BigInteger, nullable=False),
+    sa.Column("heard_at", sa.BigInteger, nullable=False),
+    sa.Column("label", sa.String(100), nullable=True),
+)

@@ -3,6 +3,7 @@
 webhooks: url, events, secret, and the lease of the hub process that delivers the hook's queue.
 webhook_deliveries: one row per event per hook, stored before it is sent (so a restart loses none),
 in order per hook (`seq`), with its attempts, the next attempt's time, and the last answer.
+tablet_links: every tablet of every table, online or not and since when (the desk's tables view).
 
 Revision ID: 0010_webhooks
 Revises: 0006_people
@@ -46,9 +47,22 @@ def upgrade() -> None:
         sa.Column("done_at", sa.BigInteger, nullable=True),
     )
     op.create_index("ix_webhook_deliveries_queue", "webhook_deliveries", ["hook_id", "status", "seq"])
+    op.create_table(
+        "tablet_links",
+        sa.Column("tablet_id", sa.String(64), primary_key=True),
+        sa.Column("table_id", sa.String(64), nullable=False),
+        sa.Column("holder", sa.String(64), nullable=False),
+        sa.Column("online", sa.Boolean, nullable=False),
+        sa.Column("since", sa.BigInteger, nullable=False),
+        sa.Column("heard_at", sa.BigInteger, nullable=False),
+        sa.Column("label", sa.String(100), nullable=True),
+    )
+    op.create_index("ix_tablet_links_table_id", "tablet_links", ["table_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_tablet_links_table_id", "tablet_links")
+    op.drop_table("tablet_links")
     op.drop_index("ix_webhook_deliveries_queue", "webhook_deliveries")
     op.drop_table("webhook_deliveries")
     op.drop_table("webhooks")
