@@ -1,4 +1,4 @@
-"""Webhooks (PROTOCOL.md section 16) through the real app on SQLite, with a receiver on loopback:
+"""Webhooks (PROTOCOL.md section 16) through the real app on SQLite and PostgreSQL, with a receiver on loopback:
 registration and its checks, the signature, retries with the same delivery id, order per hook, a
 restart in the middle, and a receiver that never answers not slowing the hub."""
 
@@ -23,9 +23,10 @@ from tests.webhooks.receiver import Receiver
 ALL = ["match.called", "match.started", "match.finished", "tournament.finished", "entry.created"]
 
 
-@pytest.fixture
-def c(sqlite_settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(sqlite_settings)) as client:
+@pytest.fixture(params=["sqlite", "pg"])
+def c(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    settings = request.getfixturevalue("sqlite_settings" if request.param == "sqlite" else "pg_settings")
+    with TestClient(create_app(settings)) as client:
         client.app.state.services.webhooks.backoff_s = 0.05  # type: ignore[attr-defined]
         yield client
 
@@ -157,3 +158,20 @@ def test_a_receiver_that_never_answers_does_not_slow_the_hub(c: TestClient) -> N
         assert all(d["status"] == "pending" for d in log)
     finally:
         receiver.stop()
+
+
+def test_a_finished_match_and_a_finished_tournament(c: TestClient, receiver: Receiver) -> None:
+    register(c, receiver.url, ["match.finished", "tournament.finished"])
+    ev = Event(c, players=2, tables=1)
+    ev.draw()
+    key = ev.get()["draw"]["matches"][0]["key"]
+    winner = ev.players[0]["id"]
+    mid = ev.win(key, winner)
+    ev.until(lambda t: t["draw"]["status"] == "finished")
+    finished, done = receiver.wait(2)
+    assert finished["event"] == "match.finished" and finished["data"]["match_id"] == mid
+    assert finished["data"]["winner"] == winner and finished["data"]["status"] == "finished"
+    assert done["event"] == "tournament.finished"
+    assert done["data"] == {"tournament_id": ev.tid, "champion": winner, "standings": None}
+    time.sleep(0.3)
+    assert len(receiver.seen) == 2  # each told once
