@@ -94,6 +94,8 @@ class TabletLinks:
     async def write(self) -> None:
         now = self._now()
         states = self._states(now)
+        if not states:
+            return  # no tablet here: nothing to say (and no statement to the store)
         holder = self._presence.holder
         async with self._engine.begin() as conn:
             for ident, (table_id, online, since) in states.items():

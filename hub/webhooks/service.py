@@ -47,6 +47,7 @@ RETRY_FOR_MS = 3_900_000  # an hour and five minutes of retries
 LEASE_MS = 30_000
 MAX_SENDING = 16
 SCAN_S = 5.0
+HOOKS_TTL_S = 5.0  # a hook added or removed through another hub process counts here within this
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -69,11 +70,18 @@ class Webhooks:
         self._client = httpx.AsyncClient(timeout=TIMEOUT_S, follow_redirects=False, transport=transport,
                                          headers={"User-Agent": "cuehub-webhooks"})
         self._hooks: list[Any] | None = None  # cached rows; None: read again
+        self._hooks_at = 0.0  # monotonic time they were read (another process may add or remove one)
         self.dropped = 0
 
     # --- life -------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        # Before the hub serves: the hooks, and the deliveries a previous run left waiting.
+        self._hooks = await store.every(self._engine)
+        self._hooks_at = time.monotonic()
+        if self._hooks:
+            for hook_id in await store.with_pending(self._engine):
+                self._poke(hook_id)
         self._tasks = [asyncio.create_task(self._store_loop(), name="webhooks-store"),
                        asyncio.create_task(self._scan_loop(), name="webhooks-scan")]
 
@@ -116,8 +124,9 @@ class Webhooks:
                     await asyncio.sleep(1.0)
 
     async def _store(self, batch: list[tuple[str, dict[str, Any], int]]) -> None:
-        if self._hooks is None:
+        if self._hooks is None or time.monotonic() - self._hooks_at > HOOKS_TTL_S:
             self._hooks = await store.every(self._engine)
+            self._hooks_at = time.monotonic()
         rows = []
         for event, data, at in batch:
             for hook in self._hooks:
@@ -134,16 +143,21 @@ class Webhooks:
 
     async def _scan_loop(self) -> None:
         """Hooks with deliveries waiting that no worker here serves (after a restart; after another
-        process let go of one): a worker each."""
+        process let go of one): a worker each. Only while there are hooks (as last read: at start,
+        after a change here, and at most HOOKS_TTL_S old whenever an event is stored)."""
         while True:
+            await asyncio.sleep(SCAN_S)
             try:
-                for hook_id in await store.with_pending(self._engine):
-                    self._poke(hook_id)
+                if self._hooks is None:
+                    self._hooks = await store.every(self._engine)
+                    self._hooks_at = time.monotonic()
+                if self._hooks:  # a hub with no webhooks asks the store nothing more
+                    for hook_id in await store.with_pending(self._engine):
+                        self._poke(hook_id)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("webhooks: scan failed")
-            await asyncio.sleep(SCAN_S)
 
     def _poke(self, hook_id: str) -> None:
         self._wake.setdefault(hook_id, asyncio.Event()).set()
