@@ -34,6 +34,7 @@ from hub.api import (
     errors,
     health,
     models,
+    no_shows,
     pairing,
     peer,
     people,
@@ -44,8 +45,10 @@ from hub.api import (
     session,
     setup,
     tables,
+    tablet_links,
     tournament_exports,
     tournaments,
+    webhooks,
 )
 from hub.api import table_socket as table
 from hub.api.throttle import Policies
@@ -53,6 +56,7 @@ from hub.matches.clocks import ClockService
 from hub.matches.instrumented import InstrumentedWriter
 from hub.matches.listings import Listings
 from hub.matches.presence import Presence
+from hub.matches.tablet_links import TabletLinks
 from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
@@ -72,6 +76,8 @@ from hub.store.db import check_migrations, is_sqlite, make_engine, migrate
 from hub.tournaments.flow import TournamentFlow
 from hub.tournaments.writer import TournamentWriter
 from hub.watch import asgi_front as watch
+from hub.webhooks.service import Webhooks
+from hub.webhooks.sources import Sources
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +102,7 @@ def include_routers(app: FastAPI) -> None:
                    registration,  # sign-up and check-in: PROTOCOL.md section 14
                    ratings,  # PROTOCOL.md section 13
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
+                   no_shows, webhooks, tablet_links,  # PROTOCOL.md section 16
                    docs, pages, watch):
         app.include_router(module.router)
 
@@ -158,6 +165,12 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
         registrar.start()
         check_in = services.check_in_clock = CheckInClock(registrar, closed=flow.kick)
         await check_in.start()
+        hooks = services.webhooks = Webhooks(engine)  # PROTOCOL.md section 16
+        links = services.tablet_links = TabletLinks(engine, presence)
+        await links.start()
+        hook_sources = Sources(hooks)
+        hook_sources.attach(writer, tournament_writer)
+        await hooks.start()
         if settings.people_keeper:
             keeper.start(writer, tournament_writer)
             ratings_keeper.start(writer)
@@ -171,6 +184,9 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             await check_in.stop()
             await registrar.stop()
             await series_keeper.stop()
+            hook_sources.detach()
+            await links.stop()
+            await hooks.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()

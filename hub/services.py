@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from hub.matches.clocks import ClockService
     from hub.matches.listings import Listings
     from hub.matches.presence import Presence
+    from hub.matches.tablet_links import TabletLinks
     from hub.matches.writer import MatchWriter
     from hub.ops.metrics import Metrics
     from hub.people.keeper import PeopleKeeper
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from hub.tournaments.writer import TournamentWriter
     from hub.watch.core import WatchCore
     from hub.watch.server import WatchServer
+    from hub.webhooks.service import Webhooks
 
 
 @dataclass(slots=True, eq=False)
@@ -67,6 +69,9 @@ class Services:
     ratings: RatingsKeeper | None = None
     # Series: the listener that keeps their standings (hub/series/keeper.py).
     series: SeriesKeeper | None = None
+    # Webhooks (PROTOCOL.md section 16): hub/webhooks/service.py.
+    webhooks: Webhooks | None = None
+    tablet_links: TabletLinks | None = None  # every tablet of every table, for the desk
     # The watch side (hub/watch/asgi_front.py's lifespan): the core, its websockets front, and that
     # front again when it also listens on HUB_WATCH_PORT.
     watch: WatchCore | None = None

@@ -93,14 +93,10 @@ def _registration(request: Request, state: RegistrationState) -> dict[str, Any]:
     return public_registration(state, registrar(request).clock())
 
 
-@router.patch("/tournaments/{tid}", dependencies=ADMIN, response_model=None,
-              openapi_extra=models.body(rm.TournamentChanges),
-              responses=models.ok(rm.Registration, "The registration, changed.") | WRITE_ERRORS)
-async def change_tournament(tid: str, request: Request) -> dict[str, Any]:
-    body = await _body(request)
-    if set(body) != {"registration"}:
-        raise ApiError(422, "bad_request", 'the body must be {"registration": {...}}')
-    state, _ = await _run(request, tid, {"kind": "configure", "registration": body["registration"]})
+async def configure(request: Request, tid: str, registration: Any) -> dict[str, Any]:
+    """`registration` of `PATCH /api/tournaments/{tid}` (the route is the tournament settings',
+    hub/api/no_shows.py): stored when good, else an ApiError; the registration as it is now."""
+    state, _ = await _run(request, tid, {"kind": "configure", "registration": registration})
     return _registration(request, state)
 
 

@@ -33,10 +33,6 @@ class RegistrationSettings(BaseModel):
     check_in: CheckInWindow | None = None
 
 
-class TournamentChanges(BaseModel):
-    registration: RegistrationSettings
-
-
 class Registration(_Open):
     open: bool
     closes_at: int | None

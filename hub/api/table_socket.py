@@ -30,6 +30,7 @@ from hub.api.errors import strict_loads
 from hub.api.rate import rate_of
 from hub.matches.departures import STAYED, departure
 from hub.matches.presence import Presence, Tablet, restore
+from hub.matches.tablet_links import tablet_ident
 from hub.matches.writer import Change, MatchWriter, TableNotice, TokenRevoked
 from hub.ops.logbudget import LogBudget, suppressed
 from hub.ops.metrics import metrics_of
@@ -74,6 +75,7 @@ async def _authenticate(ws: WebSocket, table_id: str) -> catalog.TableRow | None
     if not isinstance(msg, dict) or msg.get("type") != "auth" or not isinstance(msg.get("token"), str):
         return None
     table = await catalog.table_by_token(services_of(ws.app).engine, msg["token"])
+    ws.scope["cuehub.tablet"] = tablet_ident(msg)  # which tablet, for the desk (hub/matches/tablet_links.py)
     return table if table is not None and table.id == table_id else None
 
 
@@ -422,7 +424,7 @@ def _presence_of(ws: WebSocket) -> Presence | None:
 
 def _present(ws: WebSocket, table_id: str) -> Tablet | None:
     presence = _presence_of(ws)
-    return None if presence is None else presence.open(table_id)
+    return None if presence is None else presence.open(table_id, ws.scope.get("cuehub.tablet"))
 
 
 def _heard(ws: WebSocket, tablet: Tablet | None, text: str) -> bool:

@@ -12,11 +12,11 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from hub.draws import draw_formats
+from hub.draws import draw_formats, no_shows
 from hub.draws.events import TournamentEvent
 from hub.draws.state import Call, DrawSpec, Player, Result, TournamentState, Walkover
 
-_MAPPINGS = ("calls", "results", "walkovers", "uncalled_at", "match_keys")
+_MAPPINGS = ("calls", "results", "walkovers", "uncalled_at", "match_keys", "no_show_waits")
 
 
 def initial(tournament_id: str) -> TournamentState:
@@ -30,6 +30,7 @@ class _Working:
         self.base = state
         self.fields: dict[str, Any] = {}
         self.version = state.version
+        self.at = 0  # the `at` of the event being applied (stored data, not a clock read)
         self._index: dict[str, int] | None = None
 
     def get(self, name: str) -> Any:
@@ -72,6 +73,7 @@ def fold(tournament_id: str, events: Iterable[TournamentEvent]) -> TournamentSta
 
 def _apply(work: _Working, ev: TournamentEvent) -> None:
     work.version = ev.version
+    work.at = ev.at
     apply = _APPLY.get(ev.kind)
     if apply is not None:
         apply(work, ev.data, ev.version)
@@ -153,8 +155,10 @@ def _walkover(work: _Working, data: dict[str, Any], version: int) -> None:
 
 def _match_called(work: _Working, data: dict[str, Any], version: int) -> None:
     key = data["key"]
-    work.mut("calls")[key] = Call(key, data["match_id"], data["table_id"], tuple(data["players"]), version)
+    work.mut("calls")[key] = Call(key, data["match_id"], data["table_id"], tuple(data["players"]), version, work.at)
     work.mut("match_keys")[data["match_id"]] = key
+    if key in work.get("no_show_waits"):
+        work.mut("no_show_waits").pop(key)
 
 
 def _match_uncalled(work: _Working, data: dict[str, Any], version: int) -> None:
@@ -220,4 +224,5 @@ _APPLY = {
     "walkover_voided": _walkover_voided,
     "tournament_archived": _archived,
     "tournament_unarchived": _unarchived,
+    **no_shows.APPLY,
 }

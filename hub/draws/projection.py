@@ -14,7 +14,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hub.draws import draw_formats, handicaps, race_lengths
+from hub.draws import draw_formats, handicaps, no_shows, race_lengths
 from hub.draws.rounds import rounds_of
 from hub.draws.settle import BYE, DrawMatch
 from hub.draws.stages import StageView
@@ -27,7 +27,8 @@ def projection(state: TournamentState) -> dict[str, Any]:
                 "status": derived.player_status.get(p.id, "active"), "person": p.person} for p in state.players]
     return {"players": players, "draw": _draw(state), "queue": list(derived.queue),
             "standings": [dict(row) for row in derived.standings] if derived.standings is not None else None,
-            "paused_tables": list(state.paused_tables), "archived": state.archived, "version": state.version}
+            "paused_tables": list(state.paused_tables), "archived": state.archived,
+            "no_show_minutes": state.no_show_minutes, "version": state.version}
 
 
 def counts(matches: list[DrawMatch] | tuple[DrawMatch, ...]) -> dict[str, int]:
@@ -57,7 +58,8 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
             "seeding": spec.seeding, "seed": spec.seed, **settings,
             "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants), "stale": state.stale,
             "counts": counts(derived.matches), "stages": [stage_json(state, view) for view in derived.stages],
-            "matches": [_with_races(spec, m, match_json(m, state.results.get(m.key))) for m in derived.matches],
+            "matches": [_with_call(_with_races(spec, m, match_json(m, state.results.get(m.key))), state)
+                        for m in derived.matches],
             **({"ratings": copy.deepcopy(dict(spec.ratings))} if spec.ratings is not None else {})}
 
 
@@ -66,6 +68,17 @@ def _with_races(spec: DrawSpec, m: DrawMatch, out: dict[str, Any]) -> dict[str, 
     players = [p for p in m.players if p is not None and p != BYE]
     if m.stage == 1 and spec.match.get("handicap") and len(players) == 2:
         out["races"] = handicaps.races(spec.match["handicap"], spec.ratings, players)
+    return out
+
+
+def _with_call(out: dict[str, Any], state: TournamentState) -> dict[str, Any]:
+    """A called match also says when it was called and when it is flagged as a no-show if it has not
+    started (``called_at``, ``no_show_at``: server ms; PROTOCOL.md section 16)."""
+    if out["status"] == "called":
+        due = no_shows.no_show_at(state, out["key"])
+        if due is not None:
+            out["called_at"] = state.calls[out["key"]].at
+            out["no_show_at"] = due
     return out
 
 

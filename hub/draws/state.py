@@ -57,6 +57,7 @@ class Call(NamedTuple):
     table_id: str
     players: tuple[str, ...]
     version: int
+    at: int = 0  # server ms the call was stored (the no-show clock starts here: hub/draws/no_shows.py)
 
 
 class Result(NamedTuple):
@@ -95,6 +96,8 @@ class TournamentState:
     match_keys: Mapping[str, str] = field(default_factory=dict)  # match_id -> key, for calls kept
     stale: bool = False  # players joined after the draw was made: a redraw takes them in
     archived: bool = False  # left out of the public list of tournaments (its pages still answer)
+    no_show_minutes: float = 10.0  # a called match not started this long after its call is flagged
+    no_show_waits: Mapping[str, int] = field(default_factory=dict)  # key -> ms the desk's "wait" runs to
 
     @cached_property
     def player_by_id(self) -> dict[str, Player]:

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -66,13 +67,15 @@ class Attendance:
 class Tablet:
     """One authenticated table socket, as presence sees it."""
 
-    __slots__ = ("table_id", "heard_at", "pings", "open")
+    __slots__ = ("table_id", "heard_at", "pings", "open", "ident", "since")
 
-    def __init__(self, table_id: str, now: int) -> None:
+    def __init__(self, table_id: str, now: int, ident: str | None = None) -> None:
         self.table_id = table_id
         self.heard_at = now
         self.pings = False
         self.open = True
+        self.ident = ident or uuid.uuid4().hex[:16]  # which tablet (hub/matches/tablet_links.py)
+        self.since = now  # when its socket was let in
 
     def present(self, now: int) -> bool:
         return self.open and (not self.pings or now - self.heard_at <= PRESENT_MS)
@@ -100,6 +103,7 @@ class Presence:
         self._unsubscribe: Callable[[], None] | None = None
         self._restoring: set[str] = set()  # matches with a link_restored being stored
         self._background: set[asyncio.Task[Any]] = set()
+        self.closed: deque[Tablet] = deque(maxlen=10_000)  # sockets closed since the links last looked
 
     # --- life ---------------------------------------------------------------------------------
 
@@ -122,8 +126,8 @@ class Presence:
 
     # --- the table sockets --------------------------------------------------------------------
 
-    def open(self, table_id: str) -> Tablet:
-        tablet = Tablet(table_id, self._now())
+    def open(self, table_id: str, ident: str | None = None) -> Tablet:
+        tablet = Tablet(table_id, self._now(), ident)
         self._local.setdefault(table_id, set()).add(tablet)
         self._note(tablet)
         self._kick.set()  # a table's first tablet is written at once: it is a tablet table from now
@@ -142,6 +146,7 @@ class Presence:
         if tablet.open and not tablet.pings:
             tablet.heard_at = self._now()  # heard until its socket closed
         tablet.open = False
+        self.closed.append(tablet)  # for the desk's list of tablets (hub/matches/tablet_links.py)
         self._note(tablet)
         tablets = self._local.get(tablet.table_id)
         if tablets is not None:
@@ -173,6 +178,10 @@ class Presence:
         present = any(t.present(now) for t in tablets) or (remote is not None and now - remote <= REMOTE_PRESENT_MS)
         heard = [h for h in (self._heard.get(table_id), remote, *(t.last_heard(now) for t in tablets)) if h is not None]
         return Attendance(table_id in self._heard or remote is not None, present, max(heard, default=None))
+
+    def tablets_here(self) -> list[Tablet]:
+        """Every open table socket of this process."""
+        return [t for tablets in self._local.values() for t in tablets]
 
     def tables_here(self) -> list[str]:
         """Tables with a tablet heard by this process now."""

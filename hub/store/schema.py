@@ -366,3 +366,57 @@ series_standings = sa.Table(
     sa.Column("made_from", sa.JSON, nullable=False),
     sa.Column("body", sa.JSON, nullable=False),
 )
+
+# --- webhooks (PROTOCOL.md section 16; hub/webhooks/) ----------------------------------------------
+
+# A receiver registered by the admin: where to POST, which events, the HMAC secret. `holder` and
+# `lease_until`: the hub process that delivers this hook's queue now (one at a time, so its
+# deliveries go out in order whatever the number of processes).
+webhooks = sa.Table(
+    "webhooks",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("url", sa.String(2000), nullable=False),
+    sa.Column("events", sa.JSON, nullable=False),
+    sa.Column("secret", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("holder", sa.String(64), nullable=True),
+    sa.Column("lease_until", sa.BigInteger, nullable=False, server_default="0"),
+)
+
+# One event for one hook, stored before it is sent, so a restart loses none: `seq` orders a hook's
+# deliveries; `status` pending -> delivered, or failed once its retries ran out (or dropped when the
+# hook's queue was full); `next_at` when the next attempt is due; `latency_ms` of the last attempt.
+webhook_deliveries = sa.Table(
+    "webhook_deliveries",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(64), nullable=False, unique=True),
+    sa.Column("hook_id", sa.String(64), sa.ForeignKey("webhooks.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("event", sa.String(64), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("next_at", sa.BigInteger, nullable=False),
+    sa.Column("last_code", sa.Integer, nullable=True),
+    sa.Column("last_error", sa.String(200), nullable=True),
+    sa.Column("latency_ms", sa.Integer, nullable=True),
+    sa.Column("done_at", sa.BigInteger, nullable=True),
+    sa.Index("ix_webhook_deliveries_queue", "hook_id", "status", "seq"),
+)
+
+# Every tablet each table has had, as the desk lists them (hub/matches/tablet_links.py): written once a
+# beat by the hub process that holds its socket. `online` and `since` say its state and since when;
+# a row whose `heard_at` is stale (its process died) reads as offline since then.
+tablet_links = sa.Table(
+    "tablet_links",
+    metadata,
+    sa.Column("tablet_id", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False, index=True),
+    sa.Column("holder", sa.String(64), nullable=False),
+    sa.Column("online", sa.Boolean, nullable=False),
+    sa.Column("since", sa.BigInteger, nullable=False),
+    sa.Column("heard_at", sa.BigInteger, nullable=False),
+    sa.Column("label", sa.String(100), nullable=True),
+)

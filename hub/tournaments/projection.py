@@ -42,6 +42,7 @@ def compose(info: dict[str, Any], version: int, pure: dict[str, Any],
         "queue": pure["queue"],
         "standings": pure["standings"],
         "archived": pure.get("archived", False),
+        "no_show_minutes": pure.get("no_show_minutes", 10.0),
     }
 
 

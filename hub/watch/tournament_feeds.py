@@ -52,7 +52,7 @@ class TournamentFeed:
 
 
 # The fields of the channel's projection that come from the draw's pure projection (compose).
-CHANNEL_FIELDS = ("players", "draw", "queue", "standings", "archived")
+CHANNEL_FIELDS = ("players", "draw", "queue", "standings", "archived", "no_show_minutes")
 
 
 def _fold(tid: str, events: list[Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ def test_initial() -> None:
     state = initial("t9")
     assert (state.tournament_id, state.version, state.players, state.draw) == ("t9", 0, (), None)
     assert projection(state) == {"players": [], "draw": None, "queue": [], "standings": None, "paused_tables": [],
-                                 "archived": False, "version": 0}
+                                 "archived": False, "no_show_minutes": 10.0, "version": 0}
 
 
 def test_evolve_leaves_the_old_state_alone() -> None:

@@ -20,7 +20,8 @@ def test_fields_and_json() -> None:
     s.draw("double_elimination")
     s.play("W1-2", "p5")
     view = s.view
-    assert set(view) == {"players", "draw", "queue", "standings", "paused_tables", "archived", "version"}
+    assert set(view) == {"players", "draw", "queue", "standings", "paused_tables", "archived", "no_show_minutes",
+                         "version"}
     assert view["version"] == len(s.events)
     assert set(view["players"][0]) == {"id", "name", "club", "seed", "handicap", "status", "person"}
     draw = view["draw"]

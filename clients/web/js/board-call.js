@@ -9,6 +9,7 @@
 import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { matchRoundName } from "./draw-view.js";
+import { serverNow } from "./live.js";
 
 /** A draw match said by its round's name ("Final", "Semi-finals": as the bracket heads it), its key
  * small beside it; the key alone when the draw does not know it. */
@@ -16,6 +17,14 @@ export function roundLabel(draw, entry, key) {
   const name = entry ? matchRoundName(draw, entry) : "";
   return [name ? el("span", { class: "rnd", text: name }) : null, name ? " " : null,
     el("span", { class: "key", text: key || (entry && entry.key) || "" })];
+}
+
+/** "Called N min ago" for a called match `m` (a table's match) past its no-show time
+ * (`no_show_at` of its draw match, PROTOCOL.md section 16), else null. */
+export function calledAgo(draw, m) {
+  const e = m && m.draw && draw ? (draw.matches || []).find((x) => x.key === m.draw.key) : null;
+  if (!e || e.status !== "called" || !e.no_show_at || m.status !== "scheduled" || serverNow() < e.no_show_at) return null;
+  return t("bd_called_ago", { n: Math.max(0, Math.floor((serverNow() - e.called_at) / 60000)) });
 }
 
 export const SHOW_MS = 8000;

@@ -5,7 +5,7 @@ import { t, tc, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, bihText, paintShotClock, formatLabel, resultText, notFoundCard, isolated, playerName, membersLine } from "./ui.js";
-import { CallAnnouncer, roundLabel } from "./board-call.js";
+import { CallAnnouncer, roundLabel, calledAgo } from "./board-call.js";
 import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 import { checkInCountdown } from "./board-check-in.js";
 import { toProfile } from "./people-view.js";
@@ -202,6 +202,8 @@ function renderCell(tableId) {
   else if (m.status === "scheduled") {
     // Called here and not started yet: the next match on this table.
     foot.append(el("span", { class: "status next-here", text: m.draw ? t("bd_called") : tc("s", "scheduled") }));
+    const ago = calledAgo(tournament && tournament.draw, m); // a no-show: how long the players have been called
+    if (ago) foot.append(el("span", { class: "badge called-ago", dataset: { noshow: m.draw.key }, text: ago }));
   }
   else {
     if (r.ball_in_hand) foot.append(el("span", { class: "badge bih", text: bihText(r) }));
@@ -229,3 +231,4 @@ setInterval(() => {
 }, 200);
 
 onLangChange(render);
+setInterval(render, 15000); // "called N min ago" counts on with no change to bring it

@@ -15,6 +15,7 @@ import { resultForm } from "./desk-result.js";
 import { namesForIds } from "./entries.js";
 import { isMatch, matchRoundName, raceList } from "./draw-view.js";
 import { say, noticeLine, nameOf, busy, errorText, ask, named } from "./desk-ui.js";
+import { isNoShow, noShowFlag } from "./desk-noshow.js";
 
 const enc = encodeURIComponent;
 
@@ -29,6 +30,7 @@ export function runView(ctx) {
   const roundsBox = el("section", { class: "card run-rounds", id: "run-rounds" });
 
   let pending = false;
+  let ticker = null;
   let pressed = false;
   let frame = null;
   const release = () => { pressed = false; if (pending && !frame) frame = setTimeout(flush, 50); };
@@ -146,7 +148,7 @@ export function runView(ctx) {
     const token = rotated.get(tb.id);
     const nextKey = nextFor.get(tb.id);
     const next = nextKey ? entry(nextKey) : null;
-    return el("article", { class: `run-table card st-${tb.status}`, dataset: { table: tb.id, status: tb.status } },
+    return el("article", { class: `run-table card st-${tb.status}${isNoShow(e, m) ? " no-show" : ""}`, dataset: { table: tb.id, status: tb.status } },
       el("div", { class: "rt-head" },
         el("h3", { class: "rt-name", text: tb.name }),
         el("span", { class: `pill st-${tb.status}`, text: t(`dk_ts_${tb.status}`) })),
@@ -161,6 +163,7 @@ export function runView(ctx) {
           el("span", { class: "rt-pname", text: p.name }), el("span", { class: "rt-score", text: String(p.score ?? 0) })))),
         m.status !== "scheduled" ? el("a", { class: "small", href: `/watch/${enc(m.id)}`, target: "_blank", rel: "noopener", text: t("dk_watch") }) : null)
         : el("p", { class: "muted rt-empty", text: paused ? t("dk_table_paused_help") : t("dk_table_waiting") }),
+      isNoShow(e, m) ? noShowFlag(ctx.tid, e, { name, act, button }) : null,
       next ? el("p", { class: "rt-next small" }, el("span", { class: "muted", text: t("dk_next_here") }), " ",
         el("strong", { text: next.key }), " ", el("span", {}, named(vs(next)))) : null,
       isOpen("walkover", key) && e ? walkoverChooser(e) : null,
@@ -363,6 +366,7 @@ export function runView(ctx) {
       window.addEventListener("pointercancel", release);
       node.append(root);
       paint();
+      ticker = setInterval(() => { pending = true; if (!pressed && !frame) frame = requestAnimationFrame(flush); }, 5000); // a no-show flag comes with time, not with a change
     },
     // Live changes (every stroke changes a score) repaint at most once a frame, and never under a
     // finger or a mouse button that is down: a click must land on the button it started on.
@@ -373,6 +377,7 @@ export function runView(ctx) {
     paint,
     unmount() {
       root = null;
+      clearInterval(ticker);
       if (frame) { cancelAnimationFrame(frame); clearTimeout(frame); }
       frame = null;
       window.removeEventListener("pointerup", release);

@@ -4,6 +4,7 @@ import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
 import { makeCode, lastCode, forgetCodes } from "./desk-codes.js";
+import { tabletLinks } from "./desk-tablets.js";
 import { errorText, field, minSec, spacedCode, say, noticeLine, isLoopback, nextStep, ask, named } from "./desk-ui.js";
 
 const enc = encodeURIComponent;
@@ -17,6 +18,7 @@ export function tablesView(ctx) {
   const rotated = new Map(); // table id -> the new table token (shown once, on request)
   let ticker = null;
   let lastPoll = 0;
+  const links = tabletLinks(ctx.tid); // every tablet of every table, online or not (desk-tablets.js)
 
   const nameInput = el("input", { id: "table-name", type: "text", maxlength: 200, autocomplete: "off" });
   const countInput = el("input", { id: "table-count", type: "number", min: 1, max: MAX_AT_ONCE, value: "4", inputmode: "numeric" });
@@ -133,6 +135,7 @@ export function tablesView(ctx) {
     rotateButton.addEventListener("click", () => rotate(table, rotateButton));
     return el("li", { class: "table-row card", dataset: { table: table.id } },
       main,
+      links.box(table.id),
       codeBox(table),
       token ? el("details", { class: "new-token" },
         el("summary", { text: t("desk_show_token") }), el("code", { class: "token-text", text: token })) : null,
@@ -212,12 +215,13 @@ export function tablesView(ctx) {
       paint();
       countTablets(tables().map((x) => x.id)).then(() => { if (root) paintList(); });
       ticker = setInterval(tick, 1000);
+      links.start();
     },
     update() {
       paintList();
       countTablets(tables().map((x) => x.id)).then(() => { if (root && editing === null) paintList(); });
     },
     paint,
-    unmount() { root = null; clearInterval(ticker); },
+    unmount() { root = null; clearInterval(ticker); links.stop(); },
   };
 }

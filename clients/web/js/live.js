@@ -25,6 +25,19 @@ try {
 
 export function serverNow() { return Date.now() + clockOffset; }
 
+/** This browser's tablet id, kept in its storage: the desk lists each tablet of a table apart
+ * (PROTOCOL.md section 16). Random, never derived from anything about the device. */
+function deviceId() {
+  try {
+    let id = localStorage.getItem("cuehub.device");
+    if (!id) {
+      id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem("cuehub.device", id);
+    }
+    return id;
+  } catch (_) { return undefined; } // storage blocked: the hub names it by its token
+}
+
 /** Milliseconds left on a `clock.shot` / `clock.match` object, or null. */
 export function remainingMs(clock) {
   if (!clock) return null;
@@ -298,7 +311,7 @@ export class TableSession {
     let live = null;
     openTimeout(ws, () => { if (this.ws === ws) this._drop(); });
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "auth", token: this.token }));
+      ws.send(JSON.stringify({ type: "auth", token: this.token, device: deviceId() }));
       this._emit("onStatus", "auth");
       live = new Liveness(ws, { pingMs: TABLE_PING_MS, staleMs: TABLE_STALE_MS, always: true,
         onStale: () => { if (this.ws === ws) this._drop(); } });

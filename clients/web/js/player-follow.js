@@ -1,5 +1,6 @@
 // "Follow" on the player page: once a fan (or the player) taps it, the page announces the
-// player's call to a table with a banner (role="alert"), a sound (WebAudio: the tap unlocks the
+// player's call to a table with a system notification where the browser allows it (the tap asks),
+// a banner (role="alert"), a sound (WebAudio: the tap unlocks the
 // audio, and a suspended context is resumed before each call) and a vibration where the phone
 // allows it (navigator.vibrate), and asks to keep the screen on (Screen Wake Lock, where allowed).
 //
@@ -40,7 +41,7 @@ export class Follow {
   /** The tap on "Follow": a user gesture, the one moment a page may start its audio. */
   toggle() {
     this.on = !this.on;
-    if (this.on) { this.unlockAudio(); this.keepAwake(); } else if (this.wake) { this.wake.release().catch(() => {}); this.wake = null; }
+    if (this.on) { this.unlockAudio(); this.keepAwake(); this.askToNotify(); } else if (this.wake) { this.wake.release().catch(() => {}); this.wake = null; }
     this.store();
   }
 
@@ -51,6 +52,30 @@ export class Follow {
       if (!this.audio) this.audio = new Ctx();
       if (this.audio.state === "suspended") this.audio.resume().catch(() => {});
     } catch (_) { this.audio = null; }
+  }
+
+  /** The tap on "Follow" may also ask for notifications (the browser asks once; a "no" is kept). */
+  askToNotify() {
+    try {
+      if ("Notification" in window && Notification.permission === "default") Notification.requestPermission().catch(() => {});
+    } catch (_) { /* an old browser's callback form: the banner does */ }
+  }
+
+  /** A system notification where the browser allows it (through the service worker where one
+   * runs: a phone's Chrome refuses `new Notification` in a page); the banner shows either way. */
+  notify(playerName, next) {
+    const allowed = "Notification" in window && Notification.permission === "granted";
+    document.body.dataset.notified = allowed ? "pending" : "denied";
+    if (!allowed) return;
+    const title = t("pl_notify_title", { name: playerName });
+    const opts = { body: t("br_on_table", { table: next.table }) + (next.opponentName ? ` · ${t("pl_vs")} ${next.opponentName}` : ""),
+      tag: `call-${next.m.match_id}`, renotify: true, requireInteraction: true, vibrate: [400, 150, 400] };
+    const shown = () => { document.body.dataset.notified = "shown"; };
+    const inPage = () => { try { new Notification(title, opts); shown(); } catch (_) { document.body.dataset.notified = "failed"; } };
+    const sw = navigator.serviceWorker;
+    if (sw && sw.getRegistration) {
+      sw.getRegistration().then((reg) => (reg ? reg.showNotification(title, opts).then(shown) : inPage())).catch(inPage);
+    } else inPage();
   }
 
   keepAwake() {
@@ -111,6 +136,7 @@ export class Follow {
       el("button", { type: "button", class: "btn primary", id: "call-dismiss", text: t("pl_dismiss"), onclick: () => this.dismiss() }));
     this.banner.classList.remove("hidden");
     document.body.dataset.called = next.m.key;
+    this.notify(playerName, next);
     const sounded = this.chime();
     if (sounded) this.beeps += 1;
     let vibrated = false;

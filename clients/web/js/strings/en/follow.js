@@ -45,6 +45,7 @@ export default {
   "pl_following": "Following — tap to stop",
   "pl_follow_hint": "Keep this page open: it will ring, vibrate and show a banner when {name} is called to a table.",
   "pl_dismiss": "OK",
+  "pl_notify_title": "{name} is called",
   "pl_live_score": "Live score",
   "pl_watch": "Watch",
   "pl_won": "Won",
@@ -54,6 +55,7 @@ export default {
   "pl_rack_n": "Rack {n}",
   // the board
   "bd_now_called": "Now called",
+  "bd_called_ago": "Called {n} min ago",
   "bd_shot_clock": "Shot clock",
   "bd_vs": "vs"
 };

@@ -45,6 +45,7 @@ export default {
   "pl_following": "已关注 — 点击取消",
   "pl_follow_hint": "请保持本页打开：{name} 被叫号时，本页会响铃、振动并显示提示。",
   "pl_dismiss": "知道了",
+  "pl_notify_title": "{name} 叫号上台",
   "pl_live_score": "实时比分",
   "pl_watch": "观看",
   "pl_won": "胜",
@@ -54,6 +55,7 @@ export default {
   "pl_rack_n": "第{n}局",
   // the board
   "bd_now_called": "叫号",
+  "bd_called_ago": "已叫号 {n} 分钟",
   "bd_shot_clock": "计时",
   "bd_vs": "对"
 };
