@@ -185,6 +185,8 @@ function feedsInto(ctx, m, pid) {
  * The player's next match: {m, state, opponent, table, text} with state "called" ("Called to Table 4"),
  * "playing", "ready" ("Up next #2"), "waiting" ("Waiting for the winner of W2-3"), or null when the
  * player has no match to come (out, champion, no draw).
+ * @returns {{m: any, state: string, opponent: any, table: any, text: string, opponentText?: string,
+ *   queuePos?: number, stage?: boolean} | null}
  */
 export function nextMatch(proj, ctx, pid) {
   const mine = playerMatches(proj, pid);
