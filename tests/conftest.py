@@ -178,7 +178,14 @@ def pg_settings(pg_schema: str) -> Settings:
 
 
 @pytest.fixture
-def client(sqlite_settings: Settings) -> Iterator[TestClient]:
-    """The hub on the fake rules (spine tests)."""
+def fake_rules_client(sqlite_settings: Settings) -> Iterator[TestClient]:
+    """The hub on the fake rules (tests/fake_rules.py: the spine tests, about the API, not the games)."""
     with TestClient(create_app(sqlite_settings, rules=fake_rules)) as c:
+        yield c
+
+
+@pytest.fixture
+def real_rules_client(sqlite_settings: Settings) -> Iterator[TestClient]:
+    """The hub on the real rules (every discipline of hub/rules/), on a fresh SQLite file."""
+    with TestClient(create_app(sqlite_settings)) as c:
         yield c

@@ -16,8 +16,6 @@ import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer
 
-from hub.app import create_app
-
 SCENARIOS = Path(os.environ.get("HUB_SCENARIOS_DIR") or Path(__file__).resolve().parents[2] / "../shared/scenarios")
 ACCEPTANCE = Path(__file__).resolve().parent / "acceptance"
 FILES = sorted(SCENARIOS.glob("*.json")) + sorted(ACCEPTANCE.glob("*.json"))  # not acceptance/failing/
@@ -119,16 +117,11 @@ def _judge(answer: dict[str, Any], status: int | None, step: dict[str, Any], whe
         assert status == expected_status, f"{where}: HTTP {status} for {want}"
 
 
-@pytest.fixture
-def real_client(sqlite_settings):
-    with TestClient(create_app(sqlite_settings)) as c:
-        yield c
-
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
-def test_scenario_over_http(real_client, path):
+def test_scenario_over_http(real_rules_client, path):
     scenario = json.loads(path.read_text())
-    c = real_client
+    c = real_rules_client
     mid, table = _setup(c, scenario)
     for i, step in enumerate(scenario["steps"]):
         where = f"{path.name} step {i}"
@@ -141,9 +134,9 @@ def test_scenario_over_http(real_client, path):
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
-def test_scenario_over_table_socket(real_client, path):
+def test_scenario_over_table_socket(real_rules_client, path):
     scenario = json.loads(path.read_text())
-    c = real_client
+    c = real_rules_client
     mid, table = _setup(c, scenario)
     with c.websocket_connect(f"/ws/tables/{table['id']}") as ws:
         ws.send_json({"type": "auth", "token": table["token"]})
