@@ -1,25 +1,22 @@
 """Every ../shared/scenarios/*.json, and every tests/scenarios/acceptance/*.json (the acceptance-style
 scenarios written from RULES.md, PROTOCOL.md and the rule books; acceptance/failing/ holds the ones the
 engine does not pass yet and is not run), through the HTTP API and through the table socket, with the
-real rules engine, matched as the scenarios README says (subset matching, a few multisets)."""
+real rules engine, matched as the scenarios README says (subset matching, a few multisets). Which
+files, and why a clone without ../shared plays only the acceptance ones: tests/public_scenarios.py."""
 
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer
 
-SCENARIOS = Path(os.environ.get("HUB_SCENARIOS_DIR") or Path(__file__).resolve().parents[2] / "../shared/scenarios")
-ACCEPTANCE = Path(__file__).resolve().parent / "acceptance"
-FILES = sorted(SCENARIOS.glob("*.json")) + sorted(ACCEPTANCE.glob("*.json"))  # not acceptance/failing/
-IDS = [f"acceptance/{f.stem}" if f.parent == ACCEPTANCE else f.stem for f in FILES]
+from tests.public_scenarios import FILES, IDS
+
 MULTISET_KEYS = {"on_table", "options", "fouls"}
 
 
