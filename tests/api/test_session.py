@@ -12,6 +12,7 @@ from spine_helpers import ADMIN, admin, make_table
 
 from hub.api.throttle import Backoff, Policies
 from hub.app import create_app
+from hub.store import sessions
 from tests.api.peers import Peers
 
 CSRF = {"X-Requested-With": "cuehub"}
@@ -124,12 +125,17 @@ def test_no_credentials_and_a_forged_cookie(fake_rules_client):
     assert r.status_code == 401 and r.json()["error"]["code"] == "session_expired"
 
 
-def test_session_ends_when_unused(sqlite_settings):
+def test_session_ends_when_unused(sqlite_settings, monkeypatch):
+    """On a fake clock (the session store's `now_ms`): a session lives its idle time from sign-in,
+    and not a millisecond more."""
+    now = [sessions.now_ms()]
+    monkeypatch.setattr(sessions, "now_ms", lambda: now[0])
     settings = sqlite_settings.with_(session_idle_s=0.3)
     with TestClient(create_app(settings, rules=fake_rules)) as c:
         sign_in(c)
+        now[0] += 299
         assert c.post("/api/tournaments", json={"name": "X"}, headers=CSRF).status_code == 201
-        time.sleep(0.5)
+        now[0] += 1
         r = c.post("/api/tournaments", json={"name": "X"}, headers=CSRF)
         assert r.status_code == 401 and r.json()["error"]["code"] == "session_expired"
 
