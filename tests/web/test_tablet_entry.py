@@ -33,7 +33,8 @@ def test_a_double_tap_stores_one_stroke(hub_process: Hub, context: Any, guard: P
     page.wait_for_timeout(gap_ms)
     tap_center(page, "#enter-stroke")
     version(page, 3)
-    page.wait_for_timeout(700)  # whatever a second tap would have sent has arrived by now
+    # whatever a second tap would have sent has been answered once the tablet's queue is empty
+    page.wait_for_selector("#queue-count.hidden", state="attached")
     evs = events(hub_process, t["match_id"])
     assert [e["kind"] for e in evs] == ["start", "shot", "shot"], evs
     assert evs[1]["data"]["break_crossings"] == 4 and evs[1]["data"]["pocketed"] == [3]
@@ -54,7 +55,7 @@ def test_playwright_style_double_click_stores_one_stroke(hub_process: Hub, conte
     page.click("#enter-stroke")
     page.click("#enter-stroke", timeout=5000)
     version(page, 2)
-    page.wait_for_timeout(700)
+    page.wait_for_selector("#queue-count.hidden", state="attached")  # a second click's stroke: answered
     assert [e["kind"] for e in events(hub_process, t["match_id"])] == ["start", "shot"]
 
 
