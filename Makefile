@@ -1,4 +1,4 @@
-.PHONY: test test-fast check lint types dead shape cited serve migrate
+.PHONY: test test-fast check lint types dead shape cited lint-js types-js serve migrate
 
 # Everything: the pure cores, the API, the store on SQLite and PostgreSQL, the bus on Redis, hub
 # processes (kill -9, restarts, several processes) and the browser tests. What .ci/run calls.
@@ -16,8 +16,9 @@ test-fast:
 	TMPDIR=$${TMPDIR:-$$(test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo /tmp)} PYTHONDONTWRITEBYTECODE= \
 	python -m pytest -q -n auto --dist worksteal -m "not browser and not process"
 
-# The gate .ci/run runs before the tests: lint, types, dead code, sizes, cited files.
-check: lint types dead shape cited
+# The gate .ci/run runs before the tests: lint, types, dead code, sizes, cited files; the pages' JS
+# linted and type-checked too.
+check: lint types dead shape cited lint-js types-js
 
 lint:
 	python -m ruff check hub tests bench clients/python .ci
@@ -35,6 +36,20 @@ shape:
 # Every repository path a docstring or comment names exists.
 cited:
 	python .ci/cited_files.py
+
+# The pages' JS (clients/web/js): ESLint (eslint.config.mjs: rules that find bugs, none about
+# formatting) and TypeScript's checker over plain JS (jsconfig.json: lenient, no build, no emit).
+# Both from the npm registry at the versions package-lock.json pins, installed by `npm ci` into
+# node_modules/ when the lock file is newer than the last install (needs node and npm: .ci/run
+# installs Debian's when they are missing).
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+lint-js: node_modules/.package-lock.json
+	node_modules/.bin/eslint --max-warnings 0 clients/web/js
+
+types-js: node_modules/.package-lock.json
+	node_modules/.bin/tsc -p jsconfig.json
 
 serve:
 	cuehub serve

@@ -1,6 +1,8 @@
 """Shared fixtures: a hub app on a real SQLite file or a fresh PostgreSQL schema; and the markers
 every test gets from where it lives and what it uses (`make test-fast` leaves `browser` and
-`process` out). Plain helpers (tokens, envelopes, tables, matches) are in spine_helpers.py."""
+`process` out). Plain helpers (tokens, envelopes, tables, matches) are in spine_helpers.py. The
+header says where the public scenarios came from, and a CI run without them stops here
+(tests/public_scenarios.py)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,19 @@ from spine_helpers import ADMIN, PG_URL, require_pg  # noqa: E402
 from hub.app import create_app  # noqa: E402
 from hub.settings import Settings  # noqa: E402
 from hub.store.db import make_engine, migrate  # noqa: E402
-from tests import hubproc  # noqa: E402
+from tests import hubproc, public_scenarios  # noqa: E402
 
 TESTS = Path(__file__).parent
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return public_scenarios.header()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    why = public_scenarios.missing_in_ci()
+    if why is not None:
+        raise pytest.UsageError(why)
 
 
 def _names(code: CodeType) -> set[str]:
@@ -178,7 +190,14 @@ def pg_settings(pg_schema: str) -> Settings:
 
 
 @pytest.fixture
-def client(sqlite_settings: Settings) -> Iterator[TestClient]:
-    """The hub on the fake rules (spine tests)."""
+def fake_rules_client(sqlite_settings: Settings) -> Iterator[TestClient]:
+    """The hub on the fake rules (tests/fake_rules.py: the spine tests, about the API, not the games)."""
     with TestClient(create_app(sqlite_settings, rules=fake_rules)) as c:
+        yield c
+
+
+@pytest.fixture
+def real_rules_client(sqlite_settings: Settings) -> Iterator[TestClient]:
+    """The hub on the real rules (every discipline of hub/rules/), on a fresh SQLite file."""
+    with TestClient(create_app(sqlite_settings)) as c:
         yield c

@@ -8,9 +8,9 @@ from typing import Any
 from hub.wire import table, watch
 
 
-def auth_frame(token: str) -> dict[str, Any]:
-    """The table socket's first frame (PROTOCOL.md section 2)."""
-    return dict(table.auth(token))
+def auth_frame(token: str, device: str | None = None) -> dict[str, Any]:
+    """The table socket's first frame (PROTOCOL.md section 2), naming the tablet's `device`."""
+    return dict(table.auth(token, device))
 
 
 def subscribe_frame(channel: str, since: int | None = None) -> dict[str, Any]:

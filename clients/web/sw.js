@@ -3,11 +3,13 @@
 // Network first, so a tablet always runs what the hub serves now; when the hub cannot be reached
 // (or does not answer within NETWORK_WAIT_MS, a half-dead network), the copy cached at the last
 // visit. Every /tablet/{id} page is the same shell, kept under one key; so are the table's name and
-// the disciplines' traits (GET /api/disciplines: disciplines.js reads them before the page starts).
+// the disciplines' traits (GET /api/disciplines: disciplines.js reads them before the page starts)
+// and the draw formats' views (GET /api/draw-formats: draw-formats.js, the same way).
 // The table socket and the hub's other reads are never cached here: entries wait in the tablet's
 // own queue (live.js).
-const CACHE = "cuehub-tablet-v7"; // v7: the people, ratings and series areas of the language tables; v6: the sign-up strings (js/strings/*/entry.js, imported by i18n.js); v5: disciplines.js and /api/disciplines (the pages read traits, not names); v4: the language tables in js/strings/
+const CACHE = "cuehub-tablet-v8"; // v8: draw-formats.js and /api/draw-formats (the rounds named by the format's view, not its name); v7: the people, ratings and series areas of the language tables; v6: the sign-up strings (js/strings/*/entry.js, imported by i18n.js); v5: disciplines.js and /api/disciplines (the pages read traits, not names); v4: the language tables in js/strings/
 const DISCIPLINES = "/api/disciplines";
+const DRAW_FORMATS = "/api/draw-formats";
 const SHELL = "/tablet/_shell";
 const NETWORK_WAIT_MS = 4000;
 const ASSETS = [
@@ -48,12 +50,13 @@ const ASSETS = [
   "/static/js/strings/zh-CN/ratings.js",
   "/static/js/strings/zh-CN/series.js",
   "/static/js/disciplines.js",
+  "/static/js/draw-formats.js",
 ];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll([...ASSETS, SHELL, DISCIPLINES]);
+    await cache.addAll([...ASSETS, SHELL, DISCIPLINES, DRAW_FORMATS]);
     await self.skipWaiting();
   })());
 });
@@ -71,6 +74,7 @@ function cacheKey(request) {
   if (url.pathname.startsWith("/static/")) return url.pathname;
   if (url.pathname.startsWith("/api/tables/")) return url.pathname; // the table's name, offline
   if (url.pathname === DISCIPLINES) return DISCIPLINES; // what the page knows of its disciplines, offline
+  if (url.pathname === DRAW_FORMATS) return DRAW_FORMATS; // and of the draw formats
   return null;
 }
 

@@ -233,6 +233,18 @@ class DrawFormatStage(_Open):
     race_sides: list[str] = Field(description="The sides `match.by_round` may name in the first stage with `then`.")
 
 
+class DrawFormatView(_Open):
+    """How the pages draw a stage of this format and name its rounds (they never branch on its name)."""
+
+    layout: Literal["bracket", "groups", "chase"] = Field(
+        description="bracket: columns of rounds joined by lines; groups: each group's standings and rounds; "
+                    "chase: one standings table (with byes) and the rounds.")
+    losers: bool = Field(description="A losers bracket beside the winners (a `Winners final`; without a grand "
+                                     "final the draw stopped for a next stage).")
+    bracket: str = Field(description="The `bracket` of a match in a round that is neither L<r> nor GF<r>.")
+    group_in_key: bool = Field(description="A match's key starts with its group (`B-2-1`).")
+
+
 class DrawFormatInfo(_Open):
     name: str
     about: str
@@ -242,6 +254,7 @@ class DrawFormatInfo(_Open):
     params: list[DrawFormatParam] = Field(description="The draw body's settings of this format (groups, rounds...).")
     race_sides: list[str] = Field(description="The sides `match.by_round` may name (winners, losers, final).")
     then: DrawFormatStage | None = Field(description="A knockout may follow (`then`); null: not this format.")
+    view: DrawFormatView
 
 
 class DrawFormatList(_Open):

@@ -7,7 +7,7 @@ table's match, `match_left` when the match it shows left the table, and `pong`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from typing_extensions import (
     TypedDict,  # pydantic validates these (the clients' tests) on Python < 3.12 only in this form
@@ -26,14 +26,18 @@ class ErrorDetail(TypedDict):
 class Auth(TypedDict):
     type: Literal["auth"]
     token: str
+    device: NotRequired[str]  # the tablet's own id, for the desk's list of tablets (PROTOCOL.md section 16)
 
 
 class Ping(TypedDict):
     type: Literal["ping"]
 
 
-def auth(token: str) -> Auth:
-    return {"type": "auth", "token": token}
+def auth(token: str, device: str | None = None) -> Auth:
+    frame: Auth = {"type": "auth", "token": token}
+    if device is not None:
+        frame["device"] = device
+    return frame
 
 
 PING_TEXT = '{"type":"ping"}'  # the frame as tablets send it (a presence sign; hub/matches/presence.py)

@@ -11,10 +11,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer, envelope, make_match, make_table
 
-from hub.app import create_app
 from hub.rules import core
 from hub.rules.discipline import Discipline
 from hub.rules.disciplines import DISCIPLINES, catalogue
@@ -56,19 +54,14 @@ class ToySix(Discipline):
         core.start_inning(st, self.opponent(st, fouler), ball_in_hand="anywhere")
 
 
-@pytest.fixture
-def client(sqlite_settings):
-    with TestClient(create_app(sqlite_settings)) as c:
-        yield c
-
 
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(DISCIPLINES, TOY, ToySix())  # the registry line, for this test only
 
 
-def test_every_discipline_is_served_with_its_traits(client):
-    r = client.get("/api/disciplines")
+def test_every_discipline_is_served_with_its_traits(real_rules_client):
+    r = real_rules_client.get("/api/disciplines")
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     served = r.json()["disciplines"]
     assert [d["name"] for d in served] == list(DISCIPLINES)
@@ -81,20 +74,20 @@ def test_every_discipline_is_served_with_its_traits(client):
     assert by_name["other"]["scorings"] == ["racks"] and by_name["other"]["named_game"]
 
 
-def test_the_answer_is_cacheable(client):
-    r = client.get("/api/disciplines")
+def test_the_answer_is_cacheable(real_rules_client):
+    r = real_rules_client.get("/api/disciplines")
     etag = r.headers["etag"]
     assert etag.startswith('"') and r.headers["cache-control"] == "no-cache"
-    again = client.get("/api/disciplines", headers={"If-None-Match": etag})
+    again = real_rules_client.get("/api/disciplines", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
-    assert client.get("/api/disciplines", headers={"If-None-Match": '"other"'}).status_code == 200
+    assert real_rules_client.get("/api/disciplines", headers={"If-None-Match": '"other"'}).status_code == 200
 
 
-def test_the_openapi_describes_it(client):
-    doc = client.get("/openapi.json").json()
+def test_the_openapi_describes_it(real_rules_client):
+    doc = real_rules_client.get("/openapi.json").json()
     answer = doc["paths"]["/api/disciplines"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     schemas = doc["components"]["schemas"]
-    body = client.get("/api/disciplines").json()
+    body = real_rules_client.get("/api/disciplines").json()
     jsonschema.Draft202012Validator({**answer, "components": doc["components"]}).validate(body)
     with pytest.raises(jsonschema.ValidationError):  # the schema says something: a wrong type fails it
         jsonschema.Draft202012Validator({**answer, "components": doc["components"]}).validate(
@@ -106,73 +99,83 @@ def test_the_openapi_describes_it(client):
     assert schemas["MatchCreate"]["properties"]["discipline"]["enum"] == list(DISCIPLINES)
 
 
-def _send(client, match_id, table, command):
-    r = client.post(f"/api/matches/{match_id}/commands", json=envelope(match_id, command),
+def _send(real_rules_client, match_id, table, command):
+    r = real_rules_client.post(f"/api/matches/{match_id}/commands", json=envelope(match_id, command),
                     headers=bearer(table["token"]))
     assert r.status_code in (200, 409, 422), r.text
     return r.json()
 
 
 @pytest.mark.usefixtures("toy")
-def test_a_discipline_added_through_the_registry_alone_plays_over_the_api(client):
-    assert TOY in [d["name"] for d in client.get("/api/disciplines").json()["disciplines"]]
-    table = make_table(client)
-    m = make_match(client, table, discipline=TOY, format={"race_to": 1})
+def test_a_discipline_added_through_the_registry_alone_plays_over_the_api(real_rules_client):
+    assert TOY in [d["name"] for d in real_rules_client.get("/api/disciplines").json()["disciplines"]]
+    table = make_table(real_rules_client)
+    m = make_match(real_rules_client, table, discipline=TOY, format={"race_to": 1})
     assert m["discipline"] == TOY and m["rack"]["on_table"] == []
     mid = m["id"]
-    assert _send(client, mid, table, {"kind": "start", "breaker": "a"})["type"] == "ack"
-    proj = client.get(f"/api/matches/{mid}").json()
+    assert _send(real_rules_client, mid, table, {"kind": "start", "breaker": "a"})["type"] == "ack"
+    proj = real_rules_client.get(f"/api/matches/{mid}").json()
     assert proj["rack"]["on_table"] == [1, 2, 3, 4, 5, 6] and proj["players"][0]["win_ball"] == 6
     # a break that pockets the 2: the breaker shoots on
-    assert _send(client, mid, table, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [2],
+    assert _send(real_rules_client, mid, table, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [2],
                                       "rail": True})["type"] == "ack"
-    proj = client.get(f"/api/matches/{mid}").json()
+    proj = real_rules_client.get(f"/api/matches/{mid}").json()
     assert proj["rack"]["shooter"] == "a" and proj["rack"]["on_table"] == [1, 3, 4, 5, 6]
     # the wrong ball first: its own rules call the foul, ball in hand to b
-    _send(client, mid, table, {"kind": "shot", "player": "a", "first_contact": 4, "rail": True})
-    proj = client.get(f"/api/matches/{mid}").json()
+    _send(real_rules_client, mid, table, {"kind": "shot", "player": "a", "first_contact": 4, "rail": True})
+    proj = real_rules_client.get(f"/api/matches/{mid}").json()
     assert proj["last"]["fouls"] == ["wrong_ball_first"] and proj["rack"]["shooter"] == "b"
     assert proj["rack"]["ball_in_hand"] == "anywhere"
     # a ball that is not on a six-ball table is refused
-    rej = _send(client, mid, table, {"kind": "shot", "player": "b", "first_contact": 9, "rail": True})
+    rej = _send(real_rules_client, mid, table, {"kind": "shot", "player": "b", "first_contact": 9, "rail": True})
     assert rej["type"] == "reject" and rej["error"]["code"] == "bad_command"
     # the 6 wins the rack, and the race to 1
-    _send(client, mid, table, {"kind": "shot", "player": "b", "first_contact": 1, "pocketed": [6]})
-    proj = client.get(f"/api/matches/{mid}").json()
+    _send(real_rules_client, mid, table, {"kind": "shot", "player": "b", "first_contact": 1, "pocketed": [6]})
+    proj = real_rules_client.get(f"/api/matches/{mid}").json()
     assert proj["status"] == "finished" and proj["winner"] == "b" and proj["racks"][0]["win_type"] == "normal"
 
 
 @pytest.mark.usefixtures("toy")
-def test_a_new_discipline_takes_its_traits_defaults_and_refusals(client):
-    table = make_table(client)
-    bad = client.post("/api/matches", headers=admin(), json={
+def test_a_new_discipline_takes_its_traits_defaults_and_refusals(real_rules_client):
+    table = make_table(real_rules_client)
+    bad = real_rules_client.post("/api/matches", headers=admin(), json={
         "tournament_id": table["tid"], "table_id": table["table_id"], "discipline": TOY,
         "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 3}})
     assert bad.status_code == 422 and "format.racks" in bad.json()["error"]["message"]
     # scored rack by rack, as any discipline may be
-    m = make_match(client, table, discipline=TOY, format={"race_to": 2}, options={"scoring": "racks"})
+    m = make_match(real_rules_client, table, discipline=TOY, format={"race_to": 2}, options={"scoring": "racks"})
     mid = m["id"]
-    _send(client, mid, table, {"kind": "start", "breaker": "a"})
+    _send(real_rules_client, mid, table, {"kind": "start", "breaker": "a"})
     for _ in range(2):
-        assert _send(client, mid, table, {"kind": "rack", "winner": "b"})["type"] == "ack"
-    proj = client.get(f"/api/matches/{mid}").json()
+        assert _send(real_rules_client, mid, table, {"kind": "rack", "winner": "b"})["type"] == "ack"
+    proj = real_rules_client.get(f"/api/matches/{mid}").json()
     assert proj["status"] == "finished" and proj["winner"] == "b" and proj["players"][1]["score"] == 2
 
 
 @pytest.mark.usefixtures("toy")
-def test_a_draw_of_the_new_discipline(client):
-    tid = client.post("/api/tournaments", json={"name": "Toy night"}, headers=admin()).json()["id"]
+def test_a_draw_of_the_new_discipline(real_rules_client):
+    tid = real_rules_client.post("/api/tournaments", json={"name": "Toy night"}, headers=admin()).json()["id"]
     for i in range(2):
-        assert client.post(f"/api/tournaments/{tid}/tables", json={"name": f"T{i}"}, headers=admin()).status_code == 201
-    players = client.post(f"/api/tournaments/{tid}/players", headers=admin(),
-                          json={"players": [{"name": n} for n in ("Ann", "Bo", "Cy", "Di")]})
+        r = real_rules_client.post(f"/api/tournaments/{tid}/tables", json={"name": f"T{i}"}, headers=admin())
+        assert r.status_code == 201
+    players = real_rules_client.post(
+        f"/api/tournaments/{tid}/players",
+        headers=admin(),
+        json={"players": [{"name": n} for n in ("Ann", "Bo", "Cy", "Di")]},
+    )
     assert players.status_code in (200, 201), players.text
-    r = client.post(f"/api/tournaments/{tid}/draw", headers=admin(),
-                    json={"type": "single_elimination", "match": {"discipline": TOY, "format": {"race_to": 2}}})
+    r = real_rules_client.post(
+        f"/api/tournaments/{tid}/draw",
+        headers=admin(),
+        json={"type": "single_elimination", "match": {"discipline": TOY, "format": {"race_to": 2}}},
+    )
     assert r.status_code in (200, 201), r.text
-    tour = client.get(f"/api/tournaments/{tid}").json()
+    tour = real_rules_client.get(f"/api/tournaments/{tid}").json()
     called = [tb["match"] for tb in tour["tables"] if tb["match"]]
     assert len(called) == 2 and {m["discipline"] for m in called} == {TOY}
-    chase = client.post(f"/api/tournaments/{tid}/draw", headers=admin(), json={
-        "type": "chase_groups", "redraw": True, "match": {"discipline": TOY, "format": {"race_to": 2}}})
+    chase = real_rules_client.post(
+        f"/api/tournaments/{tid}/draw",
+        headers=admin(),
+        json={"type": "chase_groups", "redraw": True, "match": {"discipline": TOY, "format": {"race_to": 2}}},
+    )
     assert chase.status_code == 422 and "3 players" in chase.json()["error"]["message"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hub.draws import draw_formats
 
 
-def test_the_draw_formats_are_served_from_the_registry(client):
-    r = client.get("/api/draw-formats")
+def test_the_draw_formats_are_served_from_the_registry(fake_rules_client):
+    r = fake_rules_client.get("/api/draw-formats")
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     body = r.json()
     assert body == draw_formats.catalogue()
@@ -25,17 +25,17 @@ def test_the_draw_formats_are_served_from_the_registry(client):
     assert then["race_sides"] == ["winners", "losers"]  # stopped for a knockout: no grand final
 
 
-def test_the_draw_formats_answer_304_to_a_current_copy(client):
-    first = client.get("/api/draw-formats")
+def test_the_draw_formats_answer_304_to_a_current_copy(fake_rules_client):
+    first = fake_rules_client.get("/api/draw-formats")
     etag = first.headers["etag"]
     assert first.headers["cache-control"] == "no-cache"
-    again = client.get("/api/draw-formats", headers={"If-None-Match": etag})
+    again = fake_rules_client.get("/api/draw-formats", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
-    assert client.get("/api/draw-formats", headers={"If-None-Match": '"other"'}).status_code == 200
+    assert fake_rules_client.get("/api/draw-formats", headers={"If-None-Match": '"other"'}).status_code == 200
 
 
-def test_the_draw_formats_are_in_the_openapi_description(client):
-    spec = client.get("/openapi.json").json()
+def test_the_draw_formats_are_in_the_openapi_description(fake_rules_client):
+    spec = fake_rules_client.get("/openapi.json").json()
     assert "/api/draw-formats" in spec["paths"]
     draw = spec["components"]["schemas"]["DrawCreate"]["properties"]
     assert draw["type"]["enum"] == list(draw_formats.FORMATS)

@@ -31,15 +31,15 @@ METHODS = ("get", "post", "put", "patch", "delete")
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+def real_rules_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("openapi") / "hub.db"
     with TestClient(create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", admin_token=ADMIN))) as c:
         yield c
 
 
 @pytest.fixture(scope="module")
-def doc(hub: TestClient) -> dict[str, Any]:
-    r = hub.get("/openapi.json")
+def doc(real_rules_client: TestClient) -> dict[str, Any]:
+    r = real_rules_client.get("/openapi.json")
     assert r.status_code == 200
     return r.json()
 
@@ -165,8 +165,10 @@ def test_the_documents_version_is_the_packages(doc: dict[str, Any]) -> None:
     assert doc["info"]["version"] == hub.__version__ and doc["openapi"].startswith("3.")
 
 
-def test_fastapis_own_validation_errors_get_our_shape_as_documented(hub: TestClient, doc: dict[str, Any]) -> None:
-    r = hub.get("/api/matches/m1/events?since=abc")
+def test_fastapis_own_validation_errors_get_our_shape_as_documented(
+    real_rules_client: TestClient, doc: dict[str, Any]
+) -> None:
+    r = real_rules_client.get("/api/matches/m1/events?since=abc")
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_request"
     Validator(doc).answer("/api/matches/{mid}/events", "get", 422, r.json())
 
@@ -175,24 +177,31 @@ def test_fastapis_own_validation_errors_get_our_shape_as_documented(hub: TestCli
 
 
 def _match_body(scenario: dict[str, Any], tid: str, table_id: str) -> dict[str, Any]:
-    body = {"tournament_id": tid, "table_id": table_id, "discipline": scenario["discipline"],
-            "players": scenario["players"], "format": scenario["format"]}
+    body = {
+        "tournament_id": tid,
+        "table_id": table_id,
+        "discipline": scenario["discipline"],
+        "players": scenario["players"],
+        "format": scenario["format"],
+    }
     if "options" in scenario:
         body["options"] = scenario["options"]
     return body
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_every_scenario_is_answered_as_documented(hub: TestClient, doc: dict[str, Any], path: Path) -> None:
+def test_every_scenario_is_answered_as_documented(
+    real_rules_client: TestClient, doc: dict[str, Any], path: Path
+) -> None:
     v = Validator(doc)
     scenario = json.loads(path.read_text())
-    t = hub.post("/api/tournaments", json={"name": scenario["name"][:200]}, headers=admin())
+    t = real_rules_client.post("/api/tournaments", json={"name": scenario["name"][:200]}, headers=admin())
     v.answer("/api/tournaments", "post", t.status_code, t.json())
-    tb = hub.post(f"/api/tournaments/{t.json()['id']}/tables", json={"name": "T"}, headers=admin())
+    tb = real_rules_client.post(f"/api/tournaments/{t.json()['id']}/tables", json={"name": "T"}, headers=admin())
     v.answer("/api/tournaments/{tid}/tables", "post", tb.status_code, tb.json())
     body = _match_body(scenario, t.json()["id"], tb.json()["id"])
     v.request("/api/matches", "post", body)
-    m = hub.post("/api/matches", json=body, headers=admin())
+    m = real_rules_client.post("/api/matches", json=body, headers=admin())
     v.answer("/api/matches", "post", m.status_code, m.json())
     assert m.status_code == 201, m.text
     mid, token = m.json()["id"], bearer(tb.json()["token"])
@@ -201,31 +210,36 @@ def test_every_scenario_is_answered_as_documented(hub: TestClient, doc: dict[str
         if "command" not in step:
             continue
         env = {"id": str(uuid.uuid4()), "match_id": mid, "command": step["command"]}
-        r = hub.post(f"/api/matches/{mid}/commands", json=env, headers=token)
+        r = real_rules_client.post(f"/api/matches/{mid}/commands", json=env, headers=token)
         v.answer("/api/matches/{mid}/commands", "post", r.status_code, r.json())
         if r.status_code == 200:
             accepted += 1
             v.request("/api/matches/{mid}/commands", "post", env)  # what the hub took, the document allows
     assert accepted > 0
-    for url, template in ((f"/api/matches/{mid}", "/api/matches/{mid}"),
-                          (f"/api/matches/{mid}/events", "/api/matches/{mid}/events"),
-                          (f"/api/tournaments/{t.json()['id']}", "/api/tournaments/{tid}"),
-                          ("/api/matches", "/api/matches"), ("/api/tournaments", "/api/tournaments")):
-        r = hub.get(url)
+    for url, template in (
+        (f"/api/matches/{mid}", "/api/matches/{mid}"),
+        (f"/api/matches/{mid}/events", "/api/matches/{mid}/events"),
+        (f"/api/tournaments/{t.json()['id']}", "/api/tournaments/{tid}"),
+        ("/api/matches", "/api/matches"),
+        ("/api/tournaments", "/api/tournaments"),
+    ):
+        r = real_rules_client.get(url)
         v.answer(template, "get", r.status_code, r.json())
 
 
-def test_operations_answers_are_documented(hub: TestClient, doc: dict[str, Any]) -> None:
+def test_operations_answers_are_documented(real_rules_client: TestClient, doc: dict[str, Any]) -> None:
     v = Validator(doc)
     for path in ("/healthz", "/readyz", "/api/config"):
-        r = hub.get(path)
+        r = real_rules_client.get(path)
         v.answer(path, "get", r.status_code, r.json())
-    table = hub.post("/api/tournaments", json={"name": "Rot"}, headers=admin()).json()
-    tb = hub.post(f"/api/tournaments/{table['id']}/tables", json={"name": "T"}, headers=admin()).json()
-    r = hub.post(f"/api/tables/{tb['id']}/token", headers=admin())
+    table = real_rules_client.post("/api/tournaments", json={"name": "Rot"}, headers=admin()).json()
+    tb = real_rules_client.post(f"/api/tournaments/{table['id']}/tables", json={"name": "T"}, headers=admin()).json()
+    r = real_rules_client.post(f"/api/tables/{tb['id']}/token", headers=admin())
     v.answer("/api/tables/{table_id}/token", "post", r.status_code, r.json())
-    r = hub.post(f"/api/tables/{tb['id']}/token")
+    r = real_rules_client.post(f"/api/tables/{tb['id']}/token")
     assert r.status_code == 401
     v.answer("/api/tables/{table_id}/token", "post", r.status_code, r.json())
     metrics = doc["paths"]["/metrics"]["get"]["responses"]["200"]["content"]
-    assert "text/plain" in metrics and hub.get("/metrics").headers["content-type"].startswith("text/plain")
+    assert "text/plain" in metrics and real_rules_client.get("/metrics").headers["content-type"].startswith(
+        "text/plain"
+    )

@@ -28,126 +28,136 @@ def new_code(c: TestClient, table_id: str) -> dict:
     return r.json()
 
 
-def test_code_answer(client):
-    table = make_table(client)
+def test_code_answer(fake_rules_client):
+    table = make_table(fake_rules_client)
     before = int(time.time() * 1000)
-    out = new_code(client, table["table_id"])
+    out = new_code(fake_rules_client, table["table_id"])
     assert re.fullmatch(r"\d{6}", out["code"])
     assert before + 9.9 * 60_000 <= out["expires_at"] <= int(time.time() * 1000) + 10 * 60_000 + 1000
     assert out["table_id"] == table["table_id"] and out["name"] == "Table 1"
     # The tablet's way in carries the card's secret in the fragment (never sent to a server, never
     # logged): 24 URL-safe characters, 144 bits, another for every card.
     secret = re.fullmatch(r"http://testserver/pair#secret=([A-Za-z0-9_-]{24})", out["link"]).group(1)
-    assert secret != re.search(r"#secret=(.+)", new_code(client, table["table_id"])["link"]).group(1)
+    assert secret != re.search(r"#secret=(.+)", new_code(fake_rules_client, table["table_id"])["link"]).group(1)
     assert out["qr"] == qr_data_url(out["link"]) and out["qr"].startswith("data:image/svg+xml")
     svg = unquote(out["qr"].split(",", 1)[1])
     assert svg.startswith("<svg") and "viewBox" in svg and "width=" not in svg.split(">", 1)[0]
 
 
-def test_codes_need_the_admin(client):
-    table = make_table(client)
+def test_codes_need_the_admin(fake_rules_client):
+    table = make_table(fake_rules_client)
     path = f"/api/tables/{table['table_id']}/pairing"
-    assert client.post(path).status_code == 401
-    assert client.post(path, headers=bearer(table["token"])).status_code == 403
-    assert client.post("/api/tables/nope/pairing", headers=admin()).status_code == 404
+    assert fake_rules_client.post(path).status_code == 401
+    assert fake_rules_client.post(path, headers=bearer(table["token"])).status_code == 403
+    assert fake_rules_client.post("/api/tables/nope/pairing", headers=admin()).status_code == 404
 
 
-def test_pairing_gives_the_tablet_its_own_token(client):
-    table = make_table(client)
-    mid = make_match(client, table)["id"]
-    code = new_code(client, table["table_id"])["code"]
-    r = client.post("/api/pair", json={"code": code})
+def test_pairing_gives_the_tablet_its_own_token(fake_rules_client):
+    table = make_table(fake_rules_client)
+    mid = make_match(fake_rules_client, table)["id"]
+    code = new_code(fake_rules_client, table["table_id"])["code"]
+    r = fake_rules_client.post("/api/pair", json={"code": code})
     assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
     out = r.json()
     assert out["table_id"] == table["table_id"] and out["name"] == "Table 1" and out["tournament_id"] == table["tid"]
     assert out["token"] != table["token"]
     # Once only.
-    again = client.post("/api/pair", json={"code": code})
+    again = fake_rules_client.post("/api/pair", json={"code": code})
     assert again.status_code == 404 and again.json()["error"]["code"] == "not_found"
     # The tablet's token sends commands over HTTP and opens the table's socket.
-    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
+    r = fake_rules_client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
                     headers=bearer(out["token"]))
     assert r.status_code == 200 and r.json()["type"] == "ack"
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         ws.send_json(auth_frame(out["token"]))
         assert ws.receive_json()["type"] == "ready"
     # The table's own token still works, and the tablet is counted.
-    r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}),
+    r = fake_rules_client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}),
                     headers=bearer(table["token"]))
     assert r.status_code == 200
-    assert client.get(f"/api/tables/{table['table_id']}").json() == {
+    assert fake_rules_client.get(f"/api/tables/{table['table_id']}").json() == {
         "id": table["table_id"], "name": "Table 1", "tournament_id": table["tid"], "tablets": 1,
         "tournament_name": "Open", "match_id": mid}
 
 
-def test_a_tablet_token_opens_no_other_table(client):
-    a, b = make_table(client), make_table(client)
-    mb = make_match(client, b)["id"]
-    token = client.post("/api/pair", json={"code": new_code(client, a["table_id"])["code"]}).json()["token"]
-    r = client.post(
+def test_a_tablet_token_opens_no_other_table(fake_rules_client):
+    a, b = make_table(fake_rules_client), make_table(fake_rules_client)
+    mb = make_match(fake_rules_client, b)["id"]
+    token = fake_rules_client.post(
+        "/api/pair", json={"code": new_code(fake_rules_client, a["table_id"])["code"]}
+    ).json()["token"]
+    r = fake_rules_client.post(
         f"/api/matches/{mb}/commands", json=envelope(mb, {"kind": "start", "breaker": "a"}), headers=bearer(token)
     )
     assert r.status_code == 403
-    with client.websocket_connect(f"/ws/tables/{b['table_id']}") as ws:
+    with fake_rules_client.websocket_connect(f"/ws/tables/{b['table_id']}") as ws:
         ws.send_json(auth_frame(token))
         with pytest.raises(WebSocketDisconnect) as exc:
             ws.receive_json()
         assert exc.value.code == 4401
     # Nor is it an admin token.
-    assert client.post("/api/tournaments", json={"name": "X"}, headers=bearer(token)).status_code == 403
+    assert fake_rules_client.post("/api/tournaments", json={"name": "X"}, headers=bearer(token)).status_code == 403
 
 
-def test_rotation_ends_every_tablet_token(client):
-    table = make_table(client)
-    tokens = [client.post("/api/pair", json={"code": new_code(client, table["table_id"])["code"]}).json()["token"]
-              for _ in range(2)]
-    unused = new_code(client, table["table_id"])["code"]
-    ws = client.websocket_connect(f"/ws/tables/{table['table_id']}")
+def test_rotation_ends_every_tablet_token(fake_rules_client):
+    table = make_table(fake_rules_client)
+    tokens = [
+        fake_rules_client.post(
+            "/api/pair", json={"code": new_code(fake_rules_client, table["table_id"])["code"]}
+        ).json()["token"]
+        for _ in range(2)
+    ]
+    unused = new_code(fake_rules_client, table["table_id"])["code"]
+    ws = fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}")
     with ws:
         ws.send_json(auth_frame(tokens[0]))
         assert ws.receive_json()["type"] == "ready"
-        r = client.post(f"/api/tables/{table['table_id']}/token", headers=admin())
+        r = fake_rules_client.post(f"/api/tables/{table['table_id']}/token", headers=admin())
         assert r.status_code == 200 and r.json()["closed_sockets"] == 1
         with pytest.raises(WebSocketDisconnect) as exc:
             ws.receive_json()
         assert exc.value.code == 4401
-    mid = make_match(client, table)["id"]
+    mid = make_match(fake_rules_client, table)["id"]
     for token in [*tokens, table["token"]]:
-        r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
-                        headers=bearer(token))
+        r = fake_rules_client.post(
+            f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=bearer(token)
+        )
         assert r.status_code == 403
-    assert client.post("/api/pair", json={"code": unused}).status_code == 404
-    assert client.get(f"/api/tables/{table['table_id']}").json()["tablets"] == 0
+    assert fake_rules_client.post("/api/pair", json={"code": unused}).status_code == 404
+    assert fake_rules_client.get(f"/api/tables/{table['table_id']}").json()["tablets"] == 0
 
 
-def test_wrong_expired_and_malformed_codes(client, monkeypatch):
-    table = make_table(client)
+def test_wrong_expired_and_malformed_codes(fake_rules_client, monkeypatch):
+    table = make_table(fake_rules_client)
     for body in ({"code": "000000"}, {"code": "12345"}, {"code": "abcdef"}, {"code": "1234567"}):
-        r = client.post("/api/pair", json=body)
+        r = fake_rules_client.post("/api/pair", json=body)
         assert r.status_code in (404, 429), body
         if r.status_code == 404:
             assert r.json()["error"]["code"] == "not_found"
     for body in ({}, {"code": None}, {"code": ["123456"]}, "123456"):
-        assert client.post("/api/pair", json=body).status_code == 422, body
+        assert fake_rules_client.post("/api/pair", json=body).status_code == 422, body
     monkeypatch.setattr(pairing_api, "CODE_TTL_MS", 50)
-    code = new_code(client, table["table_id"])["code"]
+    code = new_code(fake_rules_client, table["table_id"])["code"]
     time.sleep(0.15)
-    assert client.post("/api/pair", json={"code": code}).status_code in (404, 429)
+    assert fake_rules_client.post("/api/pair", json={"code": code}).status_code in (404, 429)
 
 
-def test_codes_typed_with_spaces_or_as_a_number(client):
-    table = make_table(client)
-    code = new_code(client, table["table_id"])["code"]
-    assert client.post("/api/pair", json={"code": f" {code[:3]} {code[3:]} "}).status_code == 200
-    code = new_code(client, table["table_id"])["code"]
-    assert client.post("/api/pair", json={"code": int(code)}).status_code == 200
+def test_codes_typed_with_spaces_or_as_a_number(fake_rules_client):
+    table = make_table(fake_rules_client)
+    code = new_code(fake_rules_client, table["table_id"])["code"]
+    assert fake_rules_client.post("/api/pair", json={"code": f" {code[:3]} {code[3:]} "}).status_code == 200
+    code = new_code(fake_rules_client, table["table_id"])["code"]
+    assert fake_rules_client.post("/api/pair", json={"code": int(code)}).status_code == 200
 
 
-def test_several_codes_alive_for_one_table(client):
-    table = make_table(client)
-    first, second = new_code(client, table["table_id"])["code"], new_code(client, table["table_id"])["code"]
-    assert client.post("/api/pair", json={"code": first}).status_code == 200
-    assert client.post("/api/pair", json={"code": second}).status_code == 200
+def test_several_codes_alive_for_one_table(fake_rules_client):
+    table = make_table(fake_rules_client)
+    first, second = (
+        new_code(fake_rules_client, table["table_id"])["code"],
+        new_code(fake_rules_client, table["table_id"])["code"],
+    )
+    assert fake_rules_client.post("/api/pair", json={"code": first}).status_code == 200
+    assert fake_rules_client.post("/api/pair", json={"code": second}).status_code == 200
 
 
 def _app(settings, policies: Policies):
@@ -198,18 +208,18 @@ def test_link_uses_the_public_url_when_set(sqlite_settings):
         assert out["link"].startswith("https://scores.example.org/pair#secret=")
 
 
-def test_get_and_rename_a_table(client):
-    table = make_table(client)
+def test_get_and_rename_a_table(fake_rules_client):
+    table = make_table(fake_rules_client)
     path = f"/api/tables/{table['table_id']}"
-    assert client.patch(path, json={"name": "X"}).status_code == 401
-    assert client.patch(path, json={"name": "X"}, headers=bearer(table["token"])).status_code == 403
+    assert fake_rules_client.patch(path, json={"name": "X"}).status_code == 401
+    assert fake_rules_client.patch(path, json={"name": "X"}, headers=bearer(table["token"])).status_code == 403
     for body in ({}, {"name": " "}, {"name": 3}, {"name": "x" * 201}):
-        assert client.patch(path, json=body, headers=admin()).status_code == 422, body
-    r = client.patch(path, json={"name": " <b>Diamond</b> 1 "}, headers=admin())
+        assert fake_rules_client.patch(path, json=body, headers=admin()).status_code == 422, body
+    r = fake_rules_client.patch(path, json={"name": " <b>Diamond</b> 1 "}, headers=admin())
     assert r.status_code == 200 and r.json()["name"] == "<b>Diamond</b> 1"
-    assert client.get(f"/api/tournaments/{table['tid']}").json()["tables"][0]["name"] == "<b>Diamond</b> 1"
-    assert client.get("/api/tables/nope").status_code == 404
-    assert client.patch("/api/tables/nope", json={"name": "X"}, headers=admin()).status_code == 404
+    assert fake_rules_client.get(f"/api/tournaments/{table['tid']}").json()["tables"][0]["name"] == "<b>Diamond</b> 1"
+    assert fake_rules_client.get("/api/tables/nope").status_code == 404
+    assert fake_rules_client.patch("/api/tables/nope", json={"name": "X"}, headers=admin()).status_code == 404
     # The new name is what pairing answers.
-    code = new_code(client, table["table_id"])["code"]
-    assert client.post("/api/pair", json={"code": code}).json()["name"] == "<b>Diamond</b> 1"
+    code = new_code(fake_rules_client, table["table_id"])["code"]
+    assert fake_rules_client.post("/api/pair", json={"code": code}).json()["name"] == "<b>Diamond</b> 1"

@@ -17,6 +17,7 @@ from spine_helpers import admin, bearer
 from hub.app import create_app
 from hub.settings import Settings
 from hub.store.db import make_engine
+from tests.frames import subscribe_frame
 
 CONTACT = "wechat-zz9-plural-z-alpha"
 WPA = {"discipline": "wpa_nine", "format": {"race_to": 2}, "options": {}}
@@ -32,7 +33,7 @@ def test_the_contact_is_in_no_public_read_export_page_or_channel(c: TestClient, 
     tid = c.post("/api/tournaments", json={"name": "Open"}, headers=admin()).json()["id"]
     c.patch(f"/api/tournaments/{tid}", json={"registration": {"open": True, "auto_accept": True}}, headers=admin())
     with c.websocket_connect("/ws/watch") as ws:
-        ws.send_json({"type": "subscribe", "channel": f"tournament:{tid}"})
+        ws.send_json(subscribe_frame(f"tournament:{tid}"))
         messages = [ws.receive_json()]
         made = []
         for name in ("Ann", "Bob", "Cat"):

@@ -12,6 +12,7 @@ from spine_helpers import ADMIN, admin, make_table
 
 from hub.api.throttle import Backoff, Policies
 from hub.app import create_app
+from hub.store import sessions
 from tests.api.peers import Peers
 
 CSRF = {"X-Requested-With": "cuehub"}
@@ -27,15 +28,15 @@ def cookie_of(response) -> SimpleCookie:
     return jar
 
 
-def test_sign_in_sets_a_strict_http_only_cookie(client):
-    r = sign_in(client)
+def test_sign_in_sets_a_strict_http_only_cookie(fake_rules_client):
+    r = sign_in(fake_rules_client)
     assert r.status_code == 204 and r.content == b""
     morsel = cookie_of(r)["cuehub_session"]
     assert morsel.value and ADMIN not in morsel.value
     assert morsel["httponly"] and morsel["samesite"].lower() == "strict" and morsel["path"] == "/"
     assert not morsel["secure"]  # plain HTTP here
     assert r.headers["cache-control"] == "no-store"
-    assert client.get("/api/session").json()["signed_in"] is True
+    assert fake_rules_client.get("/api/session").json()["signed_in"] is True
 
 
 def test_cookie_is_secure_over_https(sqlite_settings):
@@ -46,84 +47,95 @@ def test_cookie_is_secure_over_https(sqlite_settings):
         assert c.post("/api/tournaments", json={"name": "X"}, headers=CSRF).status_code == 201
 
 
-def test_wrong_and_malformed_tokens(client):
-    r = sign_in(client, "nope")
+def test_wrong_and_malformed_tokens(fake_rules_client):
+    r = sign_in(fake_rules_client, "nope")
     assert r.status_code == 401 and r.json()["error"]["code"] == "wrong_token"
     assert "set-cookie" not in r.headers
     for body in ({}, {"token": ""}, {"token": 5}, [ADMIN], {"token": "x" * 600}):
-        r = client.post("/api/session", json=body)
+        r = fake_rules_client.post("/api/session", json=body)
         assert r.status_code == 422 and r.json()["error"]["code"] == "bad_request", body
-    assert client.post("/api/session", content=b"token=" + ADMIN.encode(),
+    assert fake_rules_client.post("/api/session", content=b"token=" + ADMIN.encode(),
                        headers={"Content-Type": "application/x-www-form-urlencoded"}).status_code == 422
-    assert client.get("/api/session").json() == {"signed_in": False, "expires_at": None}
+    assert fake_rules_client.get("/api/session").json() == {"signed_in": False, "expires_at": None}
 
 
-def test_cookie_works_wherever_the_admin_token_does(client):
-    sign_in(client)
-    t = client.post("/api/tournaments", json={"name": "Open"}, headers=CSRF)
+def test_cookie_works_wherever_the_admin_token_does(fake_rules_client):
+    sign_in(fake_rules_client)
+    t = fake_rules_client.post("/api/tournaments", json={"name": "Open"}, headers=CSRF)
     assert t.status_code == 201
-    tb = client.post(f"/api/tournaments/{t.json()['id']}/tables", json={"name": "T1"}, headers=CSRF)
+    tb = fake_rules_client.post(f"/api/tournaments/{t.json()['id']}/tables", json={"name": "T1"}, headers=CSRF)
     assert tb.status_code == 201
-    m = client.post("/api/matches", headers=CSRF, json={
+    m = fake_rules_client.post("/api/matches", headers=CSRF, json={
         "tournament_id": t.json()["id"], "table_id": tb.json()["id"], "discipline": "golden_nine",
         "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]})
     assert m.status_code == 201
-    assert client.post(f"/api/tables/{tb.json()['id']}/token", headers=CSRF).status_code == 200
-    assert client.post(f"/api/tables/{tb.json()['id']}/pairing", headers=CSRF).status_code == 201
-    assert client.patch(f"/api/tables/{tb.json()['id']}", json={"name": "T one"}, headers=CSRF).status_code == 200
+    assert fake_rules_client.post(f"/api/tables/{tb.json()['id']}/token", headers=CSRF).status_code == 200
+    assert fake_rules_client.post(f"/api/tables/{tb.json()['id']}/pairing", headers=CSRF).status_code == 201
+    assert (
+        fake_rules_client.patch(f"/api/tables/{tb.json()['id']}", json={"name": "T one"}, headers=CSRF).status_code
+        == 200
+    )
 
 
-def test_a_write_with_the_cookie_needs_the_header(client):
-    table = make_table(client)
-    sign_in(client)
-    calls = [("POST", "/api/tournaments", {"name": "X"}), ("POST", f"/api/tables/{table['table_id']}/token", None),
-             ("POST", f"/api/tables/{table['table_id']}/pairing", None),
-             ("PATCH", f"/api/tables/{table['table_id']}", {"name": "Y"})]
+def test_a_write_with_the_cookie_needs_the_header(fake_rules_client):
+    table = make_table(fake_rules_client)
+    sign_in(fake_rules_client)
+    calls = [
+        ("POST", "/api/tournaments", {"name": "X"}),
+        ("POST", f"/api/tables/{table['table_id']}/token", None),
+        ("POST", f"/api/tables/{table['table_id']}/pairing", None),
+        ("PATCH", f"/api/tables/{table['table_id']}", {"name": "Y"}),
+    ]
     for method, path, body in calls:
         for headers in ({}, {"X-Requested-With": "XMLHttpRequest"}, {"X-Requested-With": ""}):
-            r = client.request(method, path, json=body, headers=headers)
+            r = fake_rules_client.request(method, path, json=body, headers=headers)
             assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_header_required", (path, headers)
-    assert client.get(f"/api/tournaments/{table['tid']}").json()["tables"][0]["name"] == "Table 1"
+    assert fake_rules_client.get(f"/api/tournaments/{table['tid']}").json()["tables"][0]["name"] == "Table 1"
     # The bearer header needs no such header (no ambient authority), and wins over the cookie.
-    assert client.post("/api/tournaments", json={"name": "X"}, headers=admin()).status_code == 201
-    r = client.post("/api/tournaments", json={"name": "X"}, headers={"Authorization": "Bearer nope", **CSRF})
+    assert fake_rules_client.post("/api/tournaments", json={"name": "X"}, headers=admin()).status_code == 201
+    r = fake_rules_client.post("/api/tournaments", json={"name": "X"}, headers={"Authorization": "Bearer nope", **CSRF})
     assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
 
 
-def test_sign_out_ends_the_session_for_the_old_cookie(client):
-    r = sign_in(client)
+def test_sign_out_ends_the_session_for_the_old_cookie(fake_rules_client):
+    r = sign_in(fake_rules_client)
     old = cookie_of(r)["cuehub_session"].value
-    assert client.delete("/api/session").status_code == 403  # a write: the header is needed
-    r = client.delete("/api/session", headers=CSRF)
+    assert fake_rules_client.delete("/api/session").status_code == 403  # a write: the header is needed
+    r = fake_rules_client.delete("/api/session", headers=CSRF)
     assert r.status_code == 204
     cleared = cookie_of(r)["cuehub_session"]
     assert cleared.value == "" and cleared["max-age"] == "0"
     # Someone who kept the old cookie: refused, it is gone from the store.
-    client.cookies.clear()
-    client.cookies.set("cuehub_session", old)
-    r = client.post("/api/tournaments", json={"name": "X"}, headers=CSRF)
+    fake_rules_client.cookies.clear()
+    fake_rules_client.cookies.set("cuehub_session", old)
+    r = fake_rules_client.post("/api/tournaments", json={"name": "X"}, headers=CSRF)
     assert r.status_code == 401 and r.json()["error"]["code"] == "session_expired"
-    assert client.get("/api/session").json()["signed_in"] is False
+    assert fake_rules_client.get("/api/session").json()["signed_in"] is False
     # Signing out again (or without a session) is fine.
-    assert client.delete("/api/session", headers=CSRF).status_code == 204
-    client.cookies.clear()
-    assert client.delete("/api/session").status_code == 204
+    assert fake_rules_client.delete("/api/session", headers=CSRF).status_code == 204
+    fake_rules_client.cookies.clear()
+    assert fake_rules_client.delete("/api/session").status_code == 204
 
 
-def test_no_credentials_and_a_forged_cookie(client):
-    r = client.post("/api/tournaments", json={"name": "X"})
+def test_no_credentials_and_a_forged_cookie(fake_rules_client):
+    r = fake_rules_client.post("/api/tournaments", json={"name": "X"})
     assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
-    client.cookies.set("cuehub_session", "forged")
-    r = client.post("/api/tournaments", json={"name": "X"}, headers=CSRF)
+    fake_rules_client.cookies.set("cuehub_session", "forged")
+    r = fake_rules_client.post("/api/tournaments", json={"name": "X"}, headers=CSRF)
     assert r.status_code == 401 and r.json()["error"]["code"] == "session_expired"
 
 
-def test_session_ends_when_unused(sqlite_settings):
+def test_session_ends_when_unused(sqlite_settings, monkeypatch):
+    """On a fake clock (the session store's `now_ms`): a session lives its idle time from sign-in,
+    and not a millisecond more."""
+    now = [sessions.now_ms()]
+    monkeypatch.setattr(sessions, "now_ms", lambda: now[0])
     settings = sqlite_settings.with_(session_idle_s=0.3)
     with TestClient(create_app(settings, rules=fake_rules)) as c:
         sign_in(c)
+        now[0] += 299
         assert c.post("/api/tournaments", json={"name": "X"}, headers=CSRF).status_code == 201
-        time.sleep(0.5)
+        now[0] += 1
         r = c.post("/api/tournaments", json={"name": "X"}, headers=CSRF)
         assert r.status_code == 401 and r.json()["error"]["code"] == "session_expired"
 
@@ -131,8 +143,10 @@ def test_session_ends_when_unused(sqlite_settings):
 def test_hub_processes_on_one_store_agree(sqlite_settings):
     """Two apps on one database stand for two hub processes: a session opened on one works on the
     other, and a sign-out on the other ends it on the first too."""
-    with TestClient(create_app(sqlite_settings, rules=fake_rules)) as a, \
-            TestClient(create_app(sqlite_settings, rules=fake_rules)) as b:
+    with (
+        TestClient(create_app(sqlite_settings, rules=fake_rules)) as a,
+        TestClient(create_app(sqlite_settings, rules=fake_rules)) as b,
+    ):
         value = cookie_of(sign_in(a))["cuehub_session"].value
         b.cookies.set("cuehub_session", value)
         assert b.post("/api/tournaments", json={"name": "X"}, headers=CSRF).status_code == 201
@@ -187,15 +201,15 @@ def test_repeated_wrong_tokens_from_one_address_are_slowed(sqlite_settings):
         assert sign_in(c, "wrong").status_code == 401 and time.monotonic() - t0 < 0.5
 
 
-def test_the_token_is_never_logged(client, caplog):
+def test_the_token_is_never_logged(fake_rules_client, caplog):
     caplog.set_level("DEBUG")
-    sign_in(client, "wrong-" + ADMIN)
-    sign_in(client)
+    sign_in(fake_rules_client, "wrong-" + ADMIN)
+    sign_in(fake_rules_client)
     assert caplog.records and ADMIN not in caplog.text
 
 
-def test_openapi_shows_both_schemes(client):
-    schemes = client.get("/openapi.json").json()["components"]["securitySchemes"]
+def test_openapi_shows_both_schemes(fake_rules_client):
+    schemes = fake_rules_client.get("/openapi.json").json()["components"]["securitySchemes"]
     assert schemes["adminToken"]["type"] == "http" and schemes["adminToken"]["scheme"] == "bearer"
     assert schemes["deskSession"]["type"] == "apiKey" and schemes["deskSession"]["in"] == "cookie"
     assert schemes["deskSession"]["name"] == "cuehub_session"

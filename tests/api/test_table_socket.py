@@ -16,9 +16,9 @@ def _auth(ws, token):
 
 
 @pytest.mark.parametrize("first", [auth_frame("wrong"), {"type": "hello"}, "not json"])
-def test_bad_auth_closes_4401(client, first):
-    table = make_table(client)
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+def test_bad_auth_closes_4401(fake_rules_client, first):
+    table = make_table(fake_rules_client)
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         if isinstance(first, str):
             ws.send_text(first)
         else:
@@ -28,21 +28,21 @@ def test_bad_auth_closes_4401(client, first):
         assert exc.value.code == 4401
 
 
-def test_other_tables_token_closes_4401(client):
-    table, other = make_table(client), make_table(client)
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+def test_other_tables_token_closes_4401(fake_rules_client):
+    table, other = make_table(fake_rules_client), make_table(fake_rules_client)
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         ws.send_json(auth_frame(other["token"]))
         with pytest.raises(WebSocketDisconnect) as exc:
             ws.receive_json()
         assert exc.value.code == 4401
 
 
-def test_session(client):
-    table = make_table(client)
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+def test_session(fake_rules_client):
+    table = make_table(fake_rules_client)
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         ready = _auth(ws, table["token"])
         assert ready["type"] == "ready" and ready["match"] is None and isinstance(ready["server_time"], int)
-        m = make_match(client, table)
+        m = make_match(fake_rules_client, table)
         mid = m["id"]
         pushed = ws.receive_json()
         assert pushed["type"] == "state" and pushed["match"]["id"] == mid and "server_time" in pushed
@@ -60,7 +60,7 @@ def test_session(client):
         assert ws.receive_json() == {"type": "ack", "id": "c1", "version": 1}
 
         # A change made over HTTP reaches the tablet too.
-        r = client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}),
+        r = fake_rules_client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "shot", "player": "a"}),
                         headers=bearer(table["token"]))
         assert r.status_code == 200
         state = ws.receive_json()
@@ -85,38 +85,38 @@ def test_session(client):
         assert ws.receive_json()["match"]["version"] == 3
 
 
-def test_ready_carries_the_current_match(client):
-    table = make_table(client)
-    m = make_match(client, table)
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+def test_ready_carries_the_current_match(fake_rules_client):
+    table = make_table(fake_rules_client)
+    m = make_match(fake_rules_client, table)
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         assert _auth(ws, table["token"])["match"]["id"] == m["id"]
 
 
-def test_other_tables_match_is_refused(client):
-    table, other = make_table(client), make_table(client)
-    theirs = make_match(client, other)["id"]
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+def test_other_tables_match_is_refused(fake_rules_client):
+    table, other = make_table(fake_rules_client), make_table(fake_rules_client)
+    theirs = make_match(fake_rules_client, other)["id"]
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         _auth(ws, table["token"])
         ws.send_json(envelope(theirs, {"kind": "start", "breaker": "a"}, cid="x"))
         assert ws.receive_json()["error"]["code"] == "unknown_match"
-    assert client.get(f"/api/matches/{theirs}").json()["version"] == 0
+    assert fake_rules_client.get(f"/api/matches/{theirs}").json()["version"] == 0
 
 
 # --- presence -----------------------------------------------------------------------------
 
 
-def test_a_ping_is_answered_with_a_pong_and_counts_as_heard(client):
-    table = make_table(client)
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
+def test_a_ping_is_answered_with_a_pong_and_counts_as_heard(fake_rules_client):
+    table = make_table(fake_rules_client)
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}") as ws:
         assert _auth(ws, table["token"])["type"] == "ready"
         ws.send_json({"type": "ping"})
         pong = ws.receive_json()
         assert pong["type"] == "pong" and isinstance(pong["server_time"], int)
-        seen = client.app.state.services.presence.attendance(table["table_id"])
+        seen = fake_rules_client.app.state.services.presence.attendance(table["table_id"])
         assert seen.known and seen.present
     # Its socket closed: the server side handles the close on its own loop (older Starlette test
     # clients return before it has), so wait for it.
-    presence = client.app.state.services.presence
+    presence = fake_rules_client.app.state.services.presence
     wait_until(lambda: not presence.attendance(table["table_id"]).present, 5, "the closed socket no longer present")
     assert presence.attendance(table["table_id"]).known
 

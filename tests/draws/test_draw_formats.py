@@ -1,5 +1,6 @@
-"""The draw-format registry: nothing outside it names a format, a format added through it alone works
-end to end in the pure fold, and what it serves (settings, disciplines, race sides) is what it checks."""
+"""The draw-format registry: nothing outside it names a format (the pages included: they read each
+format's served ``view``), a format added through it alone works end to end in the pure fold, and what
+it serves (settings, disciplines, race sides, the view) is what it checks and makes."""
 
 from __future__ import annotations
 
@@ -23,14 +24,8 @@ from .harness import TEMPLATES, Stream
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = ROOT / "hub" / "draws" / "draw_formats"
-# Modules that may still name a format, and why.
-PY_ALLOWED: dict[Path, str] = {}
-JS_ALLOWED = {
-    # The fans' pages draw each format's shape (a bracket, groups, chase rounds) from the projection;
-    # they are not the desk's draw step, which reads the formats from GET /api/draw-formats.
-    "draw-view.js": "the fans' round names and entries by the draw's type",
-    "bracket-draw.js": "the fans' bracket page, drawn by the draw's type",
-}
+PAGES = ROOT / "clients" / "web"
+LANGUAGE_TABLES = PAGES / "js" / "strings"  # keyed by a format's name (dt_<name>...): words, not code
 
 
 def _demo_events(tree: ast.AST) -> list[range]:
@@ -61,19 +56,41 @@ def _named_in_python(path: Path) -> list[str]:
     return found
 
 
-def test_no_module_outside_the_registry_names_a_draw_format() -> None:
+def _named_in_page(path: Path, text: str) -> list[str]:
+    """Every format name in a page's file (JS, CSS, HTML), code, strings and comments alike: a page
+    reads what it needs of a format from its served ``view`` (js/draw-formats.js)."""
     names = "|".join(map(re.escape, draw_formats.FORMATS))
-    quoted = re.compile(rf"""["'`]({names})["'`]""")
+    word = re.compile(rf"(?<![A-Za-z0-9])({names})(?![A-Za-z0-9])")
+    return [f"{path.relative_to(ROOT)}:{number}: {m.group(1)}"
+            for number, line in enumerate(text.splitlines(), 1) for m in word.finditer(line)]
+
+
+def page_files() -> list[Path]:
+    return [p for p in sorted(PAGES.rglob("*")) if p.suffix in (".js", ".css", ".html")
+            and not p.is_relative_to(LANGUAGE_TABLES)]
+
+
+def test_no_module_outside_the_registry_names_a_draw_format() -> None:
     found = [hit for path in sorted((ROOT / "hub").rglob("*.py"))
-             if not path.is_relative_to(REGISTRY) and path not in PY_ALLOWED for hit in _named_in_python(path)]
-    for path in sorted((ROOT / "clients" / "web" / "js").glob("*.js")):
-        if path.name not in JS_ALLOWED:
-            text = path.read_text(encoding="utf-8")
-            found += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in quoted.finditer(text)]
+             if not path.is_relative_to(REGISTRY) for hit in _named_in_python(path)]
     assert found == [], "ask the registry (hub/draws/draw_formats/) instead:\n" + "\n".join(found)
-    # the checks see a name where there is one
+    # the check sees a name where there is one
     assert _named_in_python(REGISTRY / "round_robin.py")
-    assert quoted.search((ROOT / "clients" / "web" / "js" / "bracket-draw.js").read_text(encoding="utf-8"))
+
+
+def test_no_page_names_a_draw_format() -> None:
+    """Not `type === "round_robin"` in a page's script, nor `[data-type="chase_groups"]` in its CSS."""
+    files = page_files()
+    assert len(files) > 40 and PAGES / "js" / "bracket-draw.js" in files and PAGES / "css" / "bracket.css" in files
+    found = [hit for path in files for hit in _named_in_page(path, path.read_text(encoding="utf-8"))]
+    assert found == [], "read the format's view (js/draw-formats.js) instead:\n" + "\n".join(found)
+    # the check sees a name where there is one, a comment's too; a key built from the type is no name
+    draw_view = PAGES / "js" / "draw-view.js"
+    assert _named_in_page(draw_view, 'if (type === "double_elimination") x();') == [
+        "clients/web/js/draw-view.js:1: double_elimination"]
+    assert _named_in_page(draw_view, "// as round_robin does\nt(`br_type_chase_groups`)") == [
+        "clients/web/js/draw-view.js:1: round_robin", "clients/web/js/draw-view.js:2: chase_groups"]
+    assert _named_in_page(draw_view, "t(`dk_then_summary_${d.type}`)") == []
 
 
 class Pairs(DrawFormat):
@@ -221,3 +238,30 @@ def test_every_format_has_its_names_in_both_languages(name: str) -> None:
     for words in NAMES.values():
         assert codes <= set(words), codes - set(words)
 
+
+
+@pytest.mark.parametrize("name", list(draw_formats.FORMATS))
+def test_the_served_view_says_what_the_draw_makes(name: str) -> None:
+    """What a page that has only a match's key and round makes of it from the format's ``view`` (js/
+    draw-view.js ``drawEntry``: GF<r> the final, L<r> the losers, else ``view.bracket``; the group from
+    the key when ``group_in_key``) is the entry the draw made; ``losers`` is whether it has a losers
+    side, and a ``bracket`` layout's rounds are W<r>, L<r> and GF<r>."""
+    served = next(f for f in draw_formats.catalogue()["formats"] if f["name"] == name)
+    view = served["view"]
+    assert view == draw_formats.format_of(name).view.json()
+    s = Stream()
+    s.add(12)
+    extra = {"groups": 2} if any(p["name"] == "groups" for p in served["params"]) else {}
+    s.draw(name, **extra)
+    matches = s.view["draw"]["matches"]
+    assert len(matches) >= 6
+    for m in matches:
+        rnd = m["round"]
+        bracket = "final" if rnd.startswith("GF") else "losers" if re.match(r"L\d", rnd) else view["bracket"]
+        group = (re.match(r"([A-Z]+)-", m["key"]) or [None, None])[1] if view["group_in_key"] else None
+        assert (bracket, group) == (m["bracket"], m.get("group")), m
+    assert view["losers"] == any(m["bracket"] == "losers" for m in matches)
+    if view["layout"] == "bracket":
+        assert all(re.fullmatch(r"(W|L|GF)\d*", m["round"]) for m in matches), [m["round"] for m in matches]
+    if view["group_in_key"]:
+        assert {m.get("group") for m in matches} == {"A", "B"}

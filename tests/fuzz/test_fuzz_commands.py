@@ -81,7 +81,7 @@ def frame_strategy(mid: str) -> st.SearchStrategy[str]:
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def hub(request, tmp_path_factory) -> Iterator[dict[str, Any]]:
+def served_match(request, tmp_path_factory) -> Iterator[dict[str, Any]]:
     from hub.settings import Settings
 
     limits = {"admin_token": ADMIN, "table_rate_per_s": 1e6, "table_rate_burst": 10**6}
@@ -122,17 +122,17 @@ def _answer(ws) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def socket(hub) -> Iterator[Any]:
-    with hub["c"].websocket_connect(f"/ws/tables/{hub['table_id']}") as ws:
-        ws.send_json(auth_frame(hub["token"]))
+def socket(served_match) -> Iterator[Any]:
+    with served_match["c"].websocket_connect(f"/ws/tables/{served_match['table_id']}") as ws:
+        ws.send_json(auth_frame(served_match["token"]))
         assert ws.receive_json()["type"] == "ready"
         yield ws
 
 
 @given(data=st.data())
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_table_socket_fuzz(hub, socket, data):
-    c, mid = hub["c"], hub["mid"]
+def test_table_socket_fuzz(served_match, socket, data):
+    c, mid = served_match["c"], served_match["mid"]
     frames = data.draw(st.lists(frame_strategy(mid), min_size=1, max_size=3))
     for frame in frames:
         before = _events(c, mid)
@@ -150,9 +150,9 @@ def test_table_socket_fuzz(hub, socket, data):
 
 @given(data=st.data())
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_http_commands_fuzz(hub, data):
-    c, mid = hub["c"], hub["mid"]
-    token = data.draw(st.sampled_from([hub["token"], hub["token"], "wrong", ADMIN]))
+def test_http_commands_fuzz(served_match, data):
+    c, mid = served_match["c"], served_match["mid"]
+    token = data.draw(st.sampled_from([served_match["token"], served_match["token"], "wrong", ADMIN]))
     path_mid = data.draw(st.sampled_from([mid, mid, mid, "nope", "m" * 500, "%00"]))
     if data.draw(st.booleans()):
         body: bytes = json.dumps(data.draw(envelope_strategy(mid))).encode()
@@ -174,10 +174,10 @@ def test_http_commands_fuzz(hub, data):
 NASTY_STRINGS = ["\ud800", "a\udfffb", "\x00", "a\x00b", "\udbff\x00"]
 
 
-def test_unstorable_strings_are_bad_input_not_outages(hub, socket):
+def test_unstorable_strings_are_bad_input_not_outages(served_match, socket):
     """Lone surrogates and NUL cannot be stored (PostgreSQL text has no NUL); they answer as bad
     input (reject / 422), never a 500, a 503 or a closed socket, and store nothing."""
-    c, mid = hub["c"], hub["mid"]
+    c, mid = served_match["c"], served_match["mid"]
     before = _events(c, mid)
     for s in NASTY_STRINGS:
         envs = [{"id": s, "match_id": mid, "command": {"kind": "start", "breaker": "a"}},
@@ -189,7 +189,7 @@ def test_unstorable_strings_are_bad_input_not_outages(hub, socket):
             text = json.dumps(env)
             socket.send_text(text)
             assert _answer(socket)["type"] == "reject", env
-            r = c.post(f"/api/matches/{mid}/commands", content=text.encode(), headers=bearer(hub["token"]))
+            r = c.post(f"/api/matches/{mid}/commands", content=text.encode(), headers=bearer(served_match["token"]))
             assert r.status_code in (404, 409, 422), (env, r.status_code, r.text)
         r = c.post("/api/tournaments", content=json.dumps({"name": s}).encode(), headers=admin())
         assert r.status_code == 422, (s, r.text)
@@ -197,14 +197,15 @@ def test_unstorable_strings_are_bad_input_not_outages(hub, socket):
     socket.send_text(deep)
     assert _answer(socket)["error"]["code"] == "bad_command"
     assert (
-        c.post(f"/api/matches/{mid}/commands", content=deep.encode(), headers=bearer(hub["token"])).status_code == 422
+        c.post(f"/api/matches/{mid}/commands", content=deep.encode(), headers=bearer(served_match["token"])).status_code
+        == 422
     )
     after = _events(c, mid)
     assert after == before
 
 
-def test_one_megabyte_frames_and_bodies(hub, socket):
-    c, mid = hub["c"], hub["mid"]
+def test_one_megabyte_frames_and_bodies(served_match, socket):
+    c, mid = served_match["c"], served_match["mid"]
     before = _events(c, mid)
     big_env = json.dumps({"id": "big", "match_id": mid, "command": {"kind": "shot", "pad": "x" * (1 << 20)}})
     for frame in ("x" * (1 << 20), big_env, "🎱" * (1 << 18)):
@@ -212,7 +213,7 @@ def test_one_megabyte_frames_and_bodies(hub, socket):
         assert _answer(socket)["error"]["code"] == "bad_command"
     socket.send_bytes(b"\xff" * (1 << 20))
     assert _answer(socket)["error"]["code"] == "bad_command"
-    r = c.post(f"/api/matches/{mid}/commands", content=big_env.encode(), headers=bearer(hub["token"]))
+    r = c.post(f"/api/matches/{mid}/commands", content=big_env.encode(), headers=bearer(served_match["token"]))
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
     assert _events(c, mid) == before
     # The session is still usable afterwards.
@@ -229,14 +230,26 @@ def test_flood_is_limited_and_changes_nothing(tmp_path):
     never closed and the test would wait for ever."""
     from hub.settings import Settings
 
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}", admin_token=ADMIN,
-                        table_rate_per_s=5, table_rate_burst=50)
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'f.db'}",
+        admin_token=ADMIN,
+        table_rate_per_s=5,
+        table_rate_burst=50,
+    )
     with TestClient(create_app(settings)) as c:
         t = c.post("/api/tournaments", json={"name": "F"}, headers=admin()).json()
         tb = c.post(f"/api/tournaments/{t['id']}/tables", json={"name": "T"}, headers=admin()).json()
-        m = c.post("/api/matches", headers=admin(), json={
-            "tournament_id": t["id"], "table_id": tb["id"], "discipline": "wpa_nine",
-            "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"race_to": 5}}).json()
+        m = c.post(
+            "/api/matches",
+            headers=admin(),
+            json={
+                "tournament_id": t["id"],
+                "table_id": tb["id"],
+                "discipline": "wpa_nine",
+                "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+                "format": {"race_to": 5},
+            },
+        ).json()
         codes: dict[str, int] = {}
         with c.websocket_connect(f"/ws/tables/{tb['id']}") as ws:
             ws.send_json(auth_frame(tb["token"]))

@@ -102,22 +102,24 @@ def test_extension_moves_the_deadline(app_client):
     assert proj(c, mid)["rack"]["shooter"] == "b"
 
 
-def test_no_expiry_while_paused(app_client):
-    c = app_client
-    table = make_table(c)
-    mid = make_match(c, table, options={"shot_clock": {"break_s": 0.8, "shot_s": 30}})["id"]
-    send(c, table, mid, {"kind": "start", "breaker": "a"})
-    send(c, table, mid, {"kind": "pause"})
-    p = proj(c, mid)
-    assert p["clock"]["shot"]["running"] is False
+async def test_no_expiry_while_paused(fake_time_hub):
+    """On the fake clock: an hour passes on a paused break clock and nothing is stored; resumed, the
+    clock runs out after what remained of it, not before."""
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(options={"shot_clock": {"break_s": 0.8, "shot_s": 30}})
+    await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake.advance(300)
+    p = await fake_time_hub.send(mid, {"kind": "pause"})
+    assert p["clock"]["shot"]["running"] is False and fake_time_hub.clocks.armed(mid) is None
     remaining = p["clock"]["shot"]["remaining_ms"]
-    assert 0 < remaining <= 800
-    time.sleep(1.0)
-    assert kinds(c, mid) == ["start", "pause"]
-    send(c, table, mid, {"kind": "resume"})
-    evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 4 and e)
-    assert [e["kind"] for e in evs] == ["start", "pause", "resume", "clock_expired"]
-    assert evs[3]["at"] >= evs[2]["at"] + remaining
+    assert remaining == 500
+    await fake.advance(3_600_000)
+    assert await fake_time_hub.kinds(mid) == ["start", "pause"]
+    await fake_time_hub.send(mid, {"kind": "resume"})
+    await fake.advance(remaining - 1)
+    assert await fake_time_hub.kinds(mid) == ["start", "pause", "resume"]
+    await fake.advance(1)
+    assert await fake_time_hub.kinds(mid) == ["start", "pause", "resume", "clock_expired"]
 
 
 def test_decision_stops_the_clock(app_client):
@@ -157,7 +159,8 @@ def test_restart_fires_a_missed_deadline_once(sqlite_settings):
         mid = make_match(c, table, options={"shot_clock": clock})["id"]
         send(c, table, mid, {"kind": "start", "breaker": "a"})
         deadline = proj(c, mid)["clock"]["shot"]["deadline"]
-    time.sleep(1.3)  # the deadline passes while the hub is down
+    while time.time() * 1000 <= deadline + 50:  # the deadline passes while the hub is down
+        time.sleep(0.02)
     with TestClient(create_app(sqlite_settings)) as c:
         started = int(time.time() * 1000)
         evs = wait_for(lambda: (e := events(c, mid)) and len(e) >= 2 and e, timeout=2)
@@ -307,41 +310,41 @@ LONG_SHOT_CLOCK = {"shot_clock": {"break_s": 600, "shot_s": 600, "first_shot_s":
 
 
 @pytest.fixture
-async def hub(tmp_path: Path):
+async def fake_time_hub(tmp_path: Path):
     fake = FakeTime()
     h = await Hub(tmp_path / "hub.db", fake).start()
     yield h
     await h.stop()
 
 
-async def test_stroke_that_arrives_first_wins(hub):
-    fake = hub.fake
-    mid = await hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
-    p = await hub.send(mid, {"kind": "start", "breaker": "a"})
+async def test_stroke_that_arrives_first_wins(fake_time_hub):
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    p = await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
     deadline = p["clock"]["shot"]["deadline"]
-    assert hub.clocks.armed(mid) == Due(SHOT, deadline, "a")
+    assert fake_time_hub.clocks.armed(mid) == Due(SHOT, deadline, "a")
     # The deadline passes and, before the timer gets to store anything, a's stroke is stored.
     fake.t = deadline + 1
-    stroke = asyncio.create_task(hub.writer.submit(mid, "s1", shot("a", 1, [2], break_crossings=4)))
+    stroke = asyncio.create_task(fake_time_hub.writer.submit(mid, "s1", shot("a", 1, [2], break_crossings=4)))
     await fake.advance(0)
     assert isinstance(await stroke, Ack)
     await settle()
-    assert await hub.kinds(mid) == ["start", "shot"]  # no clock_expired for a turn that ended
-    assert not hub.clocks.fired
-    p = await hub.writer.projection(mid)
-    assert hub.clocks.armed(mid) == Due(SHOT, p["clock"]["shot"]["deadline"], "a")  # a shoots on
+    assert await fake_time_hub.kinds(mid) == ["start", "shot"]  # no clock_expired for a turn that ended
+    assert not fake_time_hub.clocks.fired
+    p = await fake_time_hub.writer.projection(mid)
+    assert fake_time_hub.clocks.armed(mid) == Due(SHOT, p["clock"]["shot"]["deadline"], "a")  # a shoots on
     await fake.advance(20_000)
-    assert await hub.kinds(mid) == ["start", "shot", "clock_expired"]
+    assert await fake_time_hub.kinds(mid) == ["start", "shot", "clock_expired"]
 
 
-async def test_expiry_loses_to_a_stroke_stored_while_it_fires(hub):
+async def test_expiry_loses_to_a_stroke_stored_while_it_fires(fake_time_hub):
     """The timer's command armed at version v reaches the writer after a stroke made v+1."""
-    mid = await hub.new_match(options={"shot_clock": {"break_s": 10}})
-    p = await hub.send(mid, {"kind": "start", "breaker": "a"})
-    await hub.send(mid, shot("a", 1, [2], break_crossings=4))
-    answer = await hub.writer.submit_server(mid, {"kind": "clock_expired", "player": "a"}, p["version"])
+    mid = await fake_time_hub.new_match(options={"shot_clock": {"break_s": 10}})
+    p = await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake_time_hub.send(mid, shot("a", 1, [2], break_crossings=4))
+    answer = await fake_time_hub.writer.submit_server(mid, {"kind": "clock_expired", "player": "a"}, p["version"])
     assert isinstance(answer, Rejected) and answer.code == "version_conflict"
-    assert await hub.kinds(mid) == ["start", "shot"]
+    assert await fake_time_hub.kinds(mid) == ["start", "shot"]
 
 
 @pytest.mark.parametrize("db", ["sqlite", "postgresql"])
@@ -370,56 +373,56 @@ async def test_two_hub_processes_fire_once(db, tmp_path, request):
         await one.stop()
 
 
-async def test_chase_nine_defaults(hub):
-    fake = hub.fake
-    mid = await hub.new_match(discipline="chase_nine", options={"shot_clock": {}})
-    p = await hub.send(mid, {"kind": "start", "order": ["a", "b", "c"]})
+async def test_chase_nine_defaults(fake_time_hub):
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(discipline="chase_nine", options={"shot_clock": {}})
+    p = await fake_time_hub.send(mid, {"kind": "start", "order": ["a", "b", "c"]})
     assert p["clock"]["shot"]["limit_s"] == 45  # the break: shot_s
-    p = await hub.send(mid, shot("a", 1, [1]))
+    p = await fake_time_hub.send(mid, shot("a", 1, [1]))
     assert p["clock"]["shot"] == {**p["clock"]["shot"], "player": "a", "limit_s": 60, "extended": False}
     assert p["clock"]["shot"]["deadline"] == fake.t + 60_000
     assert all(pl["extensions_left"] == 0 for pl in p["players"])
-    answer = await hub.writer.submit(mid, None, {"kind": "extension", "player": "a"})
+    answer = await fake_time_hub.writer.submit(mid, None, {"kind": "extension", "player": "a"})
     assert isinstance(answer, Rejected) and answer.code == "not_allowed"
     await fake.advance(59_999)
-    assert await hub.kinds(mid) == ["start", "shot"]
+    assert await fake_time_hub.kinds(mid) == ["start", "shot"]
     await fake.advance(1)
-    assert await hub.kinds(mid) == ["start", "shot", "clock_expired"]
-    p = await hub.writer.projection(mid)
+    assert await fake_time_hub.kinds(mid) == ["start", "shot", "clock_expired"]
+    p = await fake_time_hub.writer.projection(mid)
     assert p["last"]["fouls"] == ["time"] and p["rack"]["shooter"] == "b"
     assert p["clock"]["shot"]["limit_s"] == 45 and p["clock"]["shot"]["deadline"] == fake.t + 45_000
 
 
-async def test_timed_match_ends_on_points(hub):
-    fake = hub.fake
-    mid = await hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
-    await hub.send(mid, {"kind": "start", "breaker": "a"})
+async def test_timed_match_ends_on_points(fake_time_hub):
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
+    await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
     await fake.advance(5_000)
-    p = await hub.send(mid, shot("a", 3, [], rail=True))  # a foul on the break: b +1; the match clock starts
+    p = await fake_time_hub.send(mid, shot("a", 3, [], rail=True))  # a foul on the break: b +1; the match clock starts
     assert p["players"][1]["score"] == 1
-    assert hub.clocks.armed(mid) == Due(MATCH, p["clock"]["match"]["deadline"])
+    assert fake_time_hub.clocks.armed(mid) == Due(MATCH, p["clock"]["match"]["deadline"])
     assert p["clock"]["match"]["deadline"] == fake.t + 60_000
     await fake.advance(60_000)
-    assert await hub.kinds(mid) == ["start", "shot", "match_time_expired"]
-    p = await hub.writer.projection(mid)
+    assert await fake_time_hub.kinds(mid) == ["start", "shot", "match_time_expired"]
+    p = await fake_time_hub.writer.projection(mid)
     assert p["status"] == "finished" and p["winner"] == "b" and p["result"]["reason"] == "time"
-    assert hub.clocks.armed(mid) is None
+    assert fake_time_hub.clocks.armed(mid) is None
 
 
-async def test_timed_match_pause_stops_the_match_clock(hub):
-    fake = hub.fake
-    mid = await hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
-    await hub.send(mid, {"kind": "start", "breaker": "a"})
-    await hub.send(mid, shot("a", 1, [2], break_crossings=4))  # the first break starts the match clock
+async def test_timed_match_pause_stops_the_match_clock(fake_time_hub):
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(format={"minutes": 1}, options=LONG_SHOT_CLOCK)
+    await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake_time_hub.send(mid, shot("a", 1, [2], break_crossings=4))  # the first break starts the match clock
     await fake.advance(20_000)
-    p = await hub.send(mid, {"kind": "pause"})
-    assert p["clock"]["match"]["running"] is False and hub.clocks.armed(mid) is None
+    p = await fake_time_hub.send(mid, {"kind": "pause"})
+    assert p["clock"]["match"]["running"] is False and fake_time_hub.clocks.armed(mid) is None
     await fake.advance(3_600_000)
-    assert await hub.kinds(mid) == ["start", "shot", "pause"]
-    p = await hub.send(mid, {"kind": "resume"})
+    assert await fake_time_hub.kinds(mid) == ["start", "shot", "pause"]
+    p = await fake_time_hub.send(mid, {"kind": "resume"})
     assert p["clock"]["match"]["deadline"] == fake.t + 40_000
     await fake.advance(40_000)
-    assert await hub.kinds(mid) == ["start", "shot", "pause", "resume", "match_time_expired"]
+    assert await fake_time_hub.kinds(mid) == ["start", "shot", "pause", "resume", "match_time_expired"]
 
 
 async def test_match_zero_passed_under_a_late_stroke_still_ends_the_match(tmp_path):
@@ -447,26 +450,26 @@ async def test_match_zero_passed_under_a_late_stroke_still_ends_the_match(tmp_pa
         await two.stop()
 
 
-async def test_undo_of_an_expiry_rearms_the_clock(hub):
-    fake = hub.fake
-    mid = await hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
-    await hub.send(mid, {"kind": "start", "breaker": "a"})
+async def test_undo_of_an_expiry_rearms_the_clock(fake_time_hub):
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
     await fake.advance(10_000)
-    assert await hub.kinds(mid) == ["start", "clock_expired"]
+    assert await fake_time_hub.kinds(mid) == ["start", "clock_expired"]
     await fake.advance(1_000)
-    p = await hub.send(mid, {"kind": "undo"})
+    p = await fake_time_hub.send(mid, {"kind": "undo"})
     assert p["clock"]["shot"]["player"] == "a" and p["clock"]["shot"]["deadline"] == fake.t + 10_000
     await fake.advance(10_000)
-    assert await hub.kinds(mid) == ["start", "clock_expired", "undo", "clock_expired"]
+    assert await fake_time_hub.kinds(mid) == ["start", "clock_expired", "undo", "clock_expired"]
 
 
-async def test_a_failed_store_is_tried_again(hub, monkeypatch):
+async def test_a_failed_store_is_tried_again(fake_time_hub, monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    fake = hub.fake
-    mid = await hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
-    await hub.send(mid, {"kind": "start", "breaker": "a"})
-    real = hub.writer.submit_server
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(options={"shot_clock": {"break_s": 10, "shot_s": 20}})
+    await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
+    real = fake_time_hub.writer.submit_server
     calls: list[int] = []
 
     async def flaky(match_id: str, command: dict[str, Any], expected_version: int) -> Any:
@@ -475,36 +478,36 @@ async def test_a_failed_store_is_tried_again(hub, monkeypatch):
             raise OperationalError("INSERT", {}, Exception("database is gone"))
         return await real(match_id, command, expected_version)
 
-    monkeypatch.setattr(hub.writer, "submit_server", flaky)
+    monkeypatch.setattr(fake_time_hub.writer, "submit_server", flaky)
     await fake.advance(10_000)
-    assert await hub.kinds(mid) == ["start"] and calls == [1]
+    assert await fake_time_hub.kinds(mid) == ["start"] and calls == [1]
     await fake.advance(50)  # retry_s
     await settle()
-    assert await hub.kinds(mid) == ["start", "clock_expired"] and calls == [1, 1]
+    assert await fake_time_hub.kinds(mid) == ["start", "clock_expired"] and calls == [1, 1]
 
 
-async def test_chinese_eight_timeout_stops_the_clock_until_resume(hub):
-    fake = hub.fake
-    mid = await hub.new_match(discipline="chinese_eight", format={"race_to": 6},
+async def test_chinese_eight_timeout_stops_the_clock_until_resume(fake_time_hub):
+    fake = fake_time_hub.fake
+    mid = await fake_time_hub.new_match(discipline="chinese_eight", format={"race_to": 6},
                               options={"shot_clock": {"break_s": 10, "shot_s": 20}})
-    await hub.send(mid, {"kind": "start", "breaker": "a"})
+    await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
     await fake.advance(4_000)
-    p = await hub.send(mid, {"kind": "timeout", "player": "b"})
+    p = await fake_time_hub.send(mid, {"kind": "timeout", "player": "b"})
     assert p["clock"]["shot"] == {**p["clock"]["shot"], "running": False, "remaining_ms": 6_000}
-    assert hub.clocks.armed(mid) is None
+    assert fake_time_hub.clocks.armed(mid) is None
     await fake.advance(600_000)
-    assert await hub.kinds(mid) == ["start", "timeout"]
-    await hub.send(mid, {"kind": "resume"})
+    assert await fake_time_hub.kinds(mid) == ["start", "timeout"]
+    await fake_time_hub.send(mid, {"kind": "resume"})
     await fake.advance(5_999)
-    assert await hub.kinds(mid) == ["start", "timeout", "resume"]
+    assert await fake_time_hub.kinds(mid) == ["start", "timeout", "resume"]
     await fake.advance(1)
-    assert await hub.kinds(mid) == ["start", "timeout", "resume", "clock_expired"]
+    assert await fake_time_hub.kinds(mid) == ["start", "timeout", "resume", "clock_expired"]
 
 
-async def test_no_clock_no_timer(hub):
-    mid = await hub.new_match()
-    p = await hub.send(mid, {"kind": "start", "breaker": "a"})
-    assert p["clock"] == {"shot": None, "match": None} and hub.clocks.armed(mid) is None
+async def test_no_clock_no_timer(fake_time_hub):
+    mid = await fake_time_hub.new_match()
+    p = await fake_time_hub.send(mid, {"kind": "start", "breaker": "a"})
+    assert p["clock"] == {"shot": None, "match": None} and fake_time_hub.clocks.armed(mid) is None
 
 
 def test_next_due_picks_the_earlier_and_the_match_clock_on_a_tie():

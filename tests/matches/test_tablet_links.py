@@ -15,6 +15,7 @@ from spine_helpers import admin
 from hub.app import create_app
 from hub.matches.tablet_links import tablet_ident
 from hub.settings import Settings
+from tests.frames import auth_frame
 
 
 @pytest.fixture
@@ -48,11 +49,11 @@ def test_tablets_online_then_one_drops_off_within_5_s(c: TestClient) -> None:
     tid, one, two = setup(c)
     assert tablets(c, tid)[one["id"]] == {"id": one["id"], "name": "Table 1", "tablets": [], "dropped": False}
     with c.websocket_connect(f"/ws/tables/{one['id']}") as a:
-        a.send_json({"type": "auth", "token": one["token"], "device": "tablet-a-0001"})
+        a.send_json(auth_frame(one["token"], "tablet-a-0001"))
         assert a.receive_json()["type"] == "ready"
         before = int(time.time() * 1000)
         with c.websocket_connect(f"/ws/tables/{one['id']}") as b:
-            b.send_json({"type": "auth", "token": one["token"], "device": "tablet-b-0002"})
+            b.send_json(auth_frame(one["token"], "tablet-b-0002"))
             assert b.receive_json()["type"] == "ready"
             found, _ = until(c, tid, lambda f: len(f[one["id"]]["tablets"]) == 2)
             assert all(t["online"] for t in found[one["id"]]["tablets"]) and not found[one["id"]]["dropped"]
@@ -71,7 +72,7 @@ def test_tablets_online_then_one_drops_off_within_5_s(c: TestClient) -> None:
 def test_a_tablet_that_stops_pinging_is_gone_within_5_s(c: TestClient) -> None:
     tid, one, _ = setup(c)
     with c.websocket_connect(f"/ws/tables/{one['id']}") as a:
-        a.send_json({"type": "auth", "token": one["token"], "device": "quiet-tablet-1"})
+        a.send_json(auth_frame(one["token"], "quiet-tablet-1"))
         assert a.receive_json()["type"] == "ready"
         a.send_json({"type": "ping"})
         assert a.receive_json()["type"] == "pong"

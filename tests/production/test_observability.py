@@ -28,32 +28,29 @@ def sample(text: str, name: str, **labels: str) -> float:
     return 0.0
 
 
-@pytest.fixture
-def hub(sqlite_settings: Settings) -> TestClient:
-    with TestClient(create_app(sqlite_settings)) as c:
-        yield c
 
-
-def test_metrics_count_commands_and_ack_latency(hub: TestClient) -> None:
-    table = make_table(hub)
-    match = make_match(hub, table)
+def test_metrics_count_commands_and_ack_latency(real_rules_client: TestClient) -> None:
+    table = make_table(real_rules_client)
+    match = make_match(real_rules_client, table)
     mid, auth = match["id"], bearer(table["token"])
     assert (
-        hub.post(
+        real_rules_client.post(
             f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth
         ).status_code
         == 200
     )
-    r = hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth)
+    r = real_rules_client.post(
+        f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}), headers=auth
+    )
     assert r.status_code == 409 and r.json()["error"]["code"] == "already_started"
-    r = hub.post(
+    r = real_rules_client.post(
         f"/api/matches/{mid}/commands",
         json=envelope(mid, {"kind": "shot", "player": "b", "first_contact": 1}),
         headers=auth,
     )
     assert r.status_code == 409
 
-    m = hub.get("/metrics")
+    m = real_rules_client.get("/metrics")
     assert m.status_code == 200
     assert m.headers["content-type"].startswith("text/plain; version=0.0.4")
     text = m.text
@@ -63,10 +60,18 @@ def test_metrics_count_commands_and_ack_latency(hub: TestClient) -> None:
     assert sample(text, "cuehub_command_ack_seconds_count", source="table") == 3
     assert sample(text, "cuehub_command_ack_seconds_bucket", source="table", le="+Inf") == 3
     # Every documented metric is exposed, with HELP and TYPE.
-    for name in ("cuehub_commands_accepted_total", "cuehub_commands_rejected_total", "cuehub_command_ack_seconds",
-                 "cuehub_watchers_connected", "cuehub_fanout_seconds", "cuehub_watchers_dropped_total",
-                 "cuehub_clock_firings_total", "cuehub_command_errors_total", "cuehub_table_sockets_connected",
-                 "cuehub_process_start_time_seconds"):
+    for name in (
+        "cuehub_commands_accepted_total",
+        "cuehub_commands_rejected_total",
+        "cuehub_command_ack_seconds",
+        "cuehub_watchers_connected",
+        "cuehub_fanout_seconds",
+        "cuehub_watchers_dropped_total",
+        "cuehub_clock_firings_total",
+        "cuehub_command_errors_total",
+        "cuehub_table_sockets_connected",
+        "cuehub_process_start_time_seconds",
+    ):
         assert f"# TYPE {name} " in text, name
         assert f"# HELP {name} " in text, name
     reference = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
@@ -111,17 +116,17 @@ def test_hooks_for_watch_and_clocks() -> None:
     NULL.slow_watcher()
 
 
-def test_metrics_of_finds_the_apps_metrics(hub: TestClient) -> None:
-    app = hub.app
+def test_metrics_of_finds_the_apps_metrics(real_rules_client: TestClient) -> None:
+    app = real_rules_client.app
     assert metrics_of(app) is app.state.services.metrics
     assert metrics_of(app.state.services.writer) is app.state.services.metrics
 
 
-def test_readyz_ok_with_memory_bus(hub: TestClient) -> None:
-    r = hub.get("/readyz")
+def test_readyz_ok_with_memory_bus(real_rules_client: TestClient) -> None:
+    r = real_rules_client.get("/readyz")
     assert r.status_code == 200, r.text
     assert r.json() == {"status": "ready", "checks": {"store": "ok", "bus": "ok"}}
-    assert hub.get("/healthz").status_code == 200
+    assert real_rules_client.get("/healthz").status_code == 200
 
 
 def test_readyz_503_when_the_bus_is_unreachable(sqlite_settings: Settings) -> None:
@@ -145,7 +150,7 @@ def test_readyz_503_when_the_bus_is_unreachable(sqlite_settings: Settings) -> No
         c.__exit__(None, None, None)
 
 
-def test_readyz_503_when_the_store_is_gone(hub: TestClient) -> None:
+def test_readyz_503_when_the_store_is_gone(real_rules_client: TestClient) -> None:
     async def broken() -> None:
         raise OSError("store down")
 
@@ -153,17 +158,17 @@ def test_readyz_503_when_the_store_is_gone(hub: TestClient) -> None:
         def connect(self):  # noqa: ANN201
             raise OSError("store down")
 
-    real = hub.app.state.services.engine
-    hub.app.state.services.engine = Broken()
+    real = real_rules_client.app.state.services.engine
+    real_rules_client.app.state.services.engine = Broken()
     try:
-        r = hub.get("/readyz")
+        r = real_rules_client.get("/readyz")
     finally:
-        hub.app.state.services.engine = real
+        real_rules_client.app.state.services.engine = real
     assert r.status_code == 503
     assert r.json()["checks"]["store"].startswith("unreachable")
 
 
-def test_json_logs_carry_match_and_table_ids(hub: TestClient) -> None:
+def test_json_logs_carry_match_and_table_ids(real_rules_client: TestClient) -> None:
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter())
@@ -172,11 +177,14 @@ def test_json_logs_carry_match_and_table_ids(hub: TestClient) -> None:
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     try:
-        table = make_table(hub)
-        match = make_match(hub, table)
+        table = make_table(real_rules_client)
+        match = make_match(real_rules_client, table)
         mid = match["id"]
-        hub.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}, cid="c-1"),
-                 headers=bearer(table["token"]))
+        real_rules_client.post(
+            f"/api/matches/{mid}/commands",
+            json=envelope(mid, {"kind": "start", "breaker": "a"}, cid="c-1"),
+            headers=bearer(table["token"]),
+        )
     finally:
         logger.removeHandler(handler)
         logger.setLevel(old_level)
@@ -200,6 +208,7 @@ def test_bind_nests_and_formats_exceptions() -> None:
         raise ValueError("x")
     except ValueError:
         import sys
+
         rec.exc_info = sys.exc_info()
     assert "ValueError" in json.loads(JsonFormatter().format(rec))["exc"]
 
@@ -215,22 +224,32 @@ def test_serve_log_config_opt_out(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "format" in log_config("info", json_format=False)["formatters"]["default"]
 
 
-STANDARD = ("process_cpu_seconds_total", "process_open_fds", "process_max_fds", "process_resident_memory_bytes",
-            "process_start_time_seconds", "python_gc_collections_total", "python_gc_objects_collected_total",
-            "python_info")
+STANDARD = (
+    "process_cpu_seconds_total",
+    "process_open_fds",
+    "process_max_fds",
+    "process_resident_memory_bytes",
+    "process_start_time_seconds",
+    "python_gc_collections_total",
+    "python_gc_objects_collected_total",
+    "python_info",
+)
 
 
-def test_the_exposition_is_valid_and_carries_the_standard_metrics(hub: TestClient) -> None:
+def test_the_exposition_is_valid_and_carries_the_standard_metrics(real_rules_client: TestClient) -> None:
     """promtool (Debian's `prometheus` package; .ci/run installs it) checks the exposition when it
     is on PATH; prometheus_client's own parser reads it in any case, and every family has HELP and TYPE."""
     import shutil
     import subprocess
 
-    table = make_table(hub)
-    match = make_match(hub, table)
-    hub.post(f"/api/matches/{match['id']}/commands", headers=bearer(table["token"]),
-             json=envelope(match["id"], {"kind": "start", "breaker": "a"}))
-    text = hub.get("/metrics").text
+    table = make_table(real_rules_client)
+    match = make_match(real_rules_client, table)
+    real_rules_client.post(
+        f"/api/matches/{match['id']}/commands",
+        headers=bearer(table["token"]),
+        json=envelope(match["id"], {"kind": "start", "breaker": "a"}),
+    )
+    text = real_rules_client.get("/metrics").text
     families = {f.name: f for f in text_string_to_metric_families(text)}
     for name in STANDARD:
         base = name.removesuffix("_total")

@@ -1,26 +1,21 @@
 """Every public scenario of ../shared/scenarios, and every tests/scenarios/acceptance/*.json (not
-acceptance/failing/), through the pure engine (no HTTP)."""
+acceptance/failing/), through the pure engine (no HTTP). Which files, and why a clone without
+../shared plays only the acceptance ones: tests/public_scenarios.py."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from hub.rules import Reject
+from tests.public_scenarios import ACCEPTANCE, FILES, IDS, PUBLIC
 from tests.rules.harness import Match, subset_match
-
-# HUB_SCENARIOS_DIR: where the public scenarios are (default ../shared/scenarios beside the checkout).
-SCENARIOS = Path(os.environ.get("HUB_SCENARIOS_DIR") or Path(__file__).resolve().parents[3] / "shared" / "scenarios")
-ACCEPTANCE = Path(__file__).resolve().parents[1] / "scenarios" / "acceptance"
-FILES = sorted(SCENARIOS.glob("*.json")) + sorted(ACCEPTANCE.glob("*.json"))
-IDS = [f"acceptance/{f.stem}" if f.parent == ACCEPTANCE else f.stem for f in FILES]
 
 
 def test_scenarios_found() -> None:
-    assert FILES, f"no scenarios under {SCENARIOS}"
+    assert len(ACCEPTANCE) > 100 and FILES == PUBLIC + ACCEPTANCE
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)

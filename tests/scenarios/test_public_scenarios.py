@@ -1,28 +1,23 @@
 """Every ../shared/scenarios/*.json, and every tests/scenarios/acceptance/*.json (the acceptance-style
 scenarios written from RULES.md, PROTOCOL.md and the rule books; acceptance/failing/ holds the ones the
 engine does not pass yet and is not run), through the HTTP API and through the table socket, with the
-real rules engine, matched as the scenarios README says (subset matching, a few multisets)."""
+real rules engine, matched as the scenarios README says (subset matching, a few multisets). Which
+files, and why a clone without ../shared plays only the acceptance ones: tests/public_scenarios.py."""
 
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer
 
-from hub.app import create_app
 from tests.frames import auth_frame
+from tests.public_scenarios import FILES, IDS
 
-SCENARIOS = Path(os.environ.get("HUB_SCENARIOS_DIR") or Path(__file__).resolve().parents[2] / "../shared/scenarios")
-ACCEPTANCE = Path(__file__).resolve().parent / "acceptance"
-FILES = sorted(SCENARIOS.glob("*.json")) + sorted(ACCEPTANCE.glob("*.json"))  # not acceptance/failing/
-IDS = [f"acceptance/{f.stem}" if f.parent == ACCEPTANCE else f.stem for f in FILES]
 MULTISET_KEYS = {"on_table", "options", "fouls"}
 
 
@@ -120,16 +115,11 @@ def _judge(answer: dict[str, Any], status: int | None, step: dict[str, Any], whe
         assert status == expected_status, f"{where}: HTTP {status} for {want}"
 
 
-@pytest.fixture
-def real_client(sqlite_settings):
-    with TestClient(create_app(sqlite_settings)) as c:
-        yield c
-
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
-def test_scenario_over_http(real_client, path):
+def test_scenario_over_http(real_rules_client, path):
     scenario = json.loads(path.read_text())
-    c = real_client
+    c = real_rules_client
     mid, table = _setup(c, scenario)
     for i, step in enumerate(scenario["steps"]):
         where = f"{path.name} step {i}"
@@ -142,9 +132,9 @@ def test_scenario_over_http(real_client, path):
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
-def test_scenario_over_table_socket(real_client, path):
+def test_scenario_over_table_socket(real_rules_client, path):
     scenario = json.loads(path.read_text())
-    c = real_client
+    c = real_rules_client
     mid, table = _setup(c, scenario)
     with c.websocket_connect(f"/ws/tables/{table['id']}") as ws:
         ws.send_json(auth_frame(table["token"]))

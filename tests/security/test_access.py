@@ -33,8 +33,8 @@ def _auth(ws, token):
 # --- admin-only setup ---------------------------------------------------------------------------
 
 
-def test_only_admin_creates_tournaments_tables_matches(client):
-    table = make_table(client)
+def test_only_admin_creates_tournaments_tables_matches(fake_rules_client):
+    table = make_table(fake_rules_client)
     tid = table["tid"]
     body = {"tournament_id": tid, "table_id": table["table_id"], "discipline": "golden_nine",
             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 3}}
@@ -43,35 +43,35 @@ def test_only_admin_creates_tournaments_tables_matches(client):
     for path, payload in calls:
         for headers, status in [({}, 401), (bearer(table["token"]), 403), (bearer("nope"), 403),
                                 ({"Authorization": "Basic " + ADMIN}, 401), (bearer(ADMIN + "x"), 403)]:
-            r = client.post(path, json=payload, headers=headers)
+            r = fake_rules_client.post(path, json=payload, headers=headers)
             assert r.status_code == status, (path, headers, r.text)
             assert r.json()["error"]["code"] in ("unauthorized", "forbidden")
-    assert [t["id"] for t in client.get("/api/tournaments").json()["tournaments"]] == [tid]
-    assert client.get(f"/api/tournaments/{tid}").json()["tables"][0]["match"] is None
+    assert [t["id"] for t in fake_rules_client.get("/api/tournaments").json()["tournaments"]] == [tid]
+    assert fake_rules_client.get(f"/api/tournaments/{tid}").json()["tables"][0]["match"] is None
 
 
-def test_table_token_writes_only_its_own_tables_matches(client):
-    a, b = make_table(client), make_table(client)
-    ma, mb = make_match(client, a)["id"], make_match(client, b)["id"]
+def test_table_token_writes_only_its_own_tables_matches(fake_rules_client):
+    a, b = make_table(fake_rules_client), make_table(fake_rules_client)
+    ma, mb = make_match(fake_rules_client, a)["id"], make_match(fake_rules_client, b)["id"]
     # HTTP: b's token on a's match, and the admin token (not a table token), are refused.
     for token in (b["token"], ADMIN):
-        r = client.post(f"/api/matches/{ma}/commands", json=envelope(ma, {"kind": "start", "breaker": "a"}),
+        r = fake_rules_client.post(f"/api/matches/{ma}/commands", json=envelope(ma, {"kind": "start", "breaker": "a"}),
                         headers=bearer(token))
         assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
     # Socket: a's socket refuses b's match; b's token cannot open a's socket.
-    with client.websocket_connect(f"/ws/tables/{a['table_id']}") as ws:
+    with fake_rules_client.websocket_connect(f"/ws/tables/{a['table_id']}") as ws:
         assert _auth(ws, a["token"])["type"] == "ready"
         ws.send_json(envelope(mb, {"kind": "start", "breaker": "a"}, cid="x1"))
         assert ws.receive_json()["error"]["code"] == "unknown_match"
-    with client.websocket_connect(f"/ws/tables/{a['table_id']}") as ws:
+    with fake_rules_client.websocket_connect(f"/ws/tables/{a['table_id']}") as ws:
         ws.send_json(auth_frame(b["token"]))
         assert _closed_with(ws) == 4401
-    assert client.get(f"/api/matches/{ma}").json()["version"] == 0
-    assert client.get(f"/api/matches/{mb}").json()["version"] == 0
+    assert fake_rules_client.get(f"/api/matches/{ma}").json()["version"] == 0
+    assert fake_rules_client.get(f"/api/matches/{mb}").json()["version"] == 0
 
 
-def test_tokens_are_stored_hashed(client, sqlite_settings):
-    table = make_table(client)
+def test_tokens_are_stored_hashed(fake_rules_client, sqlite_settings):
+    table = make_table(fake_rules_client)
     path = sqlite_settings.database_url.split("///", 1)[1]
     db = sqlite3.connect(path)
     try:
@@ -84,9 +84,9 @@ def test_tokens_are_stored_hashed(client, sqlite_settings):
     assert hashlib.sha256(ADMIN.encode()).hexdigest() in dump
 
 
-def test_token_checks_use_constant_time_comparison(client, monkeypatch):
-    table = make_table(client)
-    mid = make_match(client, table)["id"]
+def test_token_checks_use_constant_time_comparison(fake_rules_client, monkeypatch):
+    table = make_table(fake_rules_client)
+    mid = make_match(fake_rules_client, table)["id"]
     calls = []
     real = hmac.compare_digest
 
@@ -95,10 +95,10 @@ def test_token_checks_use_constant_time_comparison(client, monkeypatch):
         return real(a, b)
 
     monkeypatch.setattr(hmac, "compare_digest", spy)
-    client.post("/api/tournaments", json={"name": "X"}, headers=admin())
+    fake_rules_client.post("/api/tournaments", json={"name": "X"}, headers=admin())
     assert calls, "the admin token was not compared with hmac.compare_digest"
     calls.clear()
-    client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
+    fake_rules_client.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "start", "breaker": "a"}),
                 headers=bearer(table["token"]))
     assert calls, "the table token was not compared with hmac.compare_digest"
 
@@ -106,28 +106,28 @@ def test_token_checks_use_constant_time_comparison(client, monkeypatch):
 # --- rotation -----------------------------------------------------------------------------------
 
 
-def test_rotation_revokes_the_old_token_everywhere(client):
-    table = make_table(client)
+def test_rotation_revokes_the_old_token_everywhere(fake_rules_client):
+    table = make_table(fake_rules_client)
     tbid, old = table["table_id"], table["token"]
-    mid = make_match(client, table)["id"]
-    with client.websocket_connect(f"/ws/tables/{tbid}") as ws:
+    mid = make_match(fake_rules_client, table)["id"]
+    with fake_rules_client.websocket_connect(f"/ws/tables/{tbid}") as ws:
         assert _auth(ws, old)["type"] == "ready"
-        r = client.post(f"/api/tables/{tbid}/token", headers=admin())
+        r = fake_rules_client.post(f"/api/tables/{tbid}/token", headers=admin())
         assert r.status_code == 200, r.text
         new = r.json()["token"]
         assert r.json()["id"] == tbid and new != old and r.json()["closed_sockets"] == 1
         assert _closed_with(ws) == 4401
     # The old token: refused over HTTP and on a new socket. The new one works.
     cmd = envelope(mid, {"kind": "start", "breaker": "a"})
-    r = client.post(f"/api/matches/{mid}/commands", json=cmd, headers=bearer(old))
+    r = fake_rules_client.post(f"/api/matches/{mid}/commands", json=cmd, headers=bearer(old))
     assert r.status_code == 403
-    with client.websocket_connect(f"/ws/tables/{tbid}") as ws:
+    with fake_rules_client.websocket_connect(f"/ws/tables/{tbid}") as ws:
         ws.send_json(auth_frame(old))
         assert _closed_with(ws) == 4401
-    assert client.post(f"/api/matches/{mid}/commands", json=cmd, headers=bearer(new)).status_code == 200
-    with client.websocket_connect(f"/ws/tables/{tbid}") as ws:
+    assert fake_rules_client.post(f"/api/matches/{mid}/commands", json=cmd, headers=bearer(new)).status_code == 200
+    with fake_rules_client.websocket_connect(f"/ws/tables/{tbid}") as ws:
         assert _auth(ws, new)["match"]["version"] == 1
-    assert client.post("/api/tables/nope/token", headers=admin()).status_code == 404
+    assert fake_rules_client.post("/api/tables/nope/token", headers=admin()).status_code == 404
 
 
 def test_rotation_in_another_process_closes_sockets_at_their_next_frame(sqlite_settings, monkeypatch):
@@ -170,11 +170,12 @@ def test_origin_policy(sqlite_settings):
                 assert _auth(ws, table["token"])["type"] == "ready"
 
 
-def test_default_origin_policy_allows_every_origin(client):
-    table = make_table(client)
-    got = client.get("/api/tournaments", headers={"Origin": "https://anywhere.example"})
+def test_default_origin_policy_allows_every_origin(fake_rules_client):
+    table = make_table(fake_rules_client)
+    got = fake_rules_client.get("/api/tournaments", headers={"Origin": "https://anywhere.example"})
     assert got.headers.get("access-control-allow-origin") == "*"
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}", headers={"Origin": "https://x.example"}) as ws:
+    origin = {"Origin": "https://x.example"}
+    with fake_rules_client.websocket_connect(f"/ws/tables/{table['table_id']}", headers=origin) as ws:
         assert _auth(ws, table["token"])["type"] == "ready"
 
 
@@ -222,19 +223,21 @@ def test_table_socket_rate_limit_and_flood_close(sqlite_settings):
 # --- the watch socket: read-only, origin policy -------------------------------------------------
 
 
-def test_watch_is_read_only(client):
-    table = make_table(client)
-    mid = make_match(client, table)["id"]
-    with client.websocket_connect("/ws/watch") as ws:
+def test_watch_is_read_only(fake_rules_client):
+    table = make_table(fake_rules_client)
+    mid = make_match(fake_rules_client, table)["id"]
+    with fake_rules_client.websocket_connect("/ws/watch") as ws:
         ws.send_json(subscribe_frame(f"match:{mid}"))
         assert ws.receive_json()["type"] == "snapshot"
-        for msg in (envelope(mid, {"kind": "start", "breaker": "a"}, cid="w1"),
-                    auth_frame(table["token"]),
-                    {**envelope(mid, {"kind": "start", "breaker": "a"}, cid="w2"), "type": "command"}):
+        for msg in (
+            envelope(mid, {"kind": "start", "breaker": "a"}, cid="w1"),
+            auth_frame(table["token"]),
+            {**envelope(mid, {"kind": "start", "breaker": "a"}, cid="w2"), "type": "command"},
+        ):
             ws.send_json(msg)
             assert ws.receive_json()["type"] == "error"
-    assert client.get(f"/api/matches/{mid}").json()["version"] == 0
-    assert client.get(f"/api/matches/{mid}/events").json()["events"] == []
+    assert fake_rules_client.get(f"/api/matches/{mid}").json()["version"] == 0
+    assert fake_rules_client.get(f"/api/matches/{mid}/events").json()["events"] == []
 
 
 def test_watch_origin_policy(sqlite_settings):
@@ -247,11 +250,11 @@ def test_watch_origin_policy(sqlite_settings):
             assert ws.receive_json()["type"] == "error"
 
 
-def test_watch_subscription_limit(client):
+def test_watch_subscription_limit(fake_rules_client):
     from hub.watch.core import MAX_SUBSCRIPTIONS
 
-    tables = [make_table(client) for _ in range(MAX_SUBSCRIPTIONS + 1)]
-    with client.websocket_connect("/ws/watch") as ws:
+    tables = [make_table(fake_rules_client) for _ in range(MAX_SUBSCRIPTIONS + 1)]
+    with fake_rules_client.websocket_connect("/ws/watch") as ws:
         for tb in tables[:MAX_SUBSCRIPTIONS]:
             ws.send_json(subscribe_frame(f"table:{tb['table_id']}"))
             assert ws.receive_json()["type"] == "snapshot"

@@ -35,9 +35,9 @@ WPA = {"discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubProcess]:
+def hub_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubProcess]:
     d: Path = tmp_path_factory.mktemp("big")
-    h = HubProcess(f"sqlite+aiosqlite:///{d / 'hub.db'}", d)
+    h = HubProcess(f"sqlite+aiosqlite:///{d / 'hub_process.db'}", d)
     h.start()
     try:
         yield h
@@ -100,16 +100,16 @@ class Tablet:
         await self.send(cmd)
 
 
-def test_making_a_big_draw_does_not_stall_other_tables(hub: HubProcess) -> None:
-    other, other_tables = event(hub.base, 0, 1)
-    r = httpx.post(f"{hub.base}/api/matches", headers=AUTH, json={
+def test_making_a_big_draw_does_not_stall_other_tables(hub_process: HubProcess) -> None:
+    other, other_tables = event(hub_process.base, 0, 1)
+    r = httpx.post(f"{hub_process.base}/api/matches", headers=AUTH, json={
         "tournament_id": other, "table_id": other_tables[0]["id"], **WPA,
         "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]})
     assert r.status_code == 201, r.text
-    big, _ = event(hub.base, 1024, 16)
+    big, _ = event(hub_process.base, 1024, 16)
 
     async def run() -> tuple[list[float], list[float], float]:
-        async with Tablet(hub.ws_base, other_tables[0]) as tablet:
+        async with Tablet(hub_process.ws_base, other_tables[0]) as tablet:
             await tablet.send({"kind": "start", "breaker": "a"})
             for i in range(30):  # the usual time of an ack on this hub now
                 await tablet.send({"kind": "pause" if i % 2 == 0 else "resume"})
@@ -125,7 +125,7 @@ def test_making_a_big_draw_does_not_stall_other_tables(hub: HubProcess) -> None:
 
             player = asyncio.create_task(keep_playing())
             t0 = time.perf_counter()
-            async with httpx.AsyncClient(base_url=hub.base, headers=AUTH, timeout=120) as c:
+            async with httpx.AsyncClient(base_url=hub_process.base, headers=AUTH, timeout=120) as c:
                 made = await c.post(f"/api/tournaments/{big}/draw",
                                     json={"type": "double_elimination", "seed": 3, "match": WPA})
             took = time.perf_counter() - t0
@@ -145,14 +145,14 @@ def test_making_a_big_draw_does_not_stall_other_tables(hub: HubProcess) -> None:
     assert max(during) < max(20 * usual, 300.0), (usual, sorted(during)[-5:], took)
 
 
-def test_a_stroke_on_a_big_event_costs_each_watcher_under_a_kilobyte(hub: HubProcess) -> None:
-    tid, tables = event(hub.base, 1024, 4)
-    r = httpx.post(f"{hub.base}/api/tournaments/{tid}/draw", headers=AUTH, timeout=120,
+def test_a_stroke_on_a_big_event_costs_each_watcher_under_a_kilobyte(hub_process: HubProcess) -> None:
+    tid, tables = event(hub_process.base, 1024, 4)
+    r = httpx.post(f"{hub_process.base}/api/tournaments/{tid}/draw", headers=AUTH, timeout=120,
                    json={"type": "single_elimination", "seed": 5, "match": WPA})
     assert r.status_code == 201, r.text
 
     async def run() -> tuple[TournamentView, list[int], int]:
-        async with websockets.connect(f"{hub.ws_base}/ws/watch", max_size=None) as watcher:
+        async with websockets.connect(f"{hub_process.ws_base}/ws/watch", max_size=None) as watcher:
             await watcher.send(json.dumps(subscribe_frame(f"tournament:{tid}")))
             snapshot = await watcher.recv()
             view = TournamentView()
@@ -160,7 +160,7 @@ def test_a_stroke_on_a_big_event_costs_each_watcher_under_a_kilobyte(hub: HubPro
             assert len(view.proj["draw"]["matches"]) == 1023  # type: ignore[index]
             sizes: list[int] = []
             rng = random.Random(1)
-            async with Tablet(hub.ws_base, tables[0]) as tablet:
+            async with Tablet(hub_process.ws_base, tables[0]) as tablet:
                 assert tablet.match is not None and tablet.match["draw"]["tournament_id"] == tid
                 first = tablet.match["players"][0]["id"]
                 await tablet.send({"kind": "start", "breaker": first})
@@ -185,17 +185,17 @@ def test_a_stroke_on_a_big_event_costs_each_watcher_under_a_kilobyte(hub: HubPro
     assert view.gaps == 0 and len(sizes) >= 5, (view.gaps, sizes)
     assert snapshot_bytes > 100_000  # the whole projection: the reason updates must not be it
     assert max(sizes) <= 1024, sizes
-    whole = httpx.get(f"{hub.base}/api/tournaments/{tid}", params={"matches_limit": 1024}, timeout=30).json()
+    whole = httpx.get(f"{hub_process.base}/api/tournaments/{tid}", params={"matches_limit": 1024}, timeout=30).json()
     del whole["draw"]["matches_page"]
     # The snapshot with every delta applied is the hub's projection.
     assert {k: v for k, v in view.proj.items() if k != "version"} == {k: v for k, v in whole.items() if k != "version"}
 
 
-def test_the_get_of_a_big_event_is_paged(hub: HubProcess) -> None:
-    tid, _ = event(hub.base, 1024, 2)
-    assert httpx.post(f"{hub.base}/api/tournaments/{tid}/draw", headers=AUTH, timeout=120,
+def test_the_get_of_a_big_event_is_paged(hub_process: HubProcess) -> None:
+    tid, _ = event(hub_process.base, 1024, 2)
+    assert httpx.post(f"{hub_process.base}/api/tournaments/{tid}/draw", headers=AUTH, timeout=120,
                       json={"type": "single_elimination", "seed": 9, "match": WPA}).status_code == 201
-    with httpx.Client(base_url=hub.base, timeout=30) as c:
+    with httpx.Client(base_url=hub_process.base, timeout=30) as c:
         t0 = time.perf_counter()
         first = c.get(f"/api/tournaments/{tid}")
         took = time.perf_counter() - t0

@@ -28,8 +28,8 @@ def metric(base: str, name: str) -> float:
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Any:
-    h = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}", tmp_path, env={"HUB_ALLOWED_ORIGINS": "http://good.example"})
+def hub_process(tmp_path: Path) -> Any:
+    h = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'hub_process.db'}", tmp_path, env={"HUB_ALLOWED_ORIGINS": "http://good.example"})
     h.start()
     try:
         yield h
@@ -37,28 +37,28 @@ def hub(tmp_path: Path) -> Any:
         h.stop()
 
 
-def setup_match(hub: HubProcess) -> tuple[dict[str, Any], dict[str, Any]]:
-    t = hub.admin_post("/api/tournaments", {"name": "Fast"})
-    tb = hub.admin_post(f"/api/tournaments/{t['id']}/tables", {"name": "T1"})
-    r = httpx.post(hub.base + "/api/matches", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10, json={
+def setup_match(hub_process: HubProcess) -> tuple[dict[str, Any], dict[str, Any]]:
+    t = hub_process.admin_post("/api/tournaments", {"name": "Fast"})
+    tb = hub_process.admin_post(f"/api/tournaments/{t['id']}/tables", {"name": "T1"})
+    r = httpx.post(hub_process.base + "/api/matches", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10, json={
         "tournament_id": t["id"], "table_id": tb["id"], "discipline": "golden_nine",
         "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "format": {"racks": 9}})
     assert r.status_code == 201, r.text
     return tb, r.json()
 
 
-def test_watch_is_served_by_the_fast_front_and_tables_by_the_app_on_one_port(hub: HubProcess) -> None:
-    tb, m = setup_match(hub)
-    writes0 = metric(hub.base, "cuehub_watch_writes_total")
+def test_watch_is_served_by_the_fast_front_and_tables_by_the_app_on_one_port(hub_process: HubProcess) -> None:
+    tb, m = setup_match(hub_process)
+    writes0 = metric(hub_process.base, "cuehub_watch_writes_total")
 
     async def run() -> None:
-        async with connect(f"{hub.ws_base}/ws/watch") as w:
+        async with connect(f"{hub_process.ws_base}/ws/watch") as w:
             # The websockets front answers the handshake itself (uvicorn's own protocol names itself).
             assert "uvicorn" not in (w.response.headers.get("Server") or "")
             await w.send(json.dumps(subscribe_frame(f"match:{m['id']}")))
             snap = json.loads(await w.recv())
             assert snap["type"] == "snapshot" and snap["version"] == 0 and isinstance(snap["server_time"], int)
-            async with connect(f"{hub.ws_base}/ws/tables/{tb['id']}") as t:
+            async with connect(f"{hub_process.ws_base}/ws/tables/{tb['id']}") as t:
                 assert "uvicorn" in (t.response.headers.get("Server") or "")  # the ASGI app's socket
                 await t.send(json.dumps(auth_frame(tb["token"])))
                 assert json.loads(await t.recv())["type"] == "ready"
@@ -75,32 +75,32 @@ def test_watch_is_served_by_the_fast_front_and_tables_by_the_app_on_one_port(hub
             await w.send(json.dumps(subscribe_frame("nope:1")))
             assert json.loads(await w.recv())["error"]["code"] == "unknown_channel"
         # A frame over the cap closes 1009, as on the gateway port.
-        async with connect(f"{hub.ws_base}/ws/watch", max_size=None) as w:
+        async with connect(f"{hub_process.ws_base}/ws/watch", max_size=None) as w:
             await w.send("x" * (2 << 20))
             with pytest.raises(ConnectionClosed) as closed:
                 await asyncio.wait_for(w.recv(), 10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
         # HUB_ALLOWED_ORIGINS, as on the app's /ws/watch: a foreign page's socket is closed 4403.
-        async with connect(f"{hub.ws_base}/ws/watch", origin="http://evil.example") as w:  # type: ignore[arg-type]
+        async with connect(f"{hub_process.ws_base}/ws/watch", origin="http://evil.example") as w:  # type: ignore[arg-type]
             with pytest.raises(ConnectionClosed) as closed:
                 await asyncio.wait_for(w.recv(), 10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
 
     asyncio.run(run())
-    assert metric(hub.base, "cuehub_watch_writes_total") > writes0  # written by the gateway's Outbox
-    assert hub.get("/healthz") == {"status": "ok"}
+    assert metric(hub_process.base, "cuehub_watch_writes_total") > writes0  # written by the gateway's Outbox
+    assert hub_process.get("/healthz") == {"status": "ok"}
 
 
-def test_stopping_the_hub_closes_watchers_1012_and_does_not_wait_for_them(hub: HubProcess) -> None:
-    _, m = setup_match(hub)
+def test_stopping_the_hub_closes_watchers_1012_and_does_not_wait_for_them(hub_process: HubProcess) -> None:
+    _, m = setup_match(hub_process)
 
     async def run() -> tuple[int | None, float]:
-        async with connect(f"{hub.ws_base}/ws/watch", ping_interval=None) as w:
+        async with connect(f"{hub_process.ws_base}/ws/watch", ping_interval=None) as w:
             await w.send(json.dumps(subscribe_frame(f"match:{m['id']}")))
             assert json.loads(await w.recv())["type"] == "snapshot"
-            assert hub.proc is not None
+            assert hub_process.proc is not None
             t0 = time.monotonic()
-            hub.proc.send_signal(signal.SIGTERM)
+            hub_process.proc.send_signal(signal.SIGTERM)
             try:
                 while True:
                     await asyncio.wait_for(w.recv(), 10)
@@ -110,9 +110,9 @@ def test_stopping_the_hub_closes_watchers_1012_and_does_not_wait_for_them(hub: H
     code, took = asyncio.run(run())
     assert code == 1012
     # A clean stop (recent uvicorn re-raises the signal once it has shut down: -15).
-    assert hub.proc is not None and hub.proc.wait(10) in (0, -signal.SIGTERM)
+    assert hub_process.proc is not None and hub_process.proc.wait(10) in (0, -signal.SIGTERM)
     assert took < 5
-    assert "Traceback" not in hub.log.read_text()
+    assert "Traceback" not in hub_process.log.read_text()
 
 
 def test_after_the_handover_the_transport_talks_to_the_gateway_connection_itself(sqlite_settings: Any) -> None:

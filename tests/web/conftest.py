@@ -33,7 +33,7 @@ class Hub(HubProcess):
     way a crashed server looks to a tablet; `start` brings it back on the same port and database."""
 
     def __init__(self, workdir: Path, **env: str) -> None:
-        super().__init__(f"sqlite+aiosqlite:///{workdir / 'hub.db'}", workdir, command="app",
+        super().__init__(f"sqlite+aiosqlite:///{workdir / 'hub_process.db'}", workdir, command="app",
                          env={"HUB_ADMIN_TOKEN": ADMIN_TOKEN, **env})
 
     def stop(self) -> None:
@@ -74,7 +74,7 @@ class Hub(HubProcess):
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
+def hub_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
     h = Hub(tmp_path_factory.mktemp("webhub"))
     h.start()
     try:
@@ -83,15 +83,15 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
         h.stop()
 
 
-def _watch_answers(hub: Hub) -> str | None:
+def _watch_answers(hub_process: Hub) -> str | None:
     """None when /ws/watch answers a subscribe with a snapshot, else what went wrong."""
     import json
 
     from websockets.sync.client import connect
 
-    tid = hub.tournament("probe")
+    tid = hub_process.tournament("probe")
     try:
-        with connect(hub.url.replace("http", "ws", 1) + "/ws/watch", open_timeout=5) as ws:
+        with connect(hub_process.url.replace("http", "ws", 1) + "/ws/watch", open_timeout=5) as ws:
             ws.send(json.dumps(subscribe_frame(f"tournament:{tid}")))
             msg = json.loads(ws.recv(timeout=5))
     except Exception as exc:  # noqa: BLE001 - any failure is the answer
@@ -100,13 +100,13 @@ def _watch_answers(hub: Hub) -> str | None:
 
 
 @pytest.fixture(scope="module")
-def watch_gateway(hub: Hub) -> Hub:
+def watch_gateway(hub_process: Hub) -> Hub:
     """The screens that follow matches need the public /ws/watch gateway of the hub: fail
     fast, with the reason, when the hub does not serve it (rather than a 30 s page timeout)."""
-    problem = _watch_answers(hub)
+    problem = _watch_answers(hub_process)
     if problem:
         pytest.fail(f"the hub's /ws/watch does not answer a subscribe with a snapshot: {problem}")
-    return hub
+    return hub_process
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in this thread

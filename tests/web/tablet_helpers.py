@@ -12,12 +12,12 @@ from .conftest import Hub, PageWatch
 TABLET = {"width": 1280, "height": 800}
 
 
-def new_match(hub: Hub, discipline: str = "golden_nine", *, players: list[tuple[str, str]] | None = None,
+def new_match(hub_process: Hub, discipline: str = "golden_nine", *, players: list[tuple[str, str]] | None = None,
               fmt: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
               table_name: str = "Table 7", tournament: str | None = None) -> dict[str, Any]:
     """A tournament with one table holding a scheduled match."""
-    tid = hub.tournament(tournament or f"Open {uuid.uuid4().hex[:4]}")
-    tb = hub.table(tid, table_name)
+    tid = hub_process.tournament(tournament or f"Open {uuid.uuid4().hex[:4]}")
+    tb = hub_process.table(tid, table_name)
     if players is None:
         players = [("a", "Zheng Yubo"), ("b", "Wang Can")] + ([("c", "Han Yu")] if discipline == "chase_nine" else [])
     if fmt is None:
@@ -26,14 +26,14 @@ def new_match(hub: Hub, discipline: str = "golden_nine", *, players: list[tuple[
                             "players": [{"id": i, "name": n} for i, n in players], "format": fmt}
     if options is not None:
         body["options"] = options
-    m = hub.post("/api/matches", body)
+    m = hub_process.post("/api/matches", body)
     return {"tid": tid, "table_id": tb["id"], "token": tb["token"], "match_id": m["id"], "table_name": table_name}
 
 
-def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any], match_id: str | None = None) -> dict[str, Any]:
+def command(hub_process: Hub, t: dict[str, Any], cmd: dict[str, Any], match_id: str | None = None) -> dict[str, Any]:
     mid = match_id or t["match_id"]
     r = httpx.post(
-        f"{hub.url}/api/matches/{mid}/commands",
+        f"{hub_process.url}/api/matches/{mid}/commands",
         json={"id": uuid.uuid4().hex, "match_id": mid, "command": cmd},
         headers={"Authorization": f"Bearer {t['token']}"},
         timeout=10,
@@ -42,19 +42,21 @@ def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any], match_id: str | No
     return r.json()
 
 
-def events(hub: Hub, mid: str) -> list[dict[str, Any]]:
-    return hub.get(f"/api/matches/{mid}/events?since=0")["events"]
+def events(hub_process: Hub, mid: str) -> list[dict[str, Any]]:
+    return hub_process.get(f"/api/matches/{mid}/events?since=0")["events"]
 
 
-def kinds(hub: Hub, mid: str) -> list[str]:
-    return [e["kind"] for e in events(hub, mid)]
+def kinds(hub_process: Hub, mid: str) -> list[str]:
+    return [e["kind"] for e in events(hub_process, mid)]
 
 
 
-def open_tablet(context: Any, guard: PageWatch, hub: Hub, t: dict[str, Any], size: dict[str, int] = TABLET) -> Any:
+def open_tablet(
+    context: Any, guard: PageWatch, hub_process: Hub, t: dict[str, Any], size: dict[str, int] = TABLET
+) -> Any:
     page = guard.attach(context.new_page())
     page.set_viewport_size(size)
-    page.goto(f"{hub.url}/tablet/{t['table_id']}#token={t['token']}")
+    page.goto(f"{hub_process.url}/tablet/{t['table_id']}#token={t['token']}")
     page.wait_for_selector("body[data-conn='live']")
     return page
 

@@ -8,12 +8,12 @@ from typing import Any
 from .conftest import ARTIFACTS, Hub
 
 
-def _offline(context: Any, hub: Hub) -> list[str]:
+def _offline(context: Any, hub_process: Hub) -> list[str]:
     ARTIFACTS.mkdir(exist_ok=True)
     blocked: list[str] = []
 
     def route(r: Any) -> None:
-        if r.request.url.startswith(hub.url):
+        if r.request.url.startswith(hub_process.url):
             r.continue_()
         else:
             blocked.append(r.request.url)
@@ -30,11 +30,11 @@ def _watch_console(page: Any) -> list[str]:
     return problems
 
 
-def test_swagger_ui_renders_every_operation_offline(hub: Hub, context: Any) -> None:
-    blocked = _offline(context, hub)
+def test_swagger_ui_renders_every_operation_offline(hub_process: Hub, context: Any) -> None:
+    blocked = _offline(context, hub_process)
     page = context.new_page()
     problems = _watch_console(page)
-    page.goto(f"{hub.url}/docs")
+    page.goto(f"{hub_process.url}/docs")
     page.wait_for_selector(".opblock", timeout=20000)
     paths = page.locator(".opblock-summary-path").all_inner_texts()
     assert any("/api/matches/{mid}/commands" in p.replace("\u200b", "") for p in paths), paths
@@ -51,11 +51,11 @@ def test_swagger_ui_renders_every_operation_offline(hub: Hub, context: Any) -> N
     assert not problems, problems
 
 
-def test_redoc_renders_offline(hub: Hub, context: Any) -> None:
-    blocked = _offline(context, hub)
+def test_redoc_renders_offline(hub_process: Hub, context: Any) -> None:
+    blocked = _offline(context, hub_process)
     page = context.new_page()
     problems = _watch_console(page)
-    page.goto(f"{hub.url}/redoc")
+    page.goto(f"{hub_process.url}/redoc")
     page.get_by_text("/api/matches/{mid}/commands").first.wait_for(timeout=30000)
     assert page.locator("h1").first.inner_text().startswith("cuehub")
     page.screenshot(path=str(ARTIFACTS / "redoc.png"))

@@ -35,13 +35,13 @@ def label(page: Any, sel: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_board_names_the_round_of_each_match(watch_gateway: Hub, browser: Any, guard: PageWatch, lang: str) -> None:
-    hub = watch_gateway
+    hub_process = watch_gateway
     words = WORDS[lang]
     names = ["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing", "Ko Pin-yi"]
-    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(names)], tables=1, name="Rounds")
+    ev = Event(hub_process, [{"name": n, "seed": i + 1} for i, n in enumerate(names)], tables=1, name="Rounds")
     ev.draw("single_elimination", seeding="seeded")
     (first,) = ev.called()
-    page = board(browser, guard, f"{hub.url}/board/{ev.tid}", lang, TV)
+    page = board(browser, guard, f"{hub_process.url}/board/{ev.tid}", lang, TV)
     try:
         cell = f".cell[data-table='{first['table_id']}']"
         page.wait_for_selector(f"body[data-conn='live'] {cell} .fmt .rnd")
@@ -68,17 +68,17 @@ def test_the_board_names_the_round_of_each_match(watch_gateway: Hub, browser: An
     assert not guard.errors
 
 
-def test_a_knockout_stage_is_named_like_the_bracket_names_it(hub: Hub, browser: Any, guard: PageWatch) -> None:
+def test_a_knockout_stage_is_named_like_the_bracket_names_it(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
     """After a double elimination stopped at four players, the knockout's K1 is the semi-finals and
     K2-1 the final (not "Round 2"), while the first stage's rounds keep their plain names."""
-    de16 = draw_projection(hub.url, 16, "double_elimination", name="Two stages")
+    de16 = draw_projection(hub_process.url, 16, "double_elimination", name="Two stages")
     proj = two_stage(play_out(de16, upto=8))
     proj["queue"] = ["K1-1", "K2-1"]  # (the strip shows two of the queue on a board without tables)
     for size, lang in ((TABLET, "en"), (TV, "zh")):
         ctx = browser.new_context(locale=LOCALES[lang], viewport=size)
         page = guard.attach(ctx.new_page())
         fake = FakeWatch(page, proj)
-        page.goto(f"{hub.url}/board/{proj['id']}")
+        page.goto(f"{hub_process.url}/board/{proj['id']}")
         try:
             page.wait_for_selector("#up-next .un-item[data-key='K2-1'] .rnd")
             words = WORDS[lang]

@@ -28,8 +28,8 @@ NAMES = ["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing", "Ko Pin-yi", "Liu Haitao
          "Zhou Lei", "Bai Yanhui"]
 
 
-def admin(method: str, hub: Hub, path: str, body: Any = None, expect: int | None = None) -> Any:
-    r = httpx.request(method, f"{hub.url}{path}", json=body, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+def admin(method: str, hub_process: Hub, path: str, body: Any = None, expect: int | None = None) -> Any:
+    r = httpx.request(method, f"{hub_process.url}{path}", json=body, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
                       timeout=10)
     if expect is not None:
         assert r.status_code == expect, r.text
@@ -41,14 +41,16 @@ def admin(method: str, hub: Hub, path: str, body: Any = None, expect: int | None
 class Event:
     """A tournament made over REST, its matches won from its tables' tokens (start, concede)."""
 
-    def __init__(self, hub: Hub, players: list[dict[str, Any]], tables: int, name: str = "Open") -> None:
-        self.hub = hub
-        self.tid = hub.tournament(name)
+    def __init__(self, hub_process: Hub, players: list[dict[str, Any]], tables: int, name: str = "Open") -> None:
+        self.hub = hub_process
+        self.tid = hub_process.tournament(name)
         self.tokens: dict[str, str] = {}
         for i in range(tables):
-            tb = hub.table(self.tid, f"Table {i + 1}")
+            tb = hub_process.table(self.tid, f"Table {i + 1}")
             self.tokens[tb["id"]] = tb["token"]
-        self.players = admin("POST", hub, f"/api/tournaments/{self.tid}/players", {"players": players})["players"]
+        self.players = admin("POST", hub_process, f"/api/tournaments/{self.tid}/players", {"players": players})[
+            "players"
+        ]
 
     def draw(self, type_: str, match: dict[str, Any] = WPA, **body: Any) -> dict[str, Any]:
         return admin("POST", self.hub, f"/api/tournaments/{self.tid}/draw", {"type": type_, "match": match, **body})
@@ -57,9 +59,12 @@ class Event:
         return self.hub.get(f"/api/tournaments/{self.tid}")
 
     def command(self, mid: str, table_id: str, command: dict[str, Any]) -> None:
-        r = httpx.post(f"{self.hub.url}/api/matches/{mid}/commands",
-                       json={"id": str(uuid.uuid4()), "match_id": mid, "command": command},
-                       headers={"Authorization": f"Bearer {self.tokens[table_id]}"}, timeout=10)
+        r = httpx.post(
+            f"{self.hub.url}/api/matches/{mid}/commands",
+            json={"id": str(uuid.uuid4()), "match_id": mid, "command": command},
+            headers={"Authorization": f"Bearer {self.tokens[table_id]}"},
+            timeout=10,
+        )
         assert r.status_code == 200, r.text
 
     def start(self, entry: dict[str, Any], breaker: str) -> None:
@@ -117,8 +122,8 @@ def assert_no_markup_ran(page: Any, guard: PageWatch) -> None:
 
 
 # ------------------------------------------------------------------------------------ tests
-def test_unknown_tournament_says_not_found(hub: Hub, browser: Any, guard: PageWatch) -> None:
-    page = phone_page(browser, guard, f"{hub.url}/bracket/t-nope")
+def test_unknown_tournament_says_not_found(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
+    page = phone_page(browser, guard, f"{hub_process.url}/bracket/t-nope")
     page.wait_for_selector("#not-found", timeout=5000)
     assert "t-nope" in page.inner_text("#not-found")
     assert page.get_attribute("#conn", "class") == "conn conn-not-found"
@@ -130,12 +135,12 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
     """16 players, 4 tables: every match is won from its table while the bracket is open on a phone
     and on a TV; each result shows on both within a second; the reset is played; the champion
     and the exports show at the end."""
-    hub = watch_gateway
+    hub_process = watch_gateway
     entries = [{"name": n, "club": "Shanghai" if i % 3 else None, "seed": i + 1} for i, n in enumerate(NAMES)]
     entries[5] = {"name": XSS_NAME, "club": XSS_CLUB, "seed": 6}
-    ev = Event(hub, entries, tables=4, name=XSS_TOURNAMENT)
+    ev = Event(hub_process, entries, tables=4, name=XSS_TOURNAMENT)
     ev.draw("double_elimination", seeding="seeded")
-    url = f"{hub.url}/bracket/{ev.tid}"
+    url = f"{hub_process.url}/bracket/{ev.tid}"
     phone = phone_page(browser, guard, url)
     tv = phone_page(browser, guard, url, viewport=TV)
     for page in (phone, tv):
@@ -195,7 +200,8 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
         page.wait_for_selector("body[data-draw='finished'] #champion-name")
         assert page.inner_text("#champion-name") == champion["name"]
         assert page.locator(".bm[data-key='GF2'] .bm-p.winner").inner_text().startswith(
-            str(champion["seed"])) or champion["name"] in page.inner_text(".bm[data-key='GF2'] .bm-p.winner")
+            str(champion["seed"])
+        ) or champion["name"] in page.inner_text(".bm[data-key='GF2'] .bm-p.winner")
     both_languages(phone, "bracket-de-final-phone")
     both_languages(tv, "bracket-de-final-tv")
     # Walk the bracket: every card agrees with the hub's draw.
@@ -210,16 +216,16 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
     ):
         href = phone.get_attribute(sel, "href")
         assert phone.get_attribute(sel, "download") is not None
-        r = httpx.get(hub.url + href, timeout=10)
+        r = httpx.get(hub_process.url + href, timeout=10)
         assert r.status_code == 200
         disposition = r.headers["content-disposition"]
         assert disposition.startswith("attachment; filename=") and f'-{name}"; filename*=UTF-8' in disposition
         assert disposition.endswith(f"-{name}"), disposition
-    assert "Grand final" in httpx.get(hub.url + phone.get_attribute("#export-csv", "href"), timeout=10).text
+    assert "Grand final" in httpx.get(hub_process.url + phone.get_attribute("#export-csv", "href"), timeout=10).text
     # In Chinese the matches file names its rounds in Chinese too.
     phone.click("#lang-switch")
     phone.wait_for_selector("#export-csv[href*='lang=zh']")
-    assert "总决赛" in httpx.get(hub.url + phone.get_attribute("#export-csv", "href"), timeout=10).text
+    assert "总决赛" in httpx.get(hub_process.url + phone.get_attribute("#export-csv", "href"), timeout=10).text
     phone.click("#lang-switch")
     assert_no_markup_ran(phone, guard)
     # A phone opening the finished bracket starts at its last rounds (they do not fit side by side).
@@ -236,12 +242,12 @@ def test_double_elimination_follows_every_result_live(watch_gateway: Hub, browse
 def test_round_robin_groups_render_standings(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
     """Six players in two groups: the group tables and standings follow every result; the winner
     of each group on top; the exports at the end."""
-    hub = watch_gateway
+    hub_process = watch_gateway
     entries = [{"name": n, "club": XSS_CLUB if i == 2 else "Beijing", "seed": i + 1} for i, n in enumerate(NAMES[:6])]
     entries[4]["name"] = XSS_NAME
-    ev = Event(hub, entries, tables=2, name="Round robin night")
+    ev = Event(hub_process, entries, tables=2, name="Round robin night")
     ev.draw("round_robin", groups=2, seeding="seeded")
-    url = f"{hub.url}/bracket/{ev.tid}"
+    url = f"{hub_process.url}/bracket/{ev.tid}"
     phone = phone_page(browser, guard, url, lang="zh-CN")
     wait_live(phone)
     phone.wait_for_selector("#group-A table.standings tr[data-player]")
@@ -268,7 +274,7 @@ def test_round_robin_groups_render_standings(watch_gateway: Hub, browser: Any, g
     phone.wait_for_selector("body[data-draw='finished'] #exports")
     assert XSS_NAME in phone.inner_text("#bracket") and XSS_CLUB in phone.inner_text("#bracket")
     # The home page names each group's winner.
-    home = phone_page(browser, guard, f"{hub.url}/")
+    home = phone_page(browser, guard, f"{hub_process.url}/")
     winners = home.locator(f"li.tour[data-tournament='{ev.tid}'] .t-winners")
     winners.wait_for(timeout=5000)
     names = {p["id"]: p["name"] for p in ev.players}
@@ -286,11 +292,11 @@ def test_round_robin_groups_render_standings(watch_gateway: Hub, browser: Any, g
     tv.context.close()
 
 
-def _simulate(hub: Hub, plan: Any, seed: int = 3) -> tuple[Any, threading.Thread, list[BaseException]]:
+def _simulate(hub_process: Hub, plan: Any, seed: int = 3) -> tuple[Any, threading.Thread, list[BaseException]]:
     """The simulator (hub/tools/simulate.py) setting a draw up and playing it in a thread of its own."""
     from hub.tools.simulate import DrawSimulator
 
-    sim = DrawSimulator(hub.url, ADMIN_TOKEN, plan, speed=100.0, seed=seed)
+    sim = DrawSimulator(hub_process.url, ADMIN_TOKEN, plan, speed=100.0, seed=seed)
     ready = threading.Event()
     failed: list[BaseException] = []
 
@@ -316,17 +322,19 @@ def _simulate(hub: Hub, plan: Any, seed: int = 3) -> tuple[Any, threading.Thread
 def test_chase_groups_played_by_the_simulator(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
     from hub.tools.simulate import DrawPlan
 
-    hub = watch_gateway
-    sim, th, failed = _simulate(hub, DrawPlan("chase_groups", players=6, tables=2, discipline="chase_nine",
-                                              length=1, rounds=2, name="Chase night"))
+    hub_process = watch_gateway
+    sim, th, failed = _simulate(
+        hub_process,
+        DrawPlan("chase_groups", players=6, tables=2, discipline="chase_nine", length=1, rounds=2, name="Chase night"),
+    )
     tid = sim.tournament["id"]
-    tv = phone_page(browser, guard, f"{hub.url}/bracket/{tid}", viewport=TV)
+    tv = phone_page(browser, guard, f"{hub_process.url}/bracket/{tid}", viewport=TV)
     wait_live(tv)
     tv.wait_for_selector("#group-all table.standings tbody tr")
     assert tv.locator("#br-rounds .bm").count() == 4  # 2 rounds of two matches of three
     th.join(300)
     assert not failed and sim.finished, failed
-    t = hub.get(f"/api/tournaments/{tid}")
+    t = hub_process.get(f"/api/tournaments/{tid}")
     tv.wait_for_selector("body[data-draw='finished'] #champion-name", timeout=5000)
     champion = next(p for p in t["players"] if p["status"] == "champion")
     assert tv.inner_text("#champion-name") == champion["name"]
@@ -338,7 +346,7 @@ def test_chase_groups_played_by_the_simulator(watch_gateway: Hub, browser: Any, 
         assert row.locator("td.pts").inner_text() == str(s["points"])
     assert tv.locator(".bm[data-key='C1-1'] .bm-p").count() == 3
     both_languages(tv, "bracket-chase-tv")
-    phone = phone_page(browser, guard, f"{hub.url}/bracket/{tid}")
+    phone = phone_page(browser, guard, f"{hub_process.url}/bracket/{tid}")
     wait_live(phone)
     phone.wait_for_selector("#champion-name")
     both_languages(phone, "bracket-chase-phone")
@@ -352,18 +360,22 @@ def test_double_elimination_played_by_the_simulator(watch_gateway: Hub, browser:
     the bracket is open on a TV: it never falls behind the hub by more than a second."""
     from hub.tools.simulate import DrawPlan
 
-    hub = watch_gateway
-    sim, th, failed = _simulate(hub, DrawPlan("double_elimination", players=16, tables=4, discipline="wpa_nine",
-                                              length=2, seed=7, name="Simulated open"))
+    hub_process = watch_gateway
+    sim, th, failed = _simulate(
+        hub_process,
+        DrawPlan(
+            "double_elimination", players=16, tables=4, discipline="wpa_nine", length=2, seed=7, name="Simulated open"
+        ),
+    )
     tid = sim.tournament["id"]
-    tv = phone_page(browser, guard, f"{hub.url}/bracket/{tid}", viewport=TV)
+    tv = phone_page(browser, guard, f"{hub_process.url}/bracket/{tid}", viewport=TV)
     wait_live(tv)
     lags: list[float] = []
     seen: set[str] = set()
     deadline = time.monotonic() + 300
     while th.is_alive() or len(seen) < 30:
         assert time.monotonic() < deadline and not failed, failed
-        t = hub.get(f"/api/tournaments/{tid}")
+        t = hub_process.get(f"/api/tournaments/{tid}")
         done = {m["key"] for m in t["draw"]["matches"] if m["status"] == "finished"} - seen
         for key in done:
             t0 = time.monotonic()
@@ -378,7 +390,7 @@ def test_double_elimination_played_by_the_simulator(watch_gateway: Hub, browser:
     print(f"\nsimulated draw, REST to bracket: max {max(lags or [0]):.3f} s over {len(lags)} results")
     assert lags and max(lags) < FAST, lags
     tv.wait_for_selector("body[data-draw='finished'] #champion-name", timeout=5000)
-    champion = next(p for p in hub.get(f"/api/tournaments/{tid}")["players"] if p["status"] == "champion")
+    champion = next(p for p in hub_process.get(f"/api/tournaments/{tid}")["players"] if p["status"] == "champion")
     assert champion["id"] == sim.champion and tv.inner_text("#champion-name") == champion["name"]
     shot(tv, "bracket-sim-de-tv-en")
     assert not guard.errors
@@ -386,14 +398,24 @@ def test_double_elimination_played_by_the_simulator(watch_gateway: Hub, browser:
 
 
 def test_home_lists_tournaments_live_next_and_finished(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    running = Event(hub, [{"name": XSS_NAME, "club": XSS_CLUB}, {"name": "Yang Fan"}, {"name": "Wu Jiaqing"},
-                          {"name": "Ko Pin-yi"}, {"name": "Liu Haitao"}, {"name": "Dang Jinhu"}], tables=1,
-                    name=XSS_TOURNAMENT)
+    hub_process = watch_gateway
+    running = Event(
+        hub_process,
+        [
+            {"name": XSS_NAME, "club": XSS_CLUB},
+            {"name": "Yang Fan"},
+            {"name": "Wu Jiaqing"},
+            {"name": "Ko Pin-yi"},
+            {"name": "Liu Haitao"},
+            {"name": "Dang Jinhu"},
+        ],
+        tables=1,
+        name=XSS_TOURNAMENT,
+    )
     running.draw("single_elimination", seeding="random", seed=4)
     (on_table,) = running.called()
     running.start(on_table, on_table["players"][0])
-    done = Event(hub, [{"name": "Zheng Yubo"}, {"name": "Shi Hantang"}], tables=1, name="Finished cup")
+    done = Event(hub_process, [{"name": "Zheng Yubo"}, {"name": "Shi Hantang"}], tables=1, name="Finished cup")
     done.draw("single_elimination")
     (final,) = done.called()
     done.win(final, final["players"][0])
@@ -401,9 +423,13 @@ def test_home_lists_tournaments_live_next_and_finished(watch_gateway: Hub, brows
         if done.get()["draw"]["status"] == "finished":
             break
         time.sleep(0.05)
-    fresh = Event(hub, [{"name": "Han Yu", "club": XSS_CLUB, "seed": 2}, {"name": XSS_NAME}], tables=0,
-                  name="Next week <i>open</i>")
-    page = phone_page(browser, guard, f"{hub.url}/")
+    fresh = Event(
+        hub_process,
+        [{"name": "Han Yu", "club": XSS_CLUB, "seed": 2}, {"name": XSS_NAME}],
+        tables=0,
+        name="Next week <i>open</i>",
+    )
+    page = phone_page(browser, guard, f"{hub_process.url}/")
     for ev, status in ((running, "running"), (done, "finished"), (fresh, "setup")):
         item = page.locator(f"li.tour[data-tournament='{ev.tid}']")
         item.wait_for(timeout=5000)
@@ -440,12 +466,16 @@ def test_home_lists_tournaments_live_next_and_finished(watch_gateway: Hub, brows
 
 
 def test_board_shows_next_and_what_its_numbers_mean(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
+    hub_process = watch_gateway
     golden = {"discipline": "golden_nine", "format": {"racks": 5}, "options": {}}
-    ev = Event(hub, [{"name": XSS_NAME, "club": XSS_CLUB}] + [{"name": n} for n in NAMES[:7]], tables=2,
-               name=XSS_TOURNAMENT)
+    ev = Event(
+        hub_process,
+        [{"name": XSS_NAME, "club": XSS_CLUB}] + [{"name": n} for n in NAMES[:7]],
+        tables=2,
+        name=XSS_TOURNAMENT,
+    )
     ev.draw("double_elimination", match=golden, seeding="random", seed=2)
-    board = phone_page(browser, guard, f"{hub.url}/board/{ev.tid}", viewport=TV)
+    board = phone_page(browser, guard, f"{hub_process.url}/board/{ev.tid}", viewport=TV)
     board.wait_for_selector("body[data-conn='live'] .cell .pl-row")
     called = ev.called()
     assert len(called) == 2
@@ -468,9 +498,9 @@ def test_board_shows_next_and_what_its_numbers_mean(watch_gateway: Hub, browser:
     both_languages(board, "board-next-tv")
     assert_no_markup_ran(board, guard)
     # A wpa_nine table's score is the racks won.
-    ev2 = Event(hub, [{"name": "A"}, {"name": "B"}], tables=1, name="Nine-ball")
+    ev2 = Event(hub_process, [{"name": "A"}, {"name": "B"}], tables=1, name="Nine-ball")
     ev2.draw("single_elimination")
-    board2 = phone_page(browser, guard, f"{hub.url}/board/{ev2.tid}", viewport=PHONE)
+    board2 = phone_page(browser, guard, f"{hub_process.url}/board/{ev2.tid}", viewport=PHONE)
     board2.wait_for_selector(".cell .pl-labels")
     assert board2.locator(".cell .pl-labels").text_content() == "Racks won"
     shot(board2, "board-wpa-phone-en")
@@ -487,10 +517,10 @@ def test_board_shows_next_and_what_its_numbers_mean(watch_gateway: Hub, browser:
 def test_byes_and_walkovers_shown_as_such(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
     """Five players in a single elimination: three byes in round 1; a walkover given from the desk;
     a withdrawn player's match going to the opponent."""
-    hub = watch_gateway
-    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES[:5])], tables=1, name="Byes")
+    hub_process = watch_gateway
+    ev = Event(hub_process, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES[:5])], tables=1, name="Byes")
     t = ev.draw("single_elimination", seeding="seeded")
-    page = phone_page(browser, guard, f"{hub.url}/bracket/{ev.tid}")
+    page = phone_page(browser, guard, f"{hub_process.url}/bracket/{ev.tid}")
     wait_live(page)
     byes = [m for m in t["draw"]["matches"] if m["status"] == "bye"]
     assert len(byes) == 3
@@ -503,8 +533,8 @@ def test_byes_and_walkovers_shown_as_such(watch_gateway: Hub, browser: Any, guar
     (target,) = [m for m in t["draw"]["matches"] if m["status"] == "called"] or ready[:1]
     winner = target["players"][0]
     # The called match leaves its table for the end of the queue, then is walked over.
-    admin("POST", hub, f"/api/tournaments/{ev.tid}/draw/{target['key']}/requeue", {})
-    admin("POST", hub, f"/api/tournaments/{ev.tid}/draw/{target['key']}/walkover", {"winner": winner})
+    admin("POST", hub_process, f"/api/tournaments/{ev.tid}/draw/{target['key']}/requeue", {})
+    admin("POST", hub_process, f"/api/tournaments/{ev.tid}/draw/{target['key']}/walkover", {"winner": winner})
     card = page.locator(f".bm[data-key='{target['key']}'][data-status='walkover']")
     card.wait_for(timeout=FAST * 1000)
     assert "Walkover" in card.inner_text() and "w/o" in card.inner_text()
@@ -512,9 +542,10 @@ def test_byes_and_walkovers_shown_as_such(watch_gateway: Hub, browser: Any, guar
     # A withdrawn player: the match goes to the opponent as a walkover.
     nxt = next(m for m in ev.get()["draw"]["matches"] if m["status"] in ("called", "ready"))
     gone = nxt["players"][1]
-    admin("POST", hub, f"/api/tournaments/{ev.tid}/players/{gone}/withdraw", {})
-    page.wait_for_selector(f".bm[data-key='{nxt['key']}'][data-status='walkover'][data-winner='{nxt['players'][0]}']",
-                           timeout=5000)
+    admin("POST", hub_process, f"/api/tournaments/{ev.tid}/players/{gone}/withdraw", {})
+    page.wait_for_selector(
+        f".bm[data-key='{nxt['key']}'][data-status='walkover'][data-winner='{nxt['players'][0]}']", timeout=5000
+    )
     shot(page, "bracket-byes-phone-en")
     assert not guard.errors
     page.context.close()

@@ -34,18 +34,18 @@ class ServedHub(HubProcess):
 
     def __init__(self, tmp: Path, **env: str) -> None:
         port = free_port()
-        super().__init__(f"sqlite+aiosqlite:///{tmp / f'hub-{port}.db'}", tmp, name=f"hub-{port}", port=port,
+        super().__init__(f"sqlite+aiosqlite:///{tmp / f'hub_process-{port}.db'}", tmp, name=f"hub-{port}", port=port,
                          env={"HUB_ADMIN_TOKEN": ADMIN, **env}, log_level="info")
 
 
 @pytest.fixture(scope="module")
 def desk_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
     # The tests play the proxy in front of the hub, so loopback is trusted here (it is not by default).
-    hub = ServedHub(tmp_path_factory.mktemp("deskhub"), HUB_TRUSTED_PROXIES="127.0.0.1").start()
+    hub_process = ServedHub(tmp_path_factory.mktemp("deskhub"), HUB_TRUSTED_PROXIES="127.0.0.1").start()
     try:
-        yield hub
+        yield hub_process
     finally:
-        hub.stop()
+        hub_process.stop()
 
 
 def new_context(browser: Any, size: str = "laptop", locale: str = "en-US") -> Any:
@@ -53,20 +53,20 @@ def new_context(browser: Any, size: str = "laptop", locale: str = "en-US") -> An
     return browser.new_context(locale=locale, viewport={"width": w, "height": h})
 
 
-def sign_in(page: Any, hub: Any, token: str = ADMIN) -> None:
-    page.goto(f"{hub.url}/desk")
+def sign_in(page: Any, hub_process: Any, token: str = ADMIN) -> None:
+    page.goto(f"{hub_process.url}/desk")
     page.wait_for_selector("#signin-token")
     page.fill("#signin-token", token)
     page.click("#signin-submit")
     page.wait_for_selector("#create-tournament")  # (the list "#tournaments" is hidden while it is empty)
 
 
-def open_desk(browser: Any, hub: Any, size: str = "laptop", locale: str = "en-US",
+def open_desk(browser: Any, hub_process: Any, size: str = "laptop", locale: str = "en-US",
               token: str = ADMIN) -> tuple[Any, Any]:
     """A new browser context at `size` and `locale`, and a page signed in at the desk."""
     ctx = new_context(browser, size, locale)
     page = ctx.new_page()
-    sign_in(page, hub, token)
+    sign_in(page, hub_process, token)
     return ctx, page
 
 
@@ -82,12 +82,12 @@ def no_sideways_scroll(page: Any) -> bool:
 
 
 def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, browser: Any) -> None:
-    hub = desk_hub
+    hub_process = desk_hub
     desk_ctx, tablet_ctx = new_context(browser), new_context(browser, "tablet")
     guard = PageWatch()
     try:
         desk = guard.attach(desk_ctx.new_page())
-        desk.goto(f"{hub.url}/desk")
+        desk.goto(f"{hub_process.url}/desk")
         desk.wait_for_selector("#signin-token")
         desk.fill("#signin-token", "not-the-token")
         desk.click("#signin-submit")
@@ -113,7 +113,7 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
         desk.fill("#table-count", "4")
         desk.click("#add-tables")
         desk.wait_for_selector(".table-row >> nth=3")
-        tables = hub.get(f"/api/tournaments/{tid}")["tables"]
+        tables = hub_process.get(f"/api/tournaments/{tid}")["tables"]
         assert [t["name"] for t in tables] == ["Table 1", "Table 2", "Table 3", "Table 4"]
         first = f".table-row[data-table='{tables[0]['id']}']"
         desk.click(f"{first} [data-action=rename]")
@@ -121,7 +121,7 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
         desk.click(f"{first} button[type=submit]")
         desk.locator(f"{first} .t-name").filter(has_text=XSS_NAME).wait_for()
         assert desk.locator("#table-list img").count() == 0
-        assert hub.get(f"/api/tables/{tables[0]['id']}")["name"] == XSS_NAME
+        assert hub_process.get(f"/api/tables/{tables[0]['id']}")["name"] == XSS_NAME
 
         # A pairing code on the tables step: six digits, big, with its countdown.
         desk.click(f".table-row[data-table='{tables[1]['id']}'] [data-action=code]")
@@ -164,7 +164,7 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
 
         # A tablet types table 2's six digits on /pair and becomes table 2's tablet.
         tablet = guard.attach(tablet_ctx.new_page())
-        tablet.goto(f"{hub.url}/pair")
+        tablet.goto(f"{hub_process.url}/pair")
         tablet.wait_for_selector("#pair-code")
         shot(tablet, "pair-tablet")
         tablet.fill("#pair-code", codes[tables[1]["id"]])
@@ -172,17 +172,17 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
         tablet.wait_for_selector("#paired-name")
         assert tablet.inner_text("#paired-name") == "Table 2"
         shot(tablet, "pair-done-tablet")
-        tablet.wait_for_url(f"{hub.url}/tablet/{tables[1]['id']}", timeout=10_000)
+        tablet.wait_for_url(f"{hub_process.url}/tablet/{tables[1]['id']}", timeout=10_000)
         tablet.wait_for_selector("body[data-conn='live']")
         stored = tablet.evaluate(f"localStorage.getItem('cuehub.token.{tables[1]['id']}')")
         assert stored and stored not in (ADMIN,)
         shot(tablet, "pair-landed-tablet")
 
         # Another tablet scans table 3's card: the QR's link, /pair#secret=..., pairs it at once.
-        assert re.fullmatch(rf"{re.escape(hub.url)}/pair#secret=[A-Za-z0-9_-]{{24}}", links[tables[2]["id"]])
+        assert re.fullmatch(rf"{re.escape(hub_process.url)}/pair#secret=[A-Za-z0-9_-]{{24}}", links[tables[2]["id"]])
         scanned = guard.attach(tablet_ctx.new_page())
         scanned.goto(links[tables[2]["id"]])
-        scanned.wait_for_url(f"{hub.url}/tablet/{tables[2]['id']}", timeout=10_000)
+        scanned.wait_for_url(f"{hub_process.url}/tablet/{tables[2]['id']}", timeout=10_000)
         scanned.wait_for_selector("body[data-conn='live']")
         # The card pairs once: its QR link again is refused on the page, the secret gone from the address bar.
         rescanned = guard.attach(tablet_ctx.new_page())
@@ -193,7 +193,7 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
 
         # A code is good once: table 2's code again is refused on the page.
         again = guard.attach(tablet_ctx.new_page())
-        again.goto(f"{hub.url}/pair")
+        again.goto(f"{hub_process.url}/pair")
         again.fill("#pair-code", codes[tables[1]["id"]])
         again.click("#pair-submit")
         again.wait_for_selector("#pair-message.err")
@@ -212,14 +212,14 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
         assert "Table 2" in desk.inner_text("#tables-message")
         tablet.wait_for_selector("#token-panel:not(.hidden)", timeout=10_000)
         assert tablet.evaluate(f"localStorage.getItem('cuehub.token.{tables[1]['id']}')") is None
-        assert hub.get(f"/api/tables/{tables[1]['id']}")["tablets"] == 0
+        assert hub_process.get(f"/api/tables/{tables[1]['id']}")["tablets"] == 0
         desk.locator(f"{row2} .t-tablets").filter(has_text="Tablets paired: 0").wait_for()
         assert desk.locator(f"{row2} details.new-token code").text_content()  # the new token, on request
         shot(desk, "desk-tables-rotated")
         scanned.wait_for_selector("body[data-conn='live']")  # table 3's tablet is untouched
 
         # The admin token and the codes reached no log line (the QR's code is in a fragment).
-        log = hub.log.read_text()
+        log = hub_process.log.read_text()
         assert ADMIN not in log
         for code in codes.values():
             assert code not in log, code
@@ -232,12 +232,12 @@ def test_organiser_sets_up_prints_cards_and_tablets_pair(desk_hub: ServedHub, br
 
 
 def test_csrf_and_sign_out(desk_hub: ServedHub, browser: Any) -> None:
-    hub = desk_hub
+    hub_process = desk_hub
     ctx = new_context(browser)
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        sign_in(page, hub)
+        sign_in(page, hub_process)
         cookie = next(c for c in ctx.cookies() if c["name"] == "cuehub_session")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
         assert "cuehub_session" not in page.evaluate("document.cookie")
@@ -252,20 +252,21 @@ def test_csrf_and_sign_out(desk_hub: ServedHub, browser: Any) -> None:
         status, body = page.evaluate(post, {"h": CSRF, "name": "csrf-ok"})
         assert status == 201
         jar = {"cuehub_session": cookie["value"]}
-        r = httpx.post(f"{hub.url}/api/tournaments", json={"name": "csrf-refused"}, cookies=jar)
+        r = httpx.post(f"{hub_process.url}/api/tournaments", json={"name": "csrf-refused"}, cookies=jar)
         assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_header_required"
         assert (
-            httpx.post(f"{hub.url}/api/tournaments", json={"name": "ok"}, cookies=jar, headers=CSRF).status_code == 201
+            httpx.post(f"{hub_process.url}/api/tournaments", json={"name": "ok"}, cookies=jar, headers=CSRF).status_code
+            == 201
         )
-        assert "csrf-refused" not in [t["name"] for t in hub.get("/api/tournaments")["tournaments"]]
+        assert "csrf-refused" not in [t["name"] for t in hub_process.get("/api/tournaments")["tournaments"]]
 
         # Sign out through the page: the old cookie no longer works anywhere.
         page.click("#signout")
         page.wait_for_selector("#signin-token")
         assert "Signed out" in page.inner_text("#signin-message")
-        r = httpx.post(f"{hub.url}/api/tournaments", json={"name": "after"}, cookies=jar, headers=CSRF)
+        r = httpx.post(f"{hub_process.url}/api/tournaments", json={"name": "after"}, cookies=jar, headers=CSRF)
         assert r.status_code == 401 and r.json()["error"]["code"] == "session_expired"
-        assert httpx.get(f"{hub.url}/api/session", cookies=jar).json()["signed_in"] is False
+        assert httpx.get(f"{hub_process.url}/api/session", cookies=jar).json()["signed_in"] is False
         page.reload()
         page.wait_for_selector("#signin-token")
         assert guard.dialogs == [] and guard.errors == []
@@ -276,10 +277,10 @@ def test_csrf_and_sign_out(desk_hub: ServedHub, browser: Any) -> None:
 def test_wrong_tokens_are_slowed_down(desk_hub: ServedHub, browser: Any) -> None:
     """From one address (X-Forwarded-For, believed from 127.0.0.1 as this hub is told): 5 attempts at once,
     then spaced 1 s, 2 s, ... and past 3 s of waiting refused with 429; another address is not slowed."""
-    hub = desk_hub
+    hub_process = desk_hub
     slow = {"X-Forwarded-For": "203.0.113.7"}
     took, codes = [], []
-    with httpx.Client(base_url=hub.url, timeout=10) as c:
+    with httpx.Client(base_url=hub_process.url, timeout=10) as c:
         for _ in range(9):
             t0 = time.monotonic()
             r = c.post("/api/session", json={"token": "guess"}, headers=slow)
@@ -297,11 +298,13 @@ def test_wrong_tokens_are_slowed_down(desk_hub: ServedHub, browser: Any) -> None
     try:
         page = ctx.new_page()
         page.route("**/api/session", lambda route: route.continue_(headers={**route.request.headers, **burst}))
-        page.goto(f"{hub.url}/desk")
+        page.goto(f"{hub_process.url}/desk")
         page.fill("#signin-token", "guess")
         with ThreadPoolExecutor(10) as pool:
             futures = [
-                pool.submit(httpx.post, f"{hub.url}/api/session", json={"token": "guess"}, headers=burst, timeout=10)
+                pool.submit(
+                    httpx.post, f"{hub_process.url}/api/session", json={"token": "guess"}, headers=burst, timeout=10
+                )
                 for _ in range(10)
             ]
             next(f for f in as_completed(futures) if f.result().status_code == 429)
@@ -351,25 +354,25 @@ def test_desk_routes_and_headers(desk_hub: ServedHub) -> None:
 
 
 def test_pages_for_ids_that_do_not_exist(desk_hub: ServedHub, browser: Any) -> None:
-    hub = desk_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "Real"})["id"]
+    hub_process = desk_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "Real"})["id"]
     ctx = new_context(browser)
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        sign_in(page, hub)
-        page.goto(f"{hub.url}/desk/no-such-tournament")
+        sign_in(page, hub_process)
+        page.goto(f"{hub_process.url}/desk/no-such-tournament")
         page.wait_for_selector("#not-found")
         assert "no tournament “no-such-tournament”" in page.inner_text("#not-found")
         shot(page, "desk-not-found")
-        page.goto(f"{hub.url}/desk/{tid}/bogus")
+        page.goto(f"{hub_process.url}/desk/{tid}/bogus")
         page.wait_for_selector("#not-found")
         assert "no page “bogus”" in page.inner_text("#not-found")
-        page.goto(f"{hub.url}/desk/{tid}/cards?table=ghost")
+        page.goto(f"{hub_process.url}/desk/{tid}/cards?table=ghost")
         page.wait_for_selector("#not-found")
         assert "no table “ghost”" in page.inner_text("#not-found")
         # The language switch repaints the desk in place.
-        page.goto(f"{hub.url}/desk/{tid}/tables")
+        page.goto(f"{hub_process.url}/desk/{tid}/tables")
         page.wait_for_selector("#step-tables")
         page.click("#lang-switch")
         page.locator("#step-tables h2").filter(has_text="球台").wait_for()
@@ -377,11 +380,11 @@ def test_pages_for_ids_that_do_not_exist(desk_hub: ServedHub, browser: Any) -> N
         page.click("#lang-switch")
         page.locator("#step-tables h2").filter(has_text="Tables").wait_for()
         # The players step takes a pasted list or a CSV file (tests/web/test_desk_flow.py).
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.wait_for_selector("#step-players")
         assert "CSV" in page.inner_text("#step-players")
         # /pair with a wrong code in the link: said, and the code is gone from the address bar.
-        page.goto(f"{hub.url}/pair?code=000000")
+        page.goto(f"{hub_process.url}/pair?code=000000")
         page.wait_for_selector("#pair-message.err")
         assert "code=" not in page.url
         assert guard.dialogs == [] and guard.errors == []
@@ -392,17 +395,17 @@ def test_pages_for_ids_that_do_not_exist(desk_hub: ServedHub, browser: Any) -> N
 def test_desk_and_pair_screenshots(desk_hub: ServedHub, browser: Any) -> None:
     """Every desk screen at laptop, tablet and phone sizes in English and Chinese: no sideways
     scrolling, the steps reachable, touch-sized controls (screenshots in test-artifacts/)."""
-    hub = desk_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "春季公开赛 Spring Open"})["id"]
+    hub_process = desk_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "春季公开赛 Spring Open"})["id"]
     for i in range(4):
-        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"Table {i + 1}"})
+        hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"Table {i + 1}"})
     guard = PageWatch()
     for locale, lang in (("en-US", "en"), ("zh-CN", "zh")):
         for size in SIZES:
             ctx = new_context(browser, size, locale)
             try:
                 page = guard.attach(ctx.new_page())
-                page.goto(f"{hub.url}/desk")
+                page.goto(f"{hub_process.url}/desk")
                 page.wait_for_selector("#signin-token")
                 shot(page, f"desk-signin-{size}-{lang}")
                 page.fill("#signin-token", ADMIN)
@@ -431,7 +434,7 @@ def test_desk_and_pair_screenshots(desk_hub: ServedHub, browser: Any) -> None:
                 shot(page, f"desk-draw-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "draw")
                 pair = guard.attach(ctx.new_page())
-                pair.goto(f"{hub.url}/pair")
+                pair.goto(f"{hub_process.url}/pair")
                 pair.wait_for_selector("#pair-code")
                 shot(pair, f"pair-{size}-{lang}")
                 assert no_sideways_scroll(pair), (size, lang, "pair")

@@ -33,11 +33,11 @@ NAMES = [f"{XSS_NAME}, {XSS_CLUB}, 1", "郑宇伯 Zheng Yubo, 上海, 2", "Yang 
 
 @pytest.fixture(scope="module")
 def flow_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
-    hub = ServedHub(tmp_path_factory.mktemp("deskflow")).start()
+    hub_process = ServedHub(tmp_path_factory.mktemp("deskflow")).start()
     try:
-        yield hub
+        yield hub_process
     finally:
-        hub.stop()
+        hub_process.stop()
 
 
 class Clicks:
@@ -116,20 +116,20 @@ def until(check: Any, seconds: float) -> None:
         time.sleep(0.2)
 
 
-def entries(hub: ServedHub, tid: str) -> dict[str, dict[str, Any]]:
-    return {m["key"]: m for m in hub.get(f"/api/tournaments/{tid}")["draw"]["matches"]}
+def entries(hub_process: ServedHub, tid: str) -> dict[str, dict[str, Any]]:
+    return {m["key"]: m for m in hub_process.get(f"/api/tournaments/{tid}")["draw"]["matches"]}
 
 
 def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser: Any) -> None:
-    hub = flow_hub
-    assert hub.get("/api/tournaments")["tournaments"] == []  # a blank hub
+    hub_process = flow_hub
+    assert hub_process.get("/api/tournaments")["tournaments"] == []  # a blank hub
     desk_ctx, tablet_ctx = new_context(browser, "laptop"), new_context(browser, "tablet")
     guard = PageWatch()
     try:
         desk = guard.attach(desk_ctx.new_page())
         clicks = Clicks(desk)
         t0 = time.monotonic()
-        desk.goto(f"{hub.url}/desk")
+        desk.goto(f"{hub_process.url}/desk")
         desk.fill("#signin-token", ADMIN)
         clicks.click("#signin-submit")
         desk.wait_for_selector("#tournament-name")
@@ -155,7 +155,7 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         shot(desk, "desk-flow-players-preview")
         clicks.click("#add-players")
         desk.wait_for_selector("#player-list li >> nth=15")
-        players = hub.get(f"/api/tournaments/{tid}/players")["players"]
+        players = hub_process.get(f"/api/tournaments/{tid}/players")["players"]
         assert len(players) == 16 and players[0]["name"] == XSS_NAME and players[0]["club"] == XSS_CLUB
         assert players[0]["seed"] == 1 and players[1]["seed"] == 2 and players[1]["club"] == "上海"
         clicks.click("#next-step")
@@ -176,7 +176,7 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
             f"16 players on 4 tables, blank hub to first matches on tables: {clicks.n} clicks/Enter, "
             f"{elapsed:.1f} s of page time (typing done by the test)\n")
         assert clicks.n <= 8, clicks.n
-        tour = hub.get(f"/api/tournaments/{tid}")
+        tour = hub_process.get(f"/api/tournaments/{tid}")
         assert tour["draw"]["type"] == "double_elimination" and tour["draw"]["match"]["format"] == {"racks": 2}
         assert all(t["match"] and t["match"]["draw"] for t in tour["tables"])
         assert desk.locator(".run-table .rt-match").count() == 4
@@ -191,8 +191,8 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         key = first["match"]["draw"]["key"]
         desk.click(f".run-table[data-table='{first['id']}'] [data-action=requeue]")
         until(lambda: "back in the queue" in desk.inner_text("#run-message"), 10)
-        after = hub.get(f"/api/tournaments/{tid}")
-        assert after["queue"][-1] == key and entries(hub, tid)[key]["status"] == "ready"
+        after = hub_process.get(f"/api/tournaments/{tid}")
+        assert after["queue"][-1] == key and entries(hub_process, tid)[key]["status"] == "ready"
         assert after["tables"][0]["match"]["draw"]["key"] not in (key, None)
         given_key = after["tables"][0]["match"]["draw"]["key"]
         desk.locator(f".run-table[data-table='{first['id']}'] .rt-key").filter(has_text=given_key).wait_for()
@@ -214,12 +214,12 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
 
         # A second browser context opens /pair, types the digits and becomes Table 1's tablet.
         tablet = guard.attach(tablet_ctx.new_page())
-        tablet.goto(f"{hub.url}/pair")
+        tablet.goto(f"{hub_process.url}/pair")
         tablet.fill("#pair-code", code)
         tablet.click("#pair-submit")
         tablet.wait_for_selector("#paired-name")
         assert tablet.inner_text("#paired-name") == table1["name"]
-        tablet.wait_for_url(f"{hub.url}/tablet/{table1['id']}", timeout=10_000)
+        tablet.wait_for_url(f"{hub_process.url}/tablet/{table1['id']}", timeout=10_000)
         tablet.wait_for_selector("body[data-conn='live']")
         shot(tablet, "desk-flow-tablet-paired")
 
@@ -227,7 +227,7 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         desk.click("[data-step=run]")
         desk.wait_for_selector("#run-progress")
         desk.evaluate("window.__sameDesk = true")
-        sim = Background(DeskTablets(hub.url, tid)).start()
+        sim = Background(DeskTablets(hub_process.url, tid)).start()
         tb = tour["tables"][3]
         row = f".run-table[data-table='{tb['id']}']"
         try:
@@ -240,49 +240,58 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
             desk.click(f"{row} [data-action=pause]")
             desk.wait_for_selector(f"{row}[data-status=paused]")
             for t in tour["tables"][:3]:
-                hub.admin_post(f"/api/tables/{t['id']}/pause")
+                hub_process.admin_post(f"/api/tables/{t['id']}/pause")
             until(lambda: all(t["status"] == "paused" and (not t["match"] or t["match"]["status"] != "live")
-                              for t in hub.get(f"/api/tournaments/{tid}")["tables"]), 90)
+                              for t in hub_process.get(f"/api/tournaments/{tid}")["tables"]), 90)
         finally:
             sim.stop()
         assert not sim.sim.stats.errors, sim.sim.stats.errors
         desk.wait_for_selector("body[data-conn='live']")
-        paused = next(t for t in hub.get(f"/api/tournaments/{tid}")["tables"] if t["id"] == tb["id"])
+        paused = next(t for t in hub_process.get(f"/api/tournaments/{tid}")["tables"] if t["id"] == tb["id"])
         assert paused["status"] == "paused"
 
         # A walkover from the queue (the first ready match), with the winner chosen and confirmed.
-        queue = hub.get(f"/api/tournaments/{tid}")["queue"]
+        queue = hub_process.get(f"/api/tournaments/{tid}")["queue"]
         assert queue
         key = queue[0]
-        winner = entries(hub, tid)[key]["players"][0]
+        winner = entries(hub_process, tid)[key]["players"][0]
         item = f"#queue .q-item[data-key='{key}']"
         desk.click(f"{item} [data-action=walkover]")
         desk.click(f"{item} [data-action=walkover-to] >> nth=0")
         desk.click("#modal-confirm")
         until(lambda: "walkover to" in desk.inner_text("#run-message"), 10)
-        assert entries(hub, tid)[key]["status"] == "walkover" and entries(hub, tid)[key]["winner"] == winner
+        entry = entries(hub_process, tid)[key]
+        assert entry["status"] == "walkover" and entry["winner"] == winner
 
         # Undo a result: a finished match whose winner and loser have not played on yet; the match
         # is open again on its table.
-        ents = entries(hub, tid)
+        ents = entries(hub_process, tid)
         played = {k for k, m in ents.items() if m["status"] in ("finished", "walkover")}
-        fixable = [k for k, m in ents.items() if m["status"] == "finished" and m["match_id"]
-                   and not ({m["winner_to"], m["loser_to"]} & played)]
+        fixable = [
+            k
+            for k, m in ents.items()
+            if m["status"] == "finished" and m["match_id"] and not ({m["winner_to"], m["loser_to"]} & played)
+        ]
         assert fixable, ents
         key = fixable[0]
         desk.click(f"#run-rounds .entry[data-key='{key}'] [data-action=reopen]")
         desk.click("#modal-confirm")
-        until(lambda: "open again" in desk.inner_text("#run-message")
-              or "err" in (desk.get_attribute("#run-message", "class") or ""), 15)
+        until(
+            lambda: (
+                "open again" in desk.inner_text("#run-message")
+                or "err" in (desk.get_attribute("#run-message", "class") or "")
+            ),
+            15,
+        )
         assert "open again" in desk.inner_text("#run-message"), (desk.inner_text("#run-message"), ents[key])
         desk.wait_for_selector(f"#run-rounds .entry[data-key='{key}'][data-status=called]", timeout=15_000)
-        assert hub.get(f"/api/matches/{ents[key]['match_id']}")["status"] == "live"
+        assert hub_process.get(f"/api/matches/{ents[key]['match_id']}")["status"] == "live"
 
         # Resume the paused table from the desk: the queue gives it a match at once; that match
         # (not started) can go back to the queue.
         desk.click(f"{row} [data-action=resume]")
         desk.wait_for_selector(f"{row}:not([data-status=paused])")
-        given = next(t for t in hub.get(f"/api/tournaments/{tid}")["tables"] if t["id"] == tb["id"])["match"]
+        given = next(t for t in hub_process.get(f"/api/tournaments/{tid}")["tables"] if t["id"] == tb["id"])["match"]
         if given and given["status"] == "scheduled" and given.get("draw"):  # the queue had a match it could take
             desk.wait_for_selector(f"{row} [data-action=requeue]")
             desk.click(f"{row} [data-action=requeue]")
@@ -297,9 +306,12 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
         desk.fill(f"{prow} .p-name-input", "Yang Fan (renamed)")
         desk.click(f"{prow} button[type=submit]")
         desk.locator(f"{prow} .p-name").filter(has_text="Yang Fan (renamed)").wait_for()
-        assert hub.get(f"/api/tournaments/{tid}/players")["players"][2]["name"] == "Yang Fan (renamed)"
-        victim = next(p for p in hub.get(f"/api/tournaments/{tid}")["players"]
-                      if p["status"] == "active" and p["id"] != pid)
+        assert hub_process.get(f"/api/tournaments/{tid}/players")["players"][2]["name"] == "Yang Fan (renamed)"
+        victim = next(
+            p
+            for p in hub_process.get(f"/api/tournaments/{tid}")["players"]
+            if p["status"] == "active" and p["id"] != pid
+        )
         vrow = f".player-row[data-player='{victim['id']}']"
         desk.click(f"{vrow} [data-action=withdraw]")
         desk.click("#modal-confirm")
@@ -315,7 +327,9 @@ def test_an_event_from_a_blank_hub_through_the_desk(flow_hub: ServedHub, browser
             const r = await fetch(`/api/tournaments/${tid}/draw/GF/walkover`, {method: 'POST',
               headers: {'Content-Type': 'application/json', 'X-Requested-With': 'cuehub'},
               body: JSON.stringify({winner: 'nobody'})});
-            return r.status; }""", tid)
+            return r.status; }""",
+            tid,
+        )
         assert status in (404, 409, 422)
 
         assert desk.locator("img:not(.tc-qr), script:not([src])").count() == 0
@@ -334,31 +348,41 @@ def test_a_write_with_the_cookie_but_without_the_header_is_refused(flow_hub: Ser
     for path, body in ((f"/api/tournaments/{tid}/players", {"name": "x"}), (f"/api/tournaments/{tid}/draw", draw)):
         r = httpx.post(flow_hub.url + path, json=body, cookies=jar)
         assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_header_required", r.text
-    r = httpx.post(f"{flow_hub.url}/api/tournaments/{tid}/players", json={"name": "x"}, cookies=jar,
-                   headers={"X-Requested-With": "cuehub"})
+    r = httpx.post(
+        f"{flow_hub.url}/api/tournaments/{tid}/players",
+        json={"name": "x"},
+        cookies=jar,
+        headers={"X-Requested-With": "cuehub"},
+    )
     assert r.status_code == 201
 
 
 def test_desk_steps_screenshots(flow_hub: ServedHub, browser: Any) -> None:
     """Format, players, draw and run at laptop and 1280x800 sizes, in English and Chinese: no
     sideways scrolling, touch-sized controls."""
-    hub = flow_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "春季公开赛 Spring Open"})["id"]
+    hub_process = flow_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "春季公开赛 Spring Open"})["id"]
     for i in range(4):
-        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"{i + 1}号台 Table {i + 1}"})
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [
-        {"name": n, "club": c}
-        for n, c in [(XSS_NAME, XSS_CLUB), ("郑宇伯", "上海"), ("杨帆", "北京"), ("吴珈庆", "台北")]
-        + [(f"Player {i}", "Club") for i in range(5, 17)]]})
-    tid2 = hub.admin_post("/api/tournaments", {"name": "Before the draw"})["id"]
+        hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"{i + 1}号台 Table {i + 1}"})
+    hub_process.admin_post(
+        f"/api/tournaments/{tid}/players",
+        {
+            "players": [
+                {"name": n, "club": c}
+                for n, c in [(XSS_NAME, XSS_CLUB), ("郑宇伯", "上海"), ("杨帆", "北京"), ("吴珈庆", "台北")]
+                + [(f"Player {i}", "Club") for i in range(5, 17)]
+            ]
+        },
+    )
+    tid2 = hub_process.admin_post("/api/tournaments", {"name": "Before the draw"})["id"]
     guard = PageWatch()
     for locale, lang in (("en-US", "en"), ("zh-CN", "zh")):
         for size in ("laptop", "tablet"):
             ctx = new_context(browser, size, locale)
             try:
                 page = guard.attach(ctx.new_page())
-                sign_in(page, hub)
-                page.goto(f"{hub.url}/desk/{tid2}/format")
+                sign_in(page, hub_process)
+                page.goto(f"{hub_process.url}/desk/{tid2}/format")
                 page.wait_for_selector("#step-format")
                 page.check("#fmt-shot-clock")
                 page.wait_for_selector("#fmt-shot-s")
@@ -369,14 +393,14 @@ def test_desk_steps_screenshots(flow_hub: ServedHub, browser: Any) -> None:
                 page.wait_for_selector("#players-problems")
                 shot(page, f"desk-flow-players-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "players")
-                page.goto(f"{hub.url}/desk/{tid}/draw")
+                page.goto(f"{hub_process.url}/desk/{tid}/draw")
                 page.wait_for_selector("#start-draw")
                 shot(page, f"desk-flow-draw-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "draw")
                 if lang == "en" and size == "laptop":
                     page.click("#start-draw")
                 else:
-                    page.goto(f"{hub.url}/desk/{tid}/run")
+                    page.goto(f"{hub_process.url}/desk/{tid}/run")
                 page.wait_for_selector("#step-run .run-table .rt-match >> nth=3")
                 shot(page, f"desk-flow-run-{size}-{lang}")
                 assert no_sideways_scroll(page), (size, lang, "run")
@@ -395,11 +419,11 @@ def test_desk_steps_screenshots(flow_hub: ServedHub, browser: Any) -> None:
 def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) -> None:
     """The players step's parser: names alone, CSV with quotes and a header, tabs (a spreadsheet's
     copy), Chinese commas, bad and taken seeds said per line; a CSV file loaded the same way."""
-    hub = flow_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "Parsing"})["id"]
-    ctx, page = open_desk(browser, hub)
+    hub_process = flow_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "Parsing"})["id"]
+    ctx, page = open_desk(browser, hub_process)
     try:
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.wait_for_selector("#players-text")
         text = 'name,club,seed\n"Li, Hewen","Club ""A""",3\nZhao\tBeijing\t4\n钱，上海\nNoSeed,,x\nTwo,,3\n'
         page.fill("#players-text", text)
@@ -421,7 +445,7 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
         assert page.locator("#players-preview tbody tr").count() == 2
         page.click("#add-players")
         page.wait_for_selector("#player-list li >> nth=1")
-        got = hub.get(f"/api/tournaments/{tid}/players")["players"]
+        got = hub_process.get(f"/api/tournaments/{tid}/players")["players"]
         assert [(p["name"], p["club"], p["seed"]) for p in got] == [("A One", "X", 1), ("B Two", "Y", None)]
         # Edit: a club, a seed and golden_nine's "8 wins" handicap.
         row = f".player-row[data-player='{got[1]['id']}']"
@@ -431,7 +455,7 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
         page.check(f"{row} .p-eight-input")
         page.click(f"{row} button[type=submit]")
         page.locator(f"{row} .p-club").filter(has_text="Z").wait_for()
-        b = hub.get(f"/api/tournaments/{tid}/players")["players"][1]
+        b = hub_process.get(f"/api/tournaments/{tid}/players")["players"][1]
         assert (b["club"], b["seed"], b["handicap"]) == ("Z", 2, "eight")
         # A seed already taken is the hub's plain refusal.
         page.click(f"{row} [data-action=edit]")
@@ -446,18 +470,25 @@ def test_parsing_of_pasted_lists_in_the_page(flow_hub: ServedHub, browser: Any) 
 def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, browser: Any) -> None:
     """A match made by hand (POST /api/matches) is cancelled from the run view; a round robin in two
     groups, nine-ball race to 2, set up through the desk, shows its groups and standings."""
-    hub = flow_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "Groups"})["id"]
-    tables = [hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"}) for i in (1, 2)]
-    m = hub.admin_post("/api/matches", {"tournament_id": tid, "table_id": tables[0]["id"], "discipline": "wpa_nine",
-                                        "players": [{"name": XSS_NAME}, {"name": "Yang Fan"}],
-                                        "format": {"race_to": 3}})
+    hub_process = flow_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "Groups"})["id"]
+    tables = [hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"}) for i in (1, 2)]
+    m = hub_process.admin_post(
+        "/api/matches",
+        {
+            "tournament_id": tid,
+            "table_id": tables[0]["id"],
+            "discipline": "wpa_nine",
+            "players": [{"name": XSS_NAME}, {"name": "Yang Fan"}],
+            "format": {"race_to": 3},
+        },
+    )
     ctx = new_context(browser, "tablet")
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        sign_in(page, hub)
-        page.goto(f"{hub.url}/desk/{tid}/run")
+        sign_in(page, hub_process)
+        page.goto(f"{hub_process.url}/desk/{tid}/run")
         card = f".run-table[data-table='{tables[0]['id']}']"
         page.wait_for_selector(f"{card} .rt-match")
         assert XSS_NAME in page.inner_text(card) and page.locator(f"{card} img").count() == 0
@@ -467,17 +498,17 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
         page.click(f"{card} [data-action=move-go]")
         card2 = f".run-table[data-table='{tables[1]['id']}']"
         page.wait_for_selector(f"{card2} .rt-match")
-        assert hub.get(f"/api/matches/{m['id']}")["table_id"] == tables[1]["id"]
+        assert hub_process.get(f"/api/matches/{m['id']}")["table_id"] == tables[1]["id"]
         page.click(f"{card2} [data-action=move]")
         page.click(f"{card2} [data-action=move-go]")  # the only free table: T1
         page.wait_for_selector(f"{card} .rt-match")
         page.click(f"{card} [data-action=cancel]")
         page.click("#modal-confirm")
         page.wait_for_selector(f"{card} .rt-empty")
-        assert httpx.get(f"{hub.url}/api/matches/{m['id']}").status_code == 404  # cancelled: gone from reads
+        assert httpx.get(f"{hub_process.url}/api/matches/{m['id']}").status_code == 404  # cancelled: gone from reads
 
-        hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, 7)]})
-        page.goto(f"{hub.url}/desk/{tid}")
+        hub_process.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, 7)]})
+        page.goto(f"{hub_process.url}/desk/{tid}")
         page.wait_for_selector("#step-draw")  # players but no draw: the event opens at the draw
         page.click("[data-step=format]")
         page.click("label[for=discipline-wpa_nine]")
@@ -488,17 +519,17 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
         page.fill("#draw-groups", "2")
         page.click("#start-draw")
         page.wait_for_selector("#run-standings")
-        draw = hub.get(f"/api/tournaments/{tid}")["draw"]
+        draw = hub_process.get(f"/api/tournaments/{tid}")["draw"]
         assert draw["type"] == "round_robin" and draw["match"]["format"] == {"race_to": 2}
         assert {e.get("group") for e in draw["matches"]} == {"A", "B"}
         assert "Group A, round 1" in page.inner_text("#run-rounds")
         assert page.locator(".run-table .rt-match").count() == 2
         # The last of the queue put first.
-        queue = hub.get(f"/api/tournaments/{tid}")["queue"]
+        queue = hub_process.get(f"/api/tournaments/{tid}")["queue"]
         last = queue[-1]
         page.click(f"#queue .q-item[data-key='{last}'] [data-action=first]")
         page.wait_for_selector(f"#queue .q-item:first-child[data-key='{last}']")
-        assert hub.get(f"/api/tournaments/{tid}")["queue"][0] == last
+        assert hub_process.get(f"/api/tournaments/{tid}")["queue"][0] == last
         shot(page, "desk-flow-round-robin-tablet-en")
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
     finally:
@@ -508,27 +539,27 @@ def test_hand_made_match_cancelled_and_round_robin_groups(flow_hub: ServedHub, b
 def test_a_refused_draw_is_said_plainly(flow_hub: ServedHub, browser: Any) -> None:
     """A format the rules refuse (race to 0) is the hub's error on the draw step, code and message;
     nothing is drawn. Without tables the start button waits and says why."""
-    hub = flow_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "Refused"})["id"]
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": "A"}, {"name": "B"}]})
+    hub_process = flow_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "Refused"})["id"]
+    hub_process.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": "A"}, {"name": "B"}]})
     ctx = new_context(browser)
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        sign_in(page, hub)
-        page.goto(f"{hub.url}/desk/{tid}/format")
+        sign_in(page, hub_process)
+        page.goto(f"{hub_process.url}/desk/{tid}/format")
         page.click("label[for=discipline-wpa_nine]")
         page.fill("#fmt-race-to", "0")
         page.click("[data-step=draw]")
         page.wait_for_selector("#start-draw")
         assert page.is_disabled("#start-draw") and "Add the tables first" in page.inner_text("#draw-summary")
-        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "T1"})
+        hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": "T1"})
         page.wait_for_selector("#start-draw:not([disabled])")  # the channel brought the table
         page.click("#start-draw")
         page.wait_for_selector("#draw-message.err")
         text = page.inner_text("#draw-message")
         assert "race_to" in text and "bad_setup" in text, text
-        assert hub.get(f"/api/tournaments/{tid}")["draw"] is None
+        assert hub_process.get(f"/api/tournaments/{tid}")["draw"] is None
         assert guard.errors == []
     finally:
         ctx.close()
@@ -537,26 +568,30 @@ def test_a_refused_draw_is_said_plainly(flow_hub: ServedHub, browser: Any) -> No
 def test_a_draw_played_to_its_champion_is_said_on_the_desk(flow_hub: ServedHub, browser: Any) -> None:
     """A 4-player single elimination on 2 tables, played to its end by the simulator's tablets
     while the desk watches: the run view ends with the champion, live."""
-    hub = flow_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "Final night"})["id"]
+    hub_process = flow_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "Final night"})["id"]
     for i in (1, 2):
-        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"})
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in (XSS_NAME, "B", "C", "D")]})
-    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seed": 3,
-                                                    "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
+        hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"})
+    hub_process.admin_post(
+        f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in (XSS_NAME, "B", "C", "D")]}
+    )
+    hub_process.admin_post(
+        f"/api/tournaments/{tid}/draw",
+        {"type": "single_elimination", "seed": 3, "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}},
+    )
     ctx = new_context(browser, "tablet", "zh-CN")
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        sign_in(page, hub)
-        page.goto(f"{hub.url}/desk/{tid}")
+        sign_in(page, hub_process)
+        page.goto(f"{hub_process.url}/desk/{tid}")
         page.wait_for_selector("#step-run #run-progress")  # a tournament with a draw opens at run
-        sim = Background(DeskTablets(hub.url, tid)).start()
+        sim = Background(DeskTablets(hub_process.url, tid)).start()
         try:
             page.wait_for_selector("#run-champion", timeout=120_000)
         finally:
             sim.stop()
-        tour = hub.get(f"/api/tournaments/{tid}")
+        tour = hub_process.get(f"/api/tournaments/{tid}")
         champion = next(p["name"] for p in tour["players"] if p["id"] == tour["draw"]["champion"])
         assert champion in page.inner_text("#run-champion") and "冠军" in page.inner_text("#run-champion")
         assert page.locator("[data-badge=run]").inner_text() == "★"
@@ -571,22 +606,27 @@ def test_a_draw_played_to_its_champion_is_said_on_the_desk(flow_hub: ServedHub, 
 def test_one_match_count_on_the_desk_the_bracket_and_the_list(flow_hub: ServedHub, browser: Any) -> None:
     """A 17-player double elimination is 32 matches (2N-2, the reset aside) from the draw on, on
     every screen: its losers-bracket entries fed by a round-1 bye are never counted."""
-    hub = flow_hub
-    tid = hub.admin_post("/api/tournaments", {"name": "Seventeen"})["id"]
-    hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "Table 1"})
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"Player {i}"} for i in range(1, 18)]})
-    draw = {"type": "double_elimination", "seeding": "seeded",
-            "match": {"discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}}
-    hub.admin_post(f"/api/tournaments/{tid}/draw", draw)
-    assert hub.get(f"/api/tournaments/{tid}")["draw"]["counts"]["matches"] == 32
-    listed = next(x for x in hub.get("/api/tournaments")["tournaments"] if x["id"] == tid)
+    hub_process = flow_hub
+    tid = hub_process.admin_post("/api/tournaments", {"name": "Seventeen"})["id"]
+    hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": "Table 1"})
+    hub_process.admin_post(
+        f"/api/tournaments/{tid}/players", {"players": [{"name": f"Player {i}"} for i in range(1, 18)]}
+    )
+    draw = {
+        "type": "double_elimination",
+        "seeding": "seeded",
+        "match": {"discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}},
+    }
+    hub_process.admin_post(f"/api/tournaments/{tid}/draw", draw)
+    assert hub_process.get(f"/api/tournaments/{tid}")["draw"]["counts"]["matches"] == 32
+    listed = next(x for x in hub_process.get("/api/tournaments")["tournaments"] if x["id"] == tid)
     assert listed["counts"]["matches"] == 32
-    ctx, page = open_desk(browser, hub)
+    ctx, page = open_desk(browser, hub_process)
     try:
-        page.goto(f"{hub.url}/desk/{tid}/run")
+        page.goto(f"{hub_process.url}/desk/{tid}/run")
         page.wait_for_selector("#run-progress")
         assert page.get_attribute("#run-progress", "data-total") == "32"
-        page.goto(f"{hub.url}/bracket/{tid}")
+        page.goto(f"{hub_process.url}/bracket/{tid}")
         page.wait_for_selector("#br-progress")
         assert "0 of 32 matches" in page.inner_text("#br-progress")
     finally:

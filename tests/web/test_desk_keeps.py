@@ -24,7 +24,7 @@ SIZES = {"laptop": (1366, 768), "tablet": (1280, 800)}
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
+def hub_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
     served = ServedHub(tmp_path_factory.mktemp("deskkeeps")).start()
     try:
         yield served
@@ -32,8 +32,8 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
         served.stop()
 
 
-def new_tournament(hub: ServedHub, name: str = "Keeps") -> str:
-    return hub.admin_post("/api/tournaments", {"name": f"{name} {uuid.uuid4().hex[:4]}"})["id"]
+def new_tournament(hub_process: ServedHub, name: str = "Keeps") -> str:
+    return hub_process.admin_post("/api/tournaments", {"name": f"{name} {uuid.uuid4().hex[:4]}"})["id"]
 
 
 def load(page: Any, name: str, data: bytes) -> None:
@@ -46,14 +46,14 @@ def preview_names(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_pasted_names_survive_next_a_reload_and_a_closed_tab(hub: ServedHub, browser: Any, size: str) -> None:
-    tid = new_tournament(hub)
+def test_pasted_names_survive_next_a_reload_and_a_closed_tab(hub_process: ServedHub, browser: Any, size: str) -> None:
+    tid = new_tournament(hub_process)
     guard = PageWatch()
-    ctx, page = open_desk(browser, hub, size)
+    ctx, page = open_desk(browser, hub_process, size)
     guard.attach(page)
     names = "Zheng Yubo\n杨帆, 北京, 2\nWu Jiaqing"
     try:
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.fill("#players-text", names)
         page.wait_for_selector("#players-kept")
         page.click("#next-step")  # to the tables, before "Add 3 players"
@@ -70,7 +70,7 @@ def test_pasted_names_survive_next_a_reload_and_a_closed_tab(hub: ServedHub, bro
         assert page.input_value("#players-text") == names
         page.close()  # the tab closed; a new one in the same browser
         page = guard.attach(ctx.new_page())
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.wait_for_selector("#players-text")
         assert page.input_value("#players-text") == names
         assert preview_names(page) == ["Zheng Yubo", "杨帆", "Wu Jiaqing"]
@@ -80,21 +80,21 @@ def test_pasted_names_survive_next_a_reload_and_a_closed_tab(hub: ServedHub, bro
         page.reload()
         page.wait_for_selector("#player-list li >> nth=2")
         assert page.input_value("#players-text") == ""
-        added = [p["name"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]]
+        added = [p["name"] for p in hub_process.get(f"/api/tournaments/{tid}/players")["players"]]
         assert added == ["Zheng Yubo", "杨帆", "Wu Jiaqing"]
         assert guard.errors == [] and guard.dialogs == [], (guard.errors, guard.dialogs)
     finally:
         ctx.close()
 
 
-def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> None:
-    tid = new_tournament(hub)
+def test_files_in_every_encoding_excel_saves(hub_process: ServedHub, browser: Any) -> None:
+    tid = new_tournament(hub_process)
     guard = PageWatch()
-    ctx, page = open_desk(browser, hub, "tablet")
+    ctx, page = open_desk(browser, hub_process, "tablet")
     guard.attach(page)
     rows = "姓名,俱乐部,种子\n张小龙,上海,1\n李娜,北京,\n欧阳 Ouyang,深圳,3\n"
     try:
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.wait_for_selector("#players-text")
         for label, data in (("GBK/GB18030", rows.encode("gb18030")),
                             ("UTF-16", rows.encode("utf-16")),  # with its byte order mark, as Excel writes it
@@ -121,7 +121,7 @@ def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> No
         page.wait_for_selector("#players-parsed")
         page.click("#add-players")
         page.wait_for_selector("#player-list li >> nth=2")
-        got = hub.get(f"/api/tournaments/{tid}/players")["players"]
+        got = hub_process.get(f"/api/tournaments/{tid}/players")["players"]
         assert [(p["name"], p["club"], p["seed"]) for p in got] == [
             ("张小龙", "上海", 1), ("李娜", "北京", None), ("欧阳 Ouyang", "深圳", 3)]
         assert guard.errors == [], guard.errors
@@ -129,16 +129,16 @@ def test_files_in_every_encoding_excel_saves(hub: ServedHub, browser: Any) -> No
         ctx.close()
 
 
-def test_a_header_row_is_no_player_in_any_file_loaded(hub: ServedHub, browser: Any) -> None:
+def test_a_header_row_is_no_player_in_any_file_loaded(hub_process: ServedHub, browser: Any) -> None:
     """Three files loaded one below the other, each with its own header (Chinese, English, and one
     with a row number column and the seed before the club): no header becomes a player, and each
     file's columns are read as its header says."""
-    tid = new_tournament(hub)
+    tid = new_tournament(hub_process)
     guard = PageWatch()
-    ctx, page = open_desk(browser, hub, "laptop")
+    ctx, page = open_desk(browser, hub_process, "laptop")
     guard.attach(page)
     try:
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.wait_for_selector("#players-text")
         load(page, "a.csv", "姓名,俱乐部,种子\n张小龙,上海,1\n".encode("gb18030"))
         page.wait_for_selector("#players-parsed")
@@ -151,7 +151,7 @@ def test_a_header_row_is_no_player_in_any_file_loaded(hub: ServedHub, browser: A
         assert "players-problems" not in page.content()
         page.click("#add-players")
         page.wait_for_selector("#player-list li >> nth=2")
-        got = hub.get(f"/api/tournaments/{tid}/players")["players"]
+        got = hub_process.get(f"/api/tournaments/{tid}/players")["players"]
         assert [(p["name"], p["club"], p["seed"]) for p in got] == [
             ("张小龙", "上海", 1), ("Zheng Yubo", "Beijing", 2), ("李　明", "广州", 3)]
         shot(page, "desk-keeps-headers")
@@ -161,17 +161,17 @@ def test_a_header_row_is_no_player_in_any_file_loaded(hub: ServedHub, browser: A
 
 
 @pytest.mark.parametrize("locale, remove, withdraw", [("en-US", "Remove", "Withdraw"), ("zh-CN", "移除", "退赛")])
-def test_remove_before_the_draw_withdraw_after_it(hub: ServedHub, browser: Any, locale: str, remove: str,
+def test_remove_before_the_draw_withdraw_after_it(hub_process: ServedHub, browser: Any, locale: str, remove: str,
                                                  withdraw: str) -> None:
-    tid = new_tournament(hub, "Remove")
-    hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "T1"})
+    tid = new_tournament(hub_process, "Remove")
+    hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": "T1"})
     names = ("甲", "乙", "丙", "丁", "戊")
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in names]})
+    hub_process.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": n} for n in names]})
     guard = PageWatch()
-    ctx, page = open_desk(browser, hub, "laptop", locale)
+    ctx, page = open_desk(browser, hub_process, "laptop", locale)
     guard.attach(page)
     try:
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         row = ".player-row[data-player='p2']"
         page.wait_for_selector(f"{row} [data-action=remove]")
         assert page.locator("[data-action=withdraw]").count() == 0  # before the draw: nobody withdraws
@@ -183,11 +183,11 @@ def test_remove_before_the_draw_withdraw_after_it(hub: ServedHub, browser: Any, 
         page.click("#modal-confirm")
         page.wait_for_selector(row, state="detached")
         assert page.locator(".player-row").count() == 4
-        players = hub.get(f"/api/tournaments/{tid}/players")["players"]
+        players = hub_process.get(f"/api/tournaments/{tid}/players")["players"]
         assert [p["name"] for p in players] == ["甲", "丙", "丁", "戊"]  # gone, not withdrawn
         assert all(p["status"] == "active" for p in players)
         # The draw made (from another desk): Withdraw, no Remove.
-        hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seed": 1, "match": {
+        hub_process.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seed": 1, "match": {
             "discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}})
         page.wait_for_selector(".player-row[data-player='p3'] [data-action=withdraw]")
         assert page.locator("[data-action=remove]").count() == 0
@@ -198,12 +198,12 @@ def test_remove_before_the_draw_withdraw_after_it(hub: ServedHub, browser: Any, 
         ctx.close()
 
 
-def test_semicolons_taken_seeds_and_equal_names(hub: ServedHub, browser: Any) -> None:
-    tid = new_tournament(hub)
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"name": "Seeded Already", "seed": 5})
-    ctx, page = open_desk(browser, hub, "laptop")
+def test_semicolons_taken_seeds_and_equal_names(hub_process: ServedHub, browser: Any) -> None:
+    tid = new_tournament(hub_process)
+    hub_process.admin_post(f"/api/tournaments/{tid}/players", {"name": "Seeded Already", "seed": 5})
+    ctx, page = open_desk(browser, hub_process, "laptop")
     try:
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.fill("#players-text", '"Smith, John";;\n"Doe, Jane";Club "X";5\nHan Yu\nhan yu\nHan Yu\n李明\n李　明')
         page.wait_for_selector("#players-parsed")
         assert preview_names(page) == ["Smith, John", "Doe, Jane", "Han Yu", "han yu", "Han Yu", "李明", "李　明"]
@@ -217,39 +217,43 @@ def test_semicolons_taken_seeds_and_equal_names(hub: ServedHub, browser: Any) ->
         ctx.close()
 
 
-def test_late_entries_make_the_draw_stale_until_the_redraw(hub: ServedHub, browser: Any) -> None:
-    tid = new_tournament(hub, "Late")
+def test_late_entries_make_the_draw_stale_until_the_redraw(hub_process: ServedHub, browser: Any) -> None:
+    tid = new_tournament(hub_process, "Late")
     for i in (1, 2):
-        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"})
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, 5)]})
-    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination",
+        hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i}"})
+    hub_process.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, 5)]})
+    hub_process.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination",
                                                    "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
     guard = PageWatch()
-    ctx, page = open_desk(browser, hub, "tablet")
+    ctx, page = open_desk(browser, hub_process, "tablet")
     guard.attach(page)
     try:
-        page.goto(f"{hub.url}/desk/{tid}/players")
+        page.goto(f"{hub_process.url}/desk/{tid}/players")
         page.wait_for_selector("#players-text")
         assert "late entries can still join" in page.inner_text("#players-after-draw")
         page.fill("#players-text", "Late Comer")
         page.click("#add-players")
         page.wait_for_selector("#players-stale")
-        assert hub.get(f"/api/tournaments/{tid}")["draw"]["stale"] is True
+        assert hub_process.get(f"/api/tournaments/{tid}")["draw"]["stale"] is True
         shot(page, "desk-keeps-late-entry-stale")
         page.click("#players-stale a")
         page.wait_for_selector("#draw-stale")
         page.click("#start-draw")
         page.click("#modal-confirm")
         page.wait_for_selector("#step-run")
-        draw = hub.get(f"/api/tournaments/{tid}")["draw"]
+        draw = hub_process.get(f"/api/tournaments/{tid}")["draw"]
         assert not draw.get("stale")
-        late = next(p["id"] for p in hub.get(f"/api/tournaments/{tid}")["players"] if p["name"] == "Late Comer")
+        late = next(p["id"] for p in hub_process.get(f"/api/tournaments/{tid}")["players"] if p["name"] == "Late Comer")
         assert any(late in (m["players"] or []) for m in draw["matches"])
         assert page.locator("#run-stale").count() == 0
         # A result closes late entries: the players step says so and names the match.
         m = next(m for m in draw["matches"] if m["status"] == "called")
-        r = httpx.post(f"{hub.url}/api/matches/{m['match_id']}/result", headers={"Authorization": f"Bearer {ADMIN}"},
-                       json={"winner": m["players"][0], "score": {m["players"][0]: 2, m["players"][1]: 0}}, timeout=10)
+        r = httpx.post(
+            f"{hub_process.url}/api/matches/{m['match_id']}/result",
+            headers={"Authorization": f"Bearer {ADMIN}"},
+            json={"winner": m["players"][0], "score": {m["players"][0]: 2, m["players"][1]: 0}},
+            timeout=10,
+        )
         assert r.status_code == 200, r.text
         page.click("[data-step=players]")
         page.locator("#players-after-draw").filter(has_text=m["key"]).wait_for()
@@ -259,43 +263,52 @@ def test_late_entries_make_the_draw_stale_until_the_redraw(hub: ServedHub, brows
         ctx.close()
 
 
-def test_delete_archive_and_sign_out_everywhere(hub: ServedHub, browser: Any) -> None:
-    empty = new_tournament(hub, "Typo")
-    played = new_tournament(hub, "Played")
-    hub.admin_post(f"/api/tournaments/{played}/tables", {"name": "T1"})
-    hub.admin_post(f"/api/tournaments/{played}/players", {"players": [{"name": "A"}, {"name": "B"}]})
-    hub.admin_post(f"/api/tournaments/{played}/draw", {"type": "single_elimination",
-                                                      "match": {"discipline": "wpa_nine", "format": {"race_to": 1}}})
-    m = hub.get(f"/api/tournaments/{played}")["draw"]["matches"][0]
-    r = httpx.post(f"{hub.url}/api/matches/{m['match_id']}/result", headers={"Authorization": f"Bearer {ADMIN}"},
-                   json={"winner": m["players"][0], "score": {m["players"][0]: 1, m["players"][1]: 0}}, timeout=10)
+def test_delete_archive_and_sign_out_everywhere(hub_process: ServedHub, browser: Any) -> None:
+    empty = new_tournament(hub_process, "Typo")
+    played = new_tournament(hub_process, "Played")
+    hub_process.admin_post(f"/api/tournaments/{played}/tables", {"name": "T1"})
+    hub_process.admin_post(f"/api/tournaments/{played}/players", {"players": [{"name": "A"}, {"name": "B"}]})
+    hub_process.admin_post(
+        f"/api/tournaments/{played}/draw",
+        {"type": "single_elimination", "match": {"discipline": "wpa_nine", "format": {"race_to": 1}}},
+    )
+    m = hub_process.get(f"/api/tournaments/{played}")["draw"]["matches"][0]
+    r = httpx.post(
+        f"{hub_process.url}/api/matches/{m['match_id']}/result",
+        headers={"Authorization": f"Bearer {ADMIN}"},
+        json={"winner": m["players"][0], "score": {m["players"][0]: 1, m["players"][1]: 0}},
+        timeout=10,
+    )
     assert r.status_code == 200, r.text
     guard = PageWatch()
-    ctx, page = open_desk(browser, hub, "laptop")
-    other_ctx, other = open_desk(browser, hub, "tablet")
+    ctx, page = open_desk(browser, hub_process, "laptop")
+    other_ctx, other = open_desk(browser, hub_process, "tablet")
     guard.attach(page)
     try:
         page.wait_for_selector(f"#tournament-list [data-tournament='{empty}'] [data-action=delete]")
         page.click(f"#tournament-list [data-tournament='{empty}'] [data-action=delete]")
         page.click("#modal-confirm")
         page.wait_for_selector(f"#tournament-list [data-tournament='{empty}']", state="detached")
-        assert httpx.get(f"{hub.url}/api/tournaments/{empty}").status_code == 404
+        assert httpx.get(f"{hub_process.url}/api/tournaments/{empty}").status_code == 404
         # With results: archive, not delete; gone from the public list, its page still answers.
         row = f"#tournament-list [data-tournament='{played}']"
         assert page.locator(f"{row} [data-action=delete]").count() == 0
         page.click(f"{row} [data-action=archive]")
         page.click("#modal-confirm")
         page.wait_for_selector(f"#archived-list [data-tournament='{played}']", state="attached")
-        assert played not in [x["id"] for x in hub.get("/api/tournaments")["tournaments"]]
-        assert hub.get(f"/api/tournaments/{played}")["id"] == played
+        assert played not in [x["id"] for x in hub_process.get("/api/tournaments")["tournaments"]]
+        assert hub_process.get(f"/api/tournaments/{played}")["id"] == played
         shot(page, "desk-keeps-archived")
         page.click("#archived summary")
         page.click(f"#archived-list [data-tournament='{played}'] [data-action=unarchive]")
         page.wait_for_selector(f"#tournament-list [data-tournament='{played}']")
-        assert played in [x["id"] for x in hub.get("/api/tournaments")["tournaments"]]
+        assert played in [x["id"] for x in hub_process.get("/api/tournaments")["tournaments"]]
         # The API refuses to delete it too, in plain words on the desk.
-        status = page.evaluate("""async (tid) => (await fetch(`/api/tournaments/${tid}`, {method: 'DELETE',
-            headers: {'X-Requested-With': 'cuehub'}})).status""", played)
+        status = page.evaluate(
+            """async (tid) => (await fetch(`/api/tournaments/${tid}`, {method: 'DELETE',
+            headers: {'X-Requested-With': 'cuehub'}})).status""",
+            played,
+        )
         assert status == 409
         # Sign out everywhere: this desk and the other one are both signed out.
         page.click("#signout-everywhere")

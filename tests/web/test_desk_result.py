@@ -21,15 +21,20 @@ RACES = {"race_to": {"a": 1, "b": 5}}
     ("b", {"a": 0, "b": 3}, "the winner reaches 5; Bo has 3"),
     ("a", {"a": 2, "b": 0}, "Ann races to 1 and cannot have more"),
 ])
-def test_a_handicapped_race_is_checked_at_the_desk(hub: Hub, browser: Any, winner: str, score: dict, says: Any) -> None:
+def test_a_handicapped_race_is_checked_at_the_desk(
+    hub_process: Hub, browser: Any, winner: str, score: dict, says: Any
+) -> None:
     ctx = browser.new_context(locale="en-US")
     try:
         page = PageWatch().attach(ctx.new_page())
-        page.goto(f"{hub.url}/")
-        got = page.evaluate("""async ([body, players, format]) => {
+        page.goto(f"{hub_process.url}/")
+        got = page.evaluate(
+            """async ([body, players, format]) => {
             const m = await import("/static/js/desk-result.js");
             return m.resultProblem(body, players, "wpa_nine", format);
-        }""", [{"winner": winner, "score": score}, PLAYERS, RACES])
+        }""",
+            [{"winner": winner, "score": score}, PLAYERS, RACES],
+        )
         if says is None:
             assert got is None
         else:

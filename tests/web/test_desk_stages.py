@@ -18,35 +18,37 @@ from .test_desk import ServedHub, new_context, no_sideways_scroll, sign_in
 
 @pytest.fixture(scope="module")
 def stage_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
-    hub = ServedHub(tmp_path_factory.mktemp("deskstages")).start()
+    hub_process = ServedHub(tmp_path_factory.mktemp("deskstages")).start()
     try:
-        yield hub
+        yield hub_process
     finally:
-        hub.stop()
+        hub_process.stop()
 
 
-def _event(hub: ServedHub, name: str, players: int, tables: int = 2) -> str:
-    tid = hub.admin_post("/api/tournaments", {"name": name})["id"]
+def _event(hub_process: ServedHub, name: str, players: int, tables: int = 2) -> str:
+    tid = hub_process.admin_post("/api/tournaments", {"name": name})["id"]
     for i in range(tables):
-        hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i + 1}"})
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, players + 1)]})
+        hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": f"T{i + 1}"})
+    hub_process.admin_post(
+        f"/api/tournaments/{tid}/players", {"players": [{"name": f"P{i}"} for i in range(1, players + 1)]}
+    )
     return tid
 
 
-def _signed_in(browser: Any, hub: ServedHub, locale: str) -> tuple[Any, Any, PageWatch]:
+def _signed_in(browser: Any, hub_process: ServedHub, locale: str) -> tuple[Any, Any, PageWatch]:
     ctx = new_context(browser, "laptop", locale)
     guard = PageWatch()
     page = guard.attach(ctx.new_page())
-    sign_in(page, hub)
+    sign_in(page, hub_process)
     return ctx, page, guard
 
 
 def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: Any) -> None:
-    hub = stage_hub
-    tid = _event(hub, "Groups and knockout", 8)
-    ctx, page, guard = _signed_in(browser, hub, "en-US")
+    hub_process = stage_hub
+    tid = _event(hub_process, "Groups and knockout", 8)
+    ctx, page, guard = _signed_in(browser, hub_process, "en-US")
     try:
-        page.goto(f"{hub.url}/desk/{tid}/format")
+        page.goto(f"{hub_process.url}/desk/{tid}/format")
         page.click("label[for=discipline-wpa_nine]")
         page.fill("#fmt-race-to", "2")
         page.click("[data-step=draw]")
@@ -66,10 +68,14 @@ def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: 
         shot(page, "desk-stages-groups-en")
         page.click("#start-draw")
         page.wait_for_selector("#run-standings")
-        draw = hub.get(f"/api/tournaments/{tid}")["draw"]
+        draw = hub_process.get(f"/api/tournaments/{tid}")["draw"]
         first, second = draw["stages"]
         assert (first["type"], first["groups"], second["type"], second["advance"]) == (
-            "round_robin", 2, "single_elimination", 2)
+            "round_robin",
+            2,
+            "single_elimination",
+            2,
+        )
         assert [(r["round"], r["format"]["race_to"]) for r in second["rounds"]] == [("K1", 3), ("K2", 4)]
         assert {r["format"]["race_to"] for r in first["rounds"]} == {2}
         assert {m["key"] for m in draw["matches"] if m["stage"] == 2} == {"K1-1", "K1-2", "K2-1"}
@@ -84,11 +90,11 @@ def test_groups_then_a_knockout_through_the_desk(stage_hub: ServedHub, browser: 
 
 
 def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, browser: Any) -> None:
-    hub = stage_hub
-    tid = _event(hub, "双败 + 淘汰赛", 12)
-    ctx, page, guard = _signed_in(browser, hub, "zh-CN")
+    hub_process = stage_hub
+    tid = _event(hub_process, "双败 + 淘汰赛", 12)
+    ctx, page, guard = _signed_in(browser, hub_process, "zh-CN")
     try:
-        page.goto(f"{hub.url}/desk/{tid}/draw")
+        page.goto(f"{hub_process.url}/desk/{tid}/draw")
         page.wait_for_selector("#start-draw")
         page.click("label[for=draw-type-double_elimination]")
         assert page.locator("#race-final").count() == 1  # the grand final's race, until a knockout replaces it
@@ -107,11 +113,11 @@ def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, 
         page.click("#start-draw")
         page.wait_for_selector("#draw-message.err")
         assert "bad_advance" in page.inner_text("#draw-message")
-        assert hub.get(f"/api/tournaments/{tid}")["draw"] is None
+        assert hub_process.get(f"/api/tournaments/{tid}")["draw"] is None
         page.fill("#then-advance", "4")
         page.click("#start-draw")
         page.wait_for_url(f"**/desk/{tid}/run")
-        draw = hub.get(f"/api/tournaments/{tid}")["draw"]
+        draw = hub_process.get(f"/api/tournaments/{tid}")["draw"]
         assert [s["type"] for s in draw["stages"]] == ["double_elimination", "single_elimination"]
         assert draw["stages"][1]["advance"] == 4
         assert "GF" not in {m["key"] for m in draw["matches"]}
@@ -124,25 +130,26 @@ def test_a_double_elimination_to_the_last_four_in_chinese(stage_hub: ServedHub, 
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_the_run_view_names_a_brackets_rounds_as_the_bracket_does(stage_hub: ServedHub, browser: Any,
-                                                                 locale: str) -> None:
+def test_the_run_view_names_a_brackets_rounds_as_the_bracket_does(
+    stage_hub: ServedHub, browser: Any, locale: str
+) -> None:
     """Three players in a bracket of four: the first round is the semi-finals on the desk as on the
     bracket and the board (it was "Round 1" on the desk); a double elimination's rounds end in the
     winners', losers' and grand finals."""
-    hub = stage_hub
-    single = _event(hub, "Three", 3, tables=1)
+    hub_process = stage_hub
+    single = _event(hub_process, "Three", 3, tables=1)
     wpa = {"discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}
-    hub.admin_post(f"/api/tournaments/{single}/draw", {"type": "single_elimination", "match": wpa})
-    double = _event(hub, "Eight", 8, tables=1)
-    hub.admin_post(f"/api/tournaments/{double}/draw", {"type": "double_elimination", "match": wpa})
+    hub_process.admin_post(f"/api/tournaments/{single}/draw", {"type": "single_elimination", "match": wpa})
+    double = _event(hub_process, "Eight", 8, tables=1)
+    hub_process.admin_post(f"/api/tournaments/{double}/draw", {"type": "double_elimination", "match": wpa})
     zh = locale == "zh-CN"
-    ctx, page, guard = _signed_in(browser, hub, locale)
+    ctx, page, guard = _signed_in(browser, hub_process, locale)
     try:
-        page.goto(f"{hub.url}/desk/{single}/run")
+        page.goto(f"{hub_process.url}/desk/{single}/run")
         page.wait_for_selector("#run-rounds .round[data-round='W2'] h4")
         heads = page.locator("#run-rounds .round h4").all_inner_texts()
         assert heads == (["半决赛", "决赛"] if zh else ["Semi-finals", "Final"]), heads
-        page.goto(f"{hub.url}/desk/{double}/run")
+        page.goto(f"{hub_process.url}/desk/{double}/run")
         page.wait_for_selector("#run-rounds .round[data-round='GF'] h4")
         heads = page.locator("#run-rounds .round h4").all_inner_texts()
         finals = ["胜者组决赛", "败者组决赛", "总决赛"] if zh else ["Winners final", "Losers final", "Grand final"]
@@ -156,12 +163,15 @@ def test_the_run_view_names_a_brackets_rounds_as_the_bracket_does(stage_hub: Ser
 def test_the_draw_step_offers_the_formats_the_hub_serves(stage_hub: ServedHub, browser: Any) -> None:
     """The draw step's types, the disciplines each takes and their settings come from GET
     /api/draw-formats: a format the hub adds shows with its own setting, the desk unchanged."""
-    hub = stage_hub
-    tid = _event(hub, "Formats", 6)
-    served = hub.get("/api/draw-formats")
-    swiss = {**next(f for f in served["formats"] if f["name"] == "round_robin"), "name": "swiss", "then": None,
-             "params": [{"name": "rounds", "type": "integer", "minimum": 3, "maximum": 9, "default": 5,
-                         "about": "rounds"}]}
+    hub_process = stage_hub
+    tid = _event(hub_process, "Formats", 6)
+    served = hub_process.get("/api/draw-formats")
+    swiss = {
+        **next(f for f in served["formats"] if f["name"] == "round_robin"),
+        "name": "swiss",
+        "then": None,
+        "params": [{"name": "rounds", "type": "integer", "minimum": 3, "maximum": 9, "default": 5, "about": "rounds"}],
+    }
     catalogue = {**served, "formats": [*served["formats"], swiss]}
     asked: list[str] = []
 
@@ -169,10 +179,10 @@ def test_the_draw_step_offers_the_formats_the_hub_serves(stage_hub: ServedHub, b
         asked.append(route.request.url)
         route.fulfill(status=200, content_type="application/json", body=json.dumps(catalogue))
 
-    ctx, page, guard = _signed_in(browser, hub, "en-US")
+    ctx, page, guard = _signed_in(browser, hub_process, "en-US")
     try:
         page.route("**/api/draw-formats", answer)
-        page.goto(f"{hub.url}/desk/{tid}/draw")
+        page.goto(f"{hub_process.url}/desk/{tid}/draw")
         page.wait_for_selector("#start-draw")
         assert asked
         offered = page.locator("input[name=draw-type]").evaluate_all("xs => xs.map((x) => x.value)")

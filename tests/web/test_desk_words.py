@@ -25,28 +25,30 @@ REFUSAL = """async ([mid, body]) => {
 }"""
 
 
-def event(hub: Hub, players: int) -> dict[str, Any]:
+def event(hub_process: Hub, players: int) -> dict[str, Any]:
     """A single elimination of `players` (golden nine-ball, scored in points) on one table."""
-    tid = hub.admin_post("/api/tournaments", {"name": f"Words {uuid.uuid4().hex[:4]}"})["id"]
-    table = hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": "Table 1"})
-    hub.admin_post(f"/api/tournaments/{tid}/players", {"players": [
+    tid = hub_process.admin_post("/api/tournaments", {"name": f"Words {uuid.uuid4().hex[:4]}"})["id"]
+    table = hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": "Table 1"})
+    hub_process.admin_post(f"/api/tournaments/{tid}/players", {"players": [
         {"name": n, "seed": i + 1} for i, n in enumerate(["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing"][:players])]})
-    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seeding": "seeded",
+    hub_process.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seeding": "seeded",
                                                    "match": {"discipline": "golden_nine", "format": {"racks": 3}}})
-    called = next(m for m in hub.get(f"/api/tournaments/{tid}")["draw"]["matches"] if m["status"] == "called")
+    called = next(m for m in hub_process.get(f"/api/tournaments/{tid}")["draw"]["matches"] if m["status"] == "called")
     return {"tid": tid, "table": table, "called": called}
 
 
-def test_a_refusal_the_desk_knows_is_said_in_the_pages_language(hub: Hub, browser: Any, guard: PageWatch) -> None:
-    ev = event(hub, 3)
+def test_a_refusal_the_desk_knows_is_said_in_the_pages_language(
+    hub_process: Hub, browser: Any, guard: PageWatch
+) -> None:
+    ev = event(hub_process, 3)
     m = ev["called"]
     a, b = m["players"]
     out_of_range = {"winner": a, "score": {a: 5, b: -1}}
     for locale in ("zh-CN", "en-US"):
-        ctx, page = open_desk(browser, hub, "tablet", locale, ADMIN_TOKEN)
+        ctx, page = open_desk(browser, hub_process, "tablet", locale, ADMIN_TOKEN)
         try:
             guard.attach(page)
-            page.goto(f"{hub.url}/desk/{ev['tid']}/run")
+            page.goto(f"{hub_process.url}/desk/{ev['tid']}/run")
             page.wait_for_selector(f".run-table[data-table='{ev['table']['id']}'] .rt-match")
             code, said = page.evaluate(REFUSAL, [m["match_id"], out_of_range])
             assert code == "bad_result"
@@ -62,7 +64,7 @@ def test_a_refusal_the_desk_knows_is_said_in_the_pages_language(hub: Hub, browse
             csv_href = page.get_attribute("#run-csv", "href")
             lang = "zh-CN" if locale == "zh-CN" else "en"
             assert csv_href.endswith(f"results.csv?lang={lang}"), csv_href
-            csv = httpx.get(hub.url + csv_href, timeout=10).text
+            csv = httpx.get(hub_process.url + csv_href, timeout=10).text
             if lang == "zh-CN":
                 assert "轮空" in csv and "(bye)" not in csv and "半决赛" in csv, csv
             else:
@@ -73,11 +75,11 @@ def test_a_refusal_the_desk_knows_is_said_in_the_pages_language(hub: Hub, browse
     assert not guard.errors and not guard.dialogs
 
 
-def test_a_chinese_tablet_puts_details_in_full_width_brackets(hub: Hub, browser: Any, guard: PageWatch) -> None:
-    ev = event(hub, 2)
+def test_a_chinese_tablet_puts_details_in_full_width_brackets(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
+    ev = event(hub_process, 2)
     ctx = browser.new_context(locale="zh-CN", viewport=TABLET)
     try:
-        tab = open_tablet(ctx, guard, hub, {"table_id": ev["table"]["id"], "token": ev["table"]["token"]})
+        tab = open_tablet(ctx, guard, hub_process, {"table_id": ev["table"]["id"], "token": ev["table"]["token"]})
         start(tab, ev["called"]["players"][0])
         tab.wait_for_selector("#log li .status")
         status = tab.inner_text("#log li .status")

@@ -11,52 +11,54 @@ import time
 import uuid
 from typing import Any
 
+from tests.services import wait_until
+
 from .conftest import ARTIFACTS, XSS_NAME, Hub, PageWatch, shot
 
 FAST = 1000  # ms
 
 
 # ------------------------------------------------------------------ setup helpers
-def new_match(hub: Hub, discipline: str, players: list[tuple[str, str]], fmt: dict[str, Any],
+def new_match(hub_process: Hub, discipline: str, players: list[tuple[str, str]], fmt: dict[str, Any],
               options: dict[str, Any] | None = None, tables: int = 1) -> dict[str, Any]:
     """A tournament with one table holding a scheduled match of `discipline`."""
-    tid = hub.tournament(f"{discipline} {uuid.uuid4().hex[:4]}")
-    tb = hub.table(tid, "Table 1")
+    tid = hub_process.tournament(f"{discipline} {uuid.uuid4().hex[:4]}")
+    tb = hub_process.table(tid, "Table 1")
     body: dict[str, Any] = {
         "tournament_id": tid, "table_id": tb["id"], "discipline": discipline,
         "players": [{"id": pid, "name": name} for pid, name in players], "format": fmt,
     }
     if options is not None:
         body["options"] = options
-    m = hub.post("/api/matches", body)
+    m = hub_process.post("/api/matches", body)
     return {"tid": tid, "table_id": tb["id"], "token": tb["token"], "match_id": m["id"]}
 
 
 class Pages:
     """Tablet, board, spectator, commentator and overlay for one match."""
 
-    def __init__(self, context: Any, guard: PageWatch, hub: Hub, t: dict[str, Any]) -> None:
-        self.hub, self.t = hub, t
+    def __init__(self, context: Any, guard: PageWatch, hub_process: Hub, t: dict[str, Any]) -> None:
+        self.hub, self.t = hub_process, t
         self.tablet = guard.attach(context.new_page())
         self.tablet.set_viewport_size({"width": 1280, "height": 800})  # a 10-inch tablet
-        self.tablet.goto(f"{hub.url}/tablet/{t['table_id']}#token={t['token']}")
+        self.tablet.goto(f"{hub_process.url}/tablet/{t['table_id']}#token={t['token']}")
         self.tablet.wait_for_selector("body[data-conn='live']")
         self.watch = guard.attach(context.new_page())
         self.watch.set_viewport_size({"width": 390, "height": 844})
-        self.watch.goto(f"{hub.url}/watch/{t['match_id']}")
+        self.watch.goto(f"{hub_process.url}/watch/{t['match_id']}")
         self.watch.wait_for_selector("#match .scoreline")
         self.com = guard.attach(context.new_page())
         self.com.set_viewport_size({"width": 1440, "height": 900})
-        self.com.goto(f"{hub.url}/commentator/{t['match_id']}")
+        self.com.goto(f"{hub_process.url}/commentator/{t['match_id']}")
         self.com.wait_for_selector("#match .scoreline")
         self.board = guard.attach(context.new_page())
         self.board.set_viewport_size({"width": 1920, "height": 1080})
-        self.board.goto(f"{hub.url}/board/{t['tid']}")
+        self.board.goto(f"{hub_process.url}/board/{t['tid']}")
         self.cell = f".cell[data-table='{t['table_id']}']"
         self.board.wait_for_selector(f"{self.cell} .pl-row")
         self.overlay = guard.attach(context.new_page())
         self.overlay.set_viewport_size({"width": 1280, "height": 720})
-        self.overlay.goto(f"{hub.url}/overlay/{t['table_id']}")
+        self.overlay.goto(f"{hub_process.url}/overlay/{t['table_id']}")
         self.overlay.wait_for_selector("#bug .row")
 
     def version(self, v: int) -> None:
@@ -120,9 +122,10 @@ def text(page: Any, sel: str) -> str:
 def test_chase_nine_three_players_foul_pays_upper_and_snooker_pass(
     watch_gateway: Hub, context: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "chase_nine", [("a", "Zheng Yubo"), ("b", "杨帆 Yang Fan"), ("c", XSS_NAME)], {"racks": 5})
-    p = Pages(context, guard, hub, t)
+    hub_process = watch_gateway
+    players = [("a", "Zheng Yubo"), ("b", "杨帆 Yang Fan"), ("c", XSS_NAME)]
+    t = new_match(hub_process, "chase_nine", players, {"racks": 5})
+    p = Pages(context, guard, hub_process, t)
 
     # Six orders are offered for three players; the referee picks b → c → a (b breaks).
     p.tablet.wait_for_selector("#start:not(.hidden)")
@@ -194,10 +197,15 @@ def test_chase_nine_three_players_foul_pays_upper_and_snooker_pass(
 
 # ------------------------------------------------------------------ wpa_nine
 def test_wpa_nine_push_out_pass_then_scratch(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "wpa_nine", [("a", "Shane Van Boening"), ("b", "Ko Pin-yi")], {"race_to": 9},
-                  {"shot_clock": {"shot_s": 45, "extension_s": 30}})
-    p = Pages(context, guard, hub, t)
+    hub_process = watch_gateway
+    t = new_match(
+        hub_process,
+        "wpa_nine",
+        [("a", "Shane Van Boening"), ("b", "Ko Pin-yi")],
+        {"race_to": 9},
+        {"shot_clock": {"shot_s": 45, "extension_s": 30}},
+    )
+    p = Pages(context, guard, hub_process, t)
     p.tablet.click("#start [data-breaker='a']")
     p.version(1)
 
@@ -247,10 +255,15 @@ def test_wpa_nine_push_out_pass_then_scratch(watch_gateway: Hub, context: Any, g
 
 # ------------------------------------------------------------------ chinese_eight
 def test_chinese_eight_timeout_then_break_and_groups(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "chinese_eight", [("a", "Zheng Yubo"), ("b", "Wang Can")], {"race_to": 6},
-                  {"shot_clock": {"shot_s": 40, "break_s": 40}})
-    p = Pages(context, guard, hub, t)
+    hub_process = watch_gateway
+    t = new_match(
+        hub_process,
+        "chinese_eight",
+        [("a", "Zheng Yubo"), ("b", "Wang Can")],
+        {"race_to": 6},
+        {"shot_clock": {"shot_s": 40, "break_s": 40}},
+    )
+    p = Pages(context, guard, hub_process, t)
     p.tablet.click("#start [data-breaker='a']")
     p.version(1)
 
@@ -286,8 +299,7 @@ def test_chinese_eight_timeout_then_break_and_groups(watch_gateway: Hub, context
     p.tablet.wait_for_selector("#reject:not(.hidden)")
     assert "The rules do not allow that now." in text(p.tablet, "#reject")
     running = int(text(p.tablet, "#shot-clock"))
-    time.sleep(1.2)
-    assert int(text(p.tablet, "#shot-clock")) < running
+    wait_until(lambda: int(text(p.tablet, "#shot-clock")) < running, 5, "the resumed clock counting down")
 
     # The break: any ball first; the 2 and the 10 go down: legal, the table stays open, a shoots on.
     stroke(p.tablet, first=1, pocketed=(2, 10), breaks=4)
@@ -319,10 +331,15 @@ def test_chinese_eight_timeout_then_break_and_groups(watch_gateway: Hub, context
 def test_shot_clock_counts_down_with_warning_on_tablet_and_board(
     watch_gateway: Hub, context: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "golden_nine", [("a", "Zheng Yubo"), ("b", "Yang Fan")], {"racks": 9},
-                  {"shot_clock": {"shot_s": 12, "break_s": 12, "extension_s": 30}})
-    p = Pages(context, guard, hub, t)
+    hub_process = watch_gateway
+    t = new_match(
+        hub_process,
+        "golden_nine",
+        [("a", "Zheng Yubo"), ("b", "Yang Fan")],
+        {"racks": 9},
+        {"shot_clock": {"shot_s": 12, "break_s": 12, "extension_s": 30}},
+    )
+    p = Pages(context, guard, hub_process, t)
     tablet, board = p.tablet, p.board
     clock = f"{p.cell} .shotclock"
     assert text(tablet, "#shot-clock") == "" and text(board, clock) == ""  # no clock before the start
@@ -342,9 +359,7 @@ def test_shot_clock_counts_down_with_warning_on_tablet_and_board(
     color = tablet.locator("#shot-clock").evaluate("e => getComputedStyle(e).color")
     assert color != board.locator(f"{p.cell} .pl-row .score").first.evaluate("e => getComputedStyle(e).color")
     a = int(text(tablet, "#shot-clock"))
-    time.sleep(1.1)
-    b = int(text(tablet, "#shot-clock"))
-    assert b < a, (a, b)
+    wait_until(lambda: int(text(tablet, "#shot-clock")) < a, 5, "the clock counting down past the warning")
     shot(tablet, "shotclock-tablet-warn")
     shot(board, "shotclock-board-warn")
 
@@ -379,8 +394,8 @@ def test_board_sixteen_tables_of_every_discipline(watch_gateway: Hub, context: A
     everything fits 1920x1080 without scrolling, and every score is shown."""
     import httpx
 
-    hub = watch_gateway
-    tid = hub.tournament(f"Hall {uuid.uuid4().hex[:4]}")
+    hub_process = watch_gateway
+    tid = hub_process.tournament(f"Hall {uuid.uuid4().hex[:4]}")
     kinds = [
         (
             "golden_nine",
@@ -410,19 +425,31 @@ def test_board_sixteen_tables_of_every_discipline(watch_gateway: Hub, context: A
     tables = []
     for i in range(16):
         disc, players, fmt, start = kinds[i % 4]
-        tb = hub.table(tid, f"Table {i + 1}")
-        m = hub.post("/api/matches", {"tournament_id": tid, "table_id": tb["id"], "discipline": disc,
-                                      "players": [{"id": a, "name": n} for a, n in players], "format": fmt,
-                                      "options": {"shot_clock": {"shot_s": 45, "break_s": 45}}})
+        tb = hub_process.table(tid, f"Table {i + 1}")
+        m = hub_process.post(
+            "/api/matches",
+            {
+                "tournament_id": tid,
+                "table_id": tb["id"],
+                "discipline": disc,
+                "players": [{"id": a, "name": n} for a, n in players],
+                "format": fmt,
+                "options": {"shot_clock": {"shot_s": 45, "break_s": 45}},
+            },
+        )
         tables.append((tb, m, disc))
         if i < 12:
             env = {"id": uuid.uuid4().hex, "match_id": m["id"], "command": start}
-            r = httpx.post(f"{hub.url}/api/matches/{m['id']}/commands", json=env,
-                           headers={"Authorization": f"Bearer {tb['token']}"}, timeout=10)
+            r = httpx.post(
+                f"{hub_process.url}/api/matches/{m['id']}/commands",
+                json=env,
+                headers={"Authorization": f"Bearer {tb['token']}"},
+                timeout=10,
+            )
             assert r.status_code == 200, r.text
     board = guard.attach(context.new_page())
     board.set_viewport_size({"width": 1920, "height": 1080})
-    board.goto(f"{hub.url}/board/{tid}")
+    board.goto(f"{hub_process.url}/board/{tid}")
     for tb, _, disc in tables:
         board.wait_for_selector(f".cell[data-table='{tb['id']}'] .pl-row .score")
         n = board.locator(f".cell[data-table='{tb['id']}'] .pl-row").count()

@@ -14,9 +14,11 @@ from .conftest import ADMIN_TOKEN, Hub, PageWatch, shot
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
-def open_registration(hub: Hub, **registration: Any) -> str:
-    tid = hub.tournament("Spring Open 春季公开赛")
-    r = httpx.patch(f"{hub.url}/api/tournaments/{tid}", json={"registration": registration}, headers=ADMIN, timeout=10)
+def open_registration(hub_process: Hub, **registration: Any) -> str:
+    tid = hub_process.tournament("Spring Open 春季公开赛")
+    r = httpx.patch(
+        f"{hub_process.url}/api/tournaments/{tid}", json={"registration": registration}, headers=ADMIN, timeout=10
+    )
     assert r.status_code == 200, r.text
     return tid
 
@@ -25,16 +27,17 @@ def phone(browser: Any, locale: str) -> Any:
     return browser.new_context(locale=locale, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
 
 
-def test_sign_up_waitlist_promotion_check_in_and_cancel(hub: Hub, browser: Any) -> None:
+def test_sign_up_waitlist_promotion_check_in_and_cancel(hub_process: Hub, browser: Any) -> None:
     now = int(time.time() * 1000)
-    tid = open_registration(hub, open=True, auto_accept=True, cap=1,
-                            check_in={"opens_at": now - 1000, "closes_at": now + 3_600_000})
-    first = httpx.post(f"{hub.url}/api/tournaments/{tid}/entries", json={"name": "Ann"}, timeout=10).json()
+    tid = open_registration(
+        hub_process, open=True, auto_accept=True, cap=1, check_in={"opens_at": now - 1000, "closes_at": now + 3_600_000}
+    )
+    first = httpx.post(f"{hub_process.url}/api/tournaments/{tid}/entries", json={"name": "Ann"}, timeout=10).json()
     ctx = phone(browser, "en-US")
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        page.goto(f"{hub.url}/enter/{tid}")
+        page.goto(f"{hub_process.url}/enter/{tid}")
         page.wait_for_selector("#en-form:not(.hidden)")
         assert "Spring Open" in page.inner_text("#en-heading")
         assert "1 of 1 places taken" in page.inner_text("#en-info")
@@ -49,8 +52,9 @@ def test_sign_up_waitlist_promotion_check_in_and_cancel(hub: Hub, browser: Any) 
         shot(page, "enter-waitlisted-en")
         link = page.url
         # Ann cancels: Bob moves up by himself (the page reads the entry again)
-        r = httpx.delete(f"{hub.url}/api/entries/self", headers={"Authorization": f"Bearer {first['secret']}"},
-                         timeout=10)
+        r = httpx.delete(
+            f"{hub_process.url}/api/entries/self", headers={"Authorization": f"Bearer {first['secret']}"}, timeout=10
+        )
         assert r.status_code == 200
         page.wait_for_selector("#en-status[data-status='accepted']", timeout=15_000)
         assert page.is_visible("#en-promoted") and "Check-in closes in" in page.inner_text("#en-countdown")
@@ -73,17 +77,17 @@ def test_sign_up_waitlist_promotion_check_in_and_cancel(hub: Hub, browser: Any) 
         ctx.close()
 
 
-def test_the_page_in_chinese_and_a_closed_registration(hub: Hub, browser: Any) -> None:
-    tid = open_registration(hub, open=True)
-    closed = open_registration(hub, open=False)
+def test_the_page_in_chinese_and_a_closed_registration(hub_process: Hub, browser: Any) -> None:
+    tid = open_registration(hub_process, open=True)
+    closed = open_registration(hub_process, open=False)
     ctx = phone(browser, "zh-CN")
     guard = PageWatch()
     try:
         page = guard.attach(ctx.new_page())
-        page.goto(f"{hub.url}/enter/{closed}")
+        page.goto(f"{hub_process.url}/enter/{closed}")
         page.wait_for_selector("body[data-ready='1']")
         assert page.is_hidden("#en-form") and "报名尚未开始" in page.inner_text("#en-info")
-        page.goto(f"{hub.url}/enter/{tid}")
+        page.goto(f"{hub_process.url}/enter/{tid}")
         page.wait_for_selector("#en-form:not(.hidden)")
         assert page.inner_text("#en-submit") == "报名"
         shot(page, "enter-form-zh")
@@ -96,11 +100,11 @@ def test_the_page_in_chinese_and_a_closed_registration(hub: Hub, browser: Any) -
         shot(page, "enter-pending-zh")
         secret = page.url.split("#secret=", 1)[1]
         # the same name and contact again: refused in Chinese
-        page.goto(f"{hub.url}/enter/{tid}?lang=zh-CN")
+        page.goto(f"{hub_process.url}/enter/{tid}?lang=zh-CN")
         page.wait_for_selector("#en-status[data-status='pending']")  # kept in this browser
         assert page.url.endswith(f"#secret={secret}")
         page.evaluate("localStorage.clear()")
-        page.goto(f"{hub.url}/enter/{tid}")
+        page.goto(f"{hub_process.url}/enter/{tid}")
         page.wait_for_selector("#en-form:not(.hidden)")
         page.fill("#en-name", "王 也")
         page.fill("#en-club", "龙门台球")

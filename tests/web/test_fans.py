@@ -44,16 +44,16 @@ def bracket_ready(page: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def shapes(hub: Hub) -> dict[str, Any]:
+def shapes(hub_process: Hub) -> dict[str, Any]:
     """Draw structures made once by the hub (16 and 64 players, no tables), played here."""
-    de16 = draw_projection(hub.url, 16, "double_elimination", name="Sixteen")
-    se64 = draw_projection(hub.url, 64, "single_elimination", name="Sixty-four")
+    de16 = draw_projection(hub_process.url, 16, "double_elimination", name="Sixteen")
+    se64 = draw_projection(hub_process.url, 64, "single_elimination", name="Sixty-four")
     return {"de16": de16, "se64": se64}
 
 
 # ------------------------------------------------------------------------------ Find a player
 @pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("tablet", "zh"), ("tv", "en")])
-def test_search_highlights_scrolls_to_the_next_match_and_links(hub: Hub, browser: Any, guard: PageWatch,
+def test_search_highlights_scrolls_to_the_next_match_and_links(hub_process: Hub, browser: Any, guard: PageWatch,
                                                                shapes: dict[str, Any], size: str, lang: str) -> None:
     proj = play_out(shapes["se64"], upto=40)  # round 1 played, round 2 under way
     seed = {p["id"]: p["seed"] for p in proj["players"]}
@@ -61,7 +61,7 @@ def test_search_highlights_scrolls_to_the_next_match_and_links(hub: Hub, browser
              for pid in m["players"]]
     target = next(p for p in proj["players"] if p["id"] == max(ready, key=lambda x: seed[x]))
     assert target["seed"] >= 10  # a name no other contains
-    page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", size, lang, proj)
+    page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{proj['id']}", size, lang, proj)
     bracket_ready(page)
     box = page.locator("#player-search")
     assert box.get_attribute("placeholder") == FIND[lang]
@@ -101,16 +101,16 @@ def test_search_highlights_scrolls_to_the_next_match_and_links(hub: Hub, browser
     page.context.close()
 
 
-def test_search_ignores_width_and_every_space(hub: Hub, browser: Any, guard: PageWatch) -> None:
+def test_search_ignores_width_and_every_space(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
     """Names as Chinese organisers type them: an ideographic space (U+3000) inside a name, full-width
     Latin letters, a club with a space. The search folds them all the same way (ui.js foldName):
     "李明" finds "李　明", "yang fan" finds "ＹＡＮＧ Fan", and the other way round."""
     entries = [{"name": "李　明"}, {"name": "ＹＡＮＧ Fan"}, {"name": "Wu Jiaqing", "club": "上海　浦东"},
                {"name": "李明华"}]
-    ev = Event(hub, entries, tables=0, name="Folds")
+    ev = Event(hub_process, entries, tables=0, name="Folds")
     ev.draw("single_elimination")
     ids = {p["name"]: p["id"] for p in ev.players}
-    page, _ = open_page(browser, guard, f"{hub.url}/bracket/{ev.tid}", "phone", "zh")
+    page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{ev.tid}", "phone", "zh")
     bracket_ready(page)
     box = page.locator("#player-search")
     li, yang, wu = ["李　明", "李明华"], ["ＹＡＮＧ Fan"], ["Wu Jiaqing"]
@@ -124,12 +124,12 @@ def test_search_ignores_width_and_every_space(hub: Hub, browser: Any, guard: Pag
     page.context.close()
 
 
-def test_search_finds_a_player_in_a_folded_round(hub: Hub, browser: Any, guard: PageWatch,
+def test_search_finds_a_player_in_a_folded_round(hub_process: Hub, browser: Any, guard: PageWatch,
                                                   shapes: dict[str, Any]) -> None:
     """A finished 64-player bracket on a phone folds its early rounds; a player out in round 1 is
     found there: the round opens and the match is scrolled to."""
     proj = play_out(shapes["se64"])
-    page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", "phone", "en", proj)
+    page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{proj['id']}", "phone", "en", proj)
     bracket_ready(page)
     assert page.locator("#br-winners .round.folded[data-round='W1']").count() == 1
     page.fill("#player-search", "Player 64")
@@ -148,16 +148,16 @@ def test_search_finds_a_player_in_a_folded_round(hub: Hub, browser: Any, guard: 
 @pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("tablet", "zh")])
 def test_player_page_follows_the_call_and_the_score_live(watch_gateway: Hub, browser: Any, guard: PageWatch,
                                                          size: str, lang: str) -> None:
-    hub = watch_gateway
+    hub_process = watch_gateway
     entries = [{"name": n, "club": "Shanghai" if i % 2 else None, "seed": i + 1} for i, n in enumerate(NAMES[:4])]
-    ev = Event(hub, entries, tables=1, name="Cup")
+    ev = Event(hub_process, entries, tables=1, name="Cup")
     ev.draw("single_elimination", seeding="seeded")
     (on_table,) = ev.called()
     waiting = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "ready")
     me = waiting["players"][0]
     name = next(p["name"] for p in ev.players if p["id"] == me)
     opponent = next(p["name"] for p in ev.players if p["id"] == waiting["players"][1])
-    page, _ = open_page(browser, guard, f"{hub.url}/player/{ev.tid}/{me}", size, lang)
+    page, _ = open_page(browser, guard, f"{hub_process.url}/player/{ev.tid}/{me}", size, lang)
     page.wait_for_selector("#pl-next[data-state='ready']")
     assert page.inner_text("#pl-name") == name and page.locator("#pl-name").evaluate("n => n.tagName") == "BDI"
     assert page.inner_text("#pl-seed") == ("Seed 2" if lang == "en" else "2 号种子")
@@ -198,7 +198,7 @@ def test_player_page_follows_the_call_and_the_score_live(watch_gateway: Hub, bro
     page.context.close()
 
 
-def test_player_page_waits_for_the_winner_of_a_match(hub: Hub, browser: Any, guard: PageWatch,
+def test_player_page_waits_for_the_winner_of_a_match(hub_process: Hub, browser: Any, guard: PageWatch,
                                                      shapes: dict[str, Any]) -> None:
     proj = play_out(shapes["se64"], upto=33)  # round 1 and one match of round 2
     w2 = next(m for m in proj["draw"]["matches"] if m["round"] == "W2" and m["status"] == "finished")
@@ -206,7 +206,7 @@ def test_player_page_waits_for_the_winner_of_a_match(hub: Hub, browser: Any, gua
     r3 = next(m for m in proj["draw"]["matches"] if m["key"] == w2["winner_to"])
     feeding = [m["key"] for m in proj["draw"]["matches"] if m["winner_to"] == r3["key"]]
     other = next(k for k in feeding if k != w2["key"])
-    page, fake = open_page(browser, guard, f"{hub.url}/player/{proj['id']}/{me}", "phone", "en", proj)
+    page, fake = open_page(browser, guard, f"{hub_process.url}/player/{proj['id']}/{me}", "phone", "en", proj)
     page.wait_for_selector("#pl-next[data-state='waiting']")
     assert page.inner_text("#next-state") == f"Waiting for the winner of {other}"
     assert page.locator("#pl-list .pl-m").count() == 3  # W1, W2 and the one to come
@@ -215,8 +215,8 @@ def test_player_page_waits_for_the_winner_of_a_match(hub: Hub, browser: Any, gua
 
 
 def test_follow_announces_the_call_after_an_hour_idle(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES[:4])], tables=1, name="Late night")
+    hub_process = watch_gateway
+    ev = Event(hub_process, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES[:4])], tables=1, name="Late night")
     ev.draw("single_elimination", seeding="seeded")
     (on_table,) = ev.called()
     waiting = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "ready")
@@ -227,7 +227,7 @@ def test_follow_announces_the_call_after_an_hour_idle(watch_gateway: Hub, browse
     sockets: list[Any] = []
     page.on("websocket", lambda ws: sockets.append(ws))
     page.clock.install()
-    page.goto(f"{hub.url}/player/{ev.tid}/{me}")
+    page.goto(f"{hub_process.url}/player/{ev.tid}/{me}")
     page.wait_for_selector("body[data-conn='live'] #pl-next[data-state='ready']")
     page.click("#follow")
     assert page.get_attribute("#follow", "aria-pressed") == "true"
@@ -275,11 +275,11 @@ def expected_lines(proj: dict[str, Any], stage: int | None = None) -> dict[str, 
 
 
 @pytest.mark.parametrize(("size", "lang"), [("tablet", "en"), ("tv", "zh"), ("phone", "zh")])
-def test_connector_lines_join_every_round(hub: Hub, browser: Any, guard: PageWatch, shapes: dict[str, Any],
+def test_connector_lines_join_every_round(hub_process: Hub, browser: Any, guard: PageWatch, shapes: dict[str, Any],
                                           size: str, lang: str) -> None:
     proj = play_out(shapes["de16"])  # finished, with the grand final's reset
     assert any(m["key"] == "GF2" for m in proj["draw"]["matches"])
-    page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", size, lang, proj)
+    page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{proj['id']}", size, lang, proj)
     bracket_ready(page)
     folded = set(page.locator(".round.folded").evaluate_all("ns => ns.map(n => n.dataset.round)"))
     if size != "phone":
@@ -304,11 +304,11 @@ def test_connector_lines_join_every_round(hub: Hub, browser: Any, guard: PageWat
     page.context.close()
 
 
-def test_both_stages_are_drawn_with_their_lines(hub: Hub, browser: Any, guard: PageWatch,
+def test_both_stages_are_drawn_with_their_lines(hub_process: Hub, browser: Any, guard: PageWatch,
                                                 shapes: dict[str, Any]) -> None:
     proj = two_stage(play_out(shapes["de16"], upto=12))
     for size, lang in (("tv", "en"), ("phone", "zh")):
-        page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", size, lang, proj)
+        page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{proj['id']}", size, lang, proj)
         bracket_ready(page)
         assert page.locator(".br-stage").count() == 2
         assert page.inner_text("#stage-2 .stage-title").startswith("Stage 2" if lang == "en" else "第2阶段")
@@ -328,7 +328,7 @@ def test_both_stages_are_drawn_with_their_lines(hub: Hub, browser: Any, guard: P
     assert not guard.errors
 
 
-def test_a_right_to_left_name_keeps_its_marks_after_it(hub: Hub, browser: Any, guard: PageWatch,
+def test_a_right_to_left_name_keeps_its_marks_after_it(hub_process: Hub, browser: Any, guard: PageWatch,
                                                        shapes: dict[str, Any]) -> None:
     """The winner's ✓ sits after the name, outside its isolation (inside it, a right-to-left name
     put it on the name's left), and stays in view when a long name is cut short."""
@@ -336,7 +336,7 @@ def test_a_right_to_left_name_keeps_its_marks_after_it(hub: Hub, browser: Any, g
     for i, pl in enumerate(proj["players"]):
         pl["name"] = f"محمد Ali {i + 1}" if i % 2 else f"Kelly Fisher-Longname-Longname {i + 1}"
     for size in ("tv", "phone"):
-        page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", size, "en", proj)
+        page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{proj['id']}", size, "en", proj)
         bracket_ready(page)
         rows = page.locator("#br-winners .round[data-round='W1'] .bm-p.winner").evaluate_all("""ns => ns.map(n => {
             const name = n.querySelector('bdi.name').getBoundingClientRect();
@@ -351,12 +351,14 @@ def test_a_right_to_left_name_keeps_its_marks_after_it(hub: Hub, browser: Any, g
 
 
 @pytest.mark.parametrize("size", ["phone", "tablet", "tv"])
-def test_no_column_is_cut_off(hub: Hub, browser: Any, guard: PageWatch, shapes: dict[str, Any], size: str) -> None:
+def test_no_column_is_cut_off(
+    hub_process: Hub, browser: Any, guard: PageWatch, shapes: dict[str, Any], size: str
+) -> None:
     """Every round can be reached whole: the page never scrolls sideways, a bracket wider than the
     screen scrolls in its own box with a cue at the edge and a tab per round, and a column is never
     wider than that box."""
     proj = play_out(shapes["de16"], upto=14)
-    page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", size, "en", proj)
+    page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{proj['id']}", size, "en", proj)
     bracket_ready(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     for section in ("winners", "losers"):
@@ -401,12 +403,12 @@ def selected_tabs_whole(page: Any) -> None:
         assert box["x"] - 1 <= sel["x"] and sel["x"] + sel["width"] <= box["x"] + box["width"] + 1, (sel, box)
 
 
-def test_a_finished_256_player_bracket_on_a_phone(hub: Hub, browser: Any, guard: PageWatch) -> None:
+def test_a_finished_256_player_bracket_on_a_phone(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
     """At most 3,000 px tall, with round tabs; its render time printed (bench/bracket_render.py
     holds the target). Half played, it opens each bracket at the round being played, its tab in view."""
-    drawn = draw_projection(hub.url, 256, "double_elimination", name="Two five six")
+    drawn = draw_projection(hub_process.url, 256, "double_elimination", name="Two five six")
     midway = play_out(drawn, upto=470)  # the losers bracket at its round 6
-    half, _ = open_page(browser, guard, f"{hub.url}/bracket/{drawn['id']}", "phone", "zh", midway)
+    half, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{drawn['id']}", "phone", "zh", midway)
     bracket_ready(half)
     assert half.get_attribute("#br-losers [aria-selected='true']", "data-round") in ("L5", "L6")
     selected_tabs_whole(half)
@@ -415,13 +417,15 @@ def test_a_finished_256_player_bracket_on_a_phone(hub: Hub, browser: Any, guard:
     assert proj["draw"]["status"] == "finished"
     for lang in ("en", "zh"):
         t0 = time.monotonic()
-        page, _ = open_page(browser, guard, f"{hub.url}/bracket/{proj['id']}", "phone", lang, proj)
+        page, _ = open_page(browser, guard, f"{hub_process.url}/bracket/{proj['id']}", "phone", lang, proj)
         bracket_ready(page)
         wall = time.monotonic() - t0
         height = page.evaluate("document.documentElement.scrollHeight")
         render_ms = int(page.evaluate("document.body.dataset.renderMs"))
-        print(f"\n256-player double elimination, finished, phone {lang}: {height} px tall, render {render_ms} ms, "
-              f"page open to drawn {wall:.2f} s")
+        print(
+            f"\n256-player double elimination, finished, phone {lang}: {height} px tall, render {render_ms} ms, "
+            f"page open to drawn {wall:.2f} s"
+        )
         assert height <= 3000
         assert page.locator("#br-winners [role='tab']").count() == 8 + 2  # W1-W8, GF, GF2
         assert page.locator("#br-losers [role='tab']").count() == 14
@@ -431,20 +435,22 @@ def test_a_finished_256_player_bracket_on_a_phone(hub: Hub, browser: Any, guard:
         shot(page, f"fans-256-phone-{lang}")
         # a folded round opens from its tab
         page.locator("#br-winners [role='tab'][data-round='W1']").click()
-        page.wait_for_selector("#br-winners .round[data-round='W1']:not(.folded) .bm[data-key='W1-128']",
-                               state="attached")
+        page.wait_for_selector(
+            "#br-winners .round[data-round='W1']:not(.folded) .bm[data-key='W1-128']", state="attached"
+        )
         page.context.close()
     assert not guard.errors
 
 
 # ------------------------------------------------------------------------------ the board
 @pytest.mark.parametrize(("size", "lang"), [("tv", "en"), ("phone", "zh"), ("tablet", "en")])
-def test_board_announces_every_new_call(watch_gateway: Hub, browser: Any, guard: PageWatch,
-                                        size: str, lang: str) -> None:
-    hub = watch_gateway
-    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES)], tables=2, name="Hall")
+def test_board_announces_every_new_call(
+    watch_gateway: Hub, browser: Any, guard: PageWatch, size: str, lang: str
+) -> None:
+    hub_process = watch_gateway
+    ev = Event(hub_process, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES)], tables=2, name="Hall")
     ev.draw("single_elimination", seeding="seeded", match=CLOCKED)
-    page, _ = open_page(browser, guard, f"{hub.url}/board/{ev.tid}", size, lang, clock=True)
+    page, _ = open_page(browser, guard, f"{hub_process.url}/board/{ev.tid}", size, lang, clock=True)
     page.wait_for_selector("body[data-conn='live'] .cell .pl-row")
     # the calls already on the tables when the board opens are not news
     assert page.locator("#call-announce.on").count() == 0
@@ -465,12 +471,14 @@ def test_board_announces_every_new_call(watch_gateway: Hub, browser: Any, guard:
     page.wait_for_selector("#call-announce:not(.on)", state="attached")
     # the phone: a list (one column, whole names), not the TV grid
     cells = page.locator(".cell").evaluate_all(
-        "ns => ns.map(n => n.getBoundingClientRect()).map(r => [r.x, r.y, r.width])")
+        "ns => ns.map(n => n.getBoundingClientRect()).map(r => [r.x, r.y, r.width])"
+    )
     if size == "phone":
         assert len({round(x) for x, _, _ in cells}) == 1 and cells[1][1] > cells[0][1]
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         cut = page.locator(".pl-row .name").evaluate_all(
-            "ns => ns.filter(n => n.scrollWidth > n.clientWidth + 1).length")
+            "ns => ns.filter(n => n.scrollWidth > n.clientWidth + 1).length"
+        )
         assert cut == 0
         labels = page.locator(".pl-labels").first.evaluate("n => n.getBoundingClientRect().height")
         assert labels < 20  # one line, not wrapped
@@ -487,14 +495,16 @@ def test_board_announces_every_new_call(watch_gateway: Hub, browser: Any, guard:
     page.context.close()
 
 
-def test_player_through_to_the_second_stage(hub: Hub, browser: Any, guard: PageWatch, shapes: dict[str, Any]) -> None:
+def test_player_through_to_the_second_stage(
+    hub_process: Hub, browser: Any, guard: PageWatch, shapes: dict[str, Any]
+) -> None:
     """A player who went through the first stage is told so while the knockout waits for its draw."""
     proj = two_stage(play_out(shapes["de16"]))
     by_key = {m["key"]: m for m in proj["draw"]["matches"]}
     through = [by_key["W3-1"]["winner"], by_key["W3-2"]["winner"], by_key["L4-1"]["winner"], by_key["L4-2"]["winner"]]
     proj["draw"]["stages"][0].update(status="finished", advanced=through)
     for lang, text in (("en", "Through to stage 2: waiting for its draw"), ("zh", "晋级第2阶段：等待对阵")):
-        page, _ = open_page(browser, guard, f"{hub.url}/player/{proj['id']}/{through[0]}", "phone", lang, proj)
+        page, _ = open_page(browser, guard, f"{hub_process.url}/player/{proj['id']}/{through[0]}", "phone", lang, proj)
         page.wait_for_selector("#pl-next[data-state='waiting']")
         assert page.inner_text("#next-state") == text
         assert page.locator("#pl-list .pl-m").count() == 3  # W1, W2, W3 of the first stage

@@ -18,9 +18,9 @@ NAMES = ["Zheng Yubo", "杨帆 Yang Fan", "Wu Jiaqing", "Ko Pin-yi"]
 
 
 @pytest.mark.parametrize(("granted", "locale"), [(True, "en-US"), (False, "zh-CN")])
-def test_a_followed_players_call_reaches_the_phone_within_3_s(hub: Hub, browser: Any, guard: PageWatch,
+def test_a_followed_players_call_reaches_the_phone_within_3_s(hub_process: Hub, browser: Any, guard: PageWatch,
                                                              granted: bool, locale: str) -> None:
-    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES)], tables=1, name="Call me")
+    ev = Event(hub_process, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES)], tables=1, name="Call me")
     ev.draw("single_elimination", seeding="seeded")
     (on_table,) = ev.called()
     waiting = next(m for m in ev.get()["draw"]["matches"] if m["status"] == "ready")
@@ -30,7 +30,7 @@ def test_a_followed_players_call_reaches_the_phone_within_3_s(hub: Hub, browser:
     ctx.add_init_script("window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };")
     try:
         page = guard.attach(ctx.new_page())
-        page.goto(f"{hub.url}/player/{ev.tid}/{me}")
+        page.goto(f"{hub_process.url}/player/{ev.tid}/{me}")
         page.wait_for_selector("body[data-conn='live'] #pl-next[data-state='ready']")
         page.click("#follow")
         assert (page.evaluate("Notification.permission") == "granted") == granted

@@ -26,8 +26,8 @@ PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 
 
-def _last_shot(hub: Hub, mid: str) -> dict[str, Any]:
-    return [e for e in events(hub, mid) if e["kind"] == "shot"][-1]["data"]
+def _last_shot(hub_process: Hub, mid: str) -> dict[str, Any]:
+    return [e for e in events(hub_process, mid) if e["kind"] == "shot"][-1]["data"]
 
 
 def _pocket(page: Any, *balls: int, first: int | None = None) -> None:
@@ -44,16 +44,16 @@ def _enter(page: Any, v: int) -> None:
     no_reject(page)
 
 
-def _screens(context: Any, guard: PageWatch, hub: Hub, t: dict[str, Any]) -> dict[str, Any]:
+def _screens(context: Any, guard: PageWatch, hub_process: Hub, t: dict[str, Any]) -> dict[str, Any]:
     board = guard.attach(context.new_page())
     board.set_viewport_size(TV)
-    board.goto(f"{hub.url}/board/{t['tid']}")
+    board.goto(f"{hub_process.url}/board/{t['tid']}")
     overlay = guard.attach(context.new_page())
     overlay.set_viewport_size({"width": 1280, "height": 720})
-    overlay.goto(f"{hub.url}/overlay/{t['table_id']}")
+    overlay.goto(f"{hub_process.url}/overlay/{t['table_id']}")
     com = guard.attach(context.new_page())
     com.set_viewport_size({"width": 1440, "height": 900})
-    com.goto(f"{hub.url}/commentator/{t['match_id']}")
+    com.goto(f"{hub_process.url}/commentator/{t['match_id']}")
     com.wait_for_selector("#match .scoreline")
     return {"board": board, "overlay": overlay, "com": com}
 
@@ -61,10 +61,10 @@ def _screens(context: Any, guard: PageWatch, hub: Hub, t: dict[str, Any]) -> dic
 def test_eight_ball_call_is_one_tap_and_every_screen_shows_groups_and_the_call(
     watch_gateway: Hub, context: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "wpa_eight", fmt={"race_to": 3})
-    tablet = open_tablet(context, guard, hub, t)
-    screens = _screens(context, guard, hub, t)
+    hub_process = watch_gateway
+    t = new_match(hub_process, "wpa_eight", fmt={"race_to": 3})
+    tablet = open_tablet(context, guard, hub_process, t)
+    screens = _screens(context, guard, hub_process, t)
     start(tablet)  # v1
     # The break: no call is asked (a break is never called); four rails, nothing down.
     assert tablet.locator("#call-row").count() == 0
@@ -75,8 +75,8 @@ def test_eight_ball_call_is_one_tap_and_every_screen_shows_groups_and_the_call(
     _pocket(tablet, 3, first=3)
     assert tablet.locator("#call-row [data-call='3'].on").count() == 1  # marked by the pocket tap itself
     _enter(tablet, 3)
-    assert _last_shot(hub, t["match_id"])["called"] == 3
-    proj = hub.get(f"/api/matches/{t['match_id']}")
+    assert _last_shot(hub_process, t["match_id"])["called"] == 3
+    proj = hub_process.get(f"/api/matches/{t['match_id']}")
     assert proj["last"]["called"] == 3
     assert [p["group"] for p in proj["players"]] == ["stripes", "solids"]
     # Two balls in: the referee taps the called one (one tap), the 1; the other stays down.
@@ -86,7 +86,7 @@ def test_eight_ball_call_is_one_tap_and_every_screen_shows_groups_and_the_call(
     tablet.wait_for_selector("#call-row.ask")  # "Enter stroke" raised the question instead of guessing
     tablet.click("#call-row [data-call='1']")  # the answer enters the stroke
     version(tablet, 4)
-    assert _last_shot(hub, t["match_id"])["called"] == 1
+    assert _last_shot(hub_process, t["match_id"])["called"] == 1
     # Every screen shows the call and the groups.
     board, overlay, com = screens["board"], screens["overlay"], screens["com"]
     com.wait_for_selector("body[data-version='4']")
@@ -117,8 +117,8 @@ def test_eight_ball_call_is_one_tap_and_every_screen_shows_groups_and_the_call(
     shot(tablet, "eight-ball-tablet-phone-zh")
     tablet.click("#call-row [data-call='none']")
     _enter(tablet, 5)
-    assert _last_shot(hub, t["match_id"])["called"] is None
-    proj = hub.get(f"/api/matches/{t['match_id']}")
+    assert _last_shot(hub_process, t["match_id"])["called"] is None
+    proj = hub_process.get(f"/api/matches/{t['match_id']}")
     assert proj["rack"]["shooter"] == "a" and proj["last"]["called"] is None
     overlay.wait_for_selector("body[data-version='5']")
     assert "叫" not in overlay.inner_text("#bug .side")
@@ -128,9 +128,9 @@ def test_eight_ball_call_is_one_tap_and_every_screen_shows_groups_and_the_call(
 def test_ten_ball_push_out_call_and_the_choice_after_a_ball_made_without_a_call(
     watch_gateway: Hub, context: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "wpa_ten", fmt={"race_to": 2})
-    tablet = open_tablet(context, guard, hub, t)
+    hub_process = watch_gateway
+    t = new_match(hub_process, "wpa_ten", fmt={"race_to": 2})
+    tablet = open_tablet(context, guard, hub_process, t)
     start(tablet)  # v1
     tablet.click("#break-counts [data-count='5']")
     _enter(tablet, 2)  # b to play, the push-out offered as in nine-ball
@@ -140,7 +140,7 @@ def test_ten_ball_push_out_call_and_the_choice_after_a_ball_made_without_a_call(
     tablet.click("#fc-grid [data-ball='4']")
     tablet.click("#flag-rail")
     _enter(tablet, 3)
-    assert _last_shot(hub, t["match_id"])["push_out"] is True
+    assert _last_shot(hub_process, t["match_id"])["push_out"] is True
     tablet.wait_for_selector("#pending [data-choice='pass']")
     tablet.click("#pending [data-choice='play']")  # a plays
     version(tablet, 4)
@@ -149,7 +149,7 @@ def test_ten_ball_push_out_call_and_the_choice_after_a_ball_made_without_a_call(
     assert tablet.locator("#call-row [data-call='2'].on").count() == 1
     tablet.click("#call-row [data-call='none']")
     _enter(tablet, 5)
-    assert _last_shot(hub, t["match_id"])["called"] is None
+    assert _last_shot(hub_process, t["match_id"])["called"] is None
     tablet.wait_for_selector("#pending [data-choice='pass']")
     assert "Wang Can" in tablet.inner_text("#pending-title")  # b decides
     tablet.click("#pending [data-choice='pass']")  # a shoots again
@@ -157,9 +157,9 @@ def test_ten_ball_push_out_call_and_the_choice_after_a_ball_made_without_a_call(
     # a runs the 1 then calls the 10 on a combination: the 10 is spotted (not the last ball), a stays
     _pocket(tablet, 10)
     _enter(tablet, 7)
-    data = _last_shot(hub, t["match_id"])
+    data = _last_shot(hub_process, t["match_id"])
     assert data["called"] == 10 and data["pocketed"] == [10]
-    proj = hub.get(f"/api/matches/{t['match_id']}")
+    proj = hub_process.get(f"/api/matches/{t['match_id']}")
     assert 10 in proj["rack"]["on_table"] and proj["rack"]["shooter"] == "a"
     shot(tablet, "ten-ball-tablet")
     tablet.set_viewport_size(PHONE)
@@ -167,13 +167,16 @@ def test_ten_ball_push_out_call_and_the_choice_after_a_ball_made_without_a_call(
     assert not guard.errors and not guard.dialogs, (guard.errors, guard.dialogs)
 
 
-def _pair_phone(context: Any, guard: PageWatch, hub: Hub, table_id: str) -> Any:
+def _pair_phone(context: Any, guard: PageWatch, hub_process: Hub, table_id: str) -> Any:
     """A player's phone (its own browser, in `context`) paired to the table through /pair with the
     desk's 6-digit code."""
-    code = httpx.post(f"{hub.url}/api/tables/{table_id}/pairing", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
-                      timeout=10).json()["code"]
+    code = httpx.post(
+        f"{hub_process.url}/api/tables/{table_id}/pairing",
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        timeout=10,
+    ).json()["code"]
     phone = guard.attach(context.new_page())
-    phone.goto(f"{hub.url}/pair")
+    phone.goto(f"{hub_process.url}/pair")
     phone.fill("#pair-code", code)
     phone.click("#pair-submit")
     phone.wait_for_url(f"**/tablet/{table_id}", timeout=10000)
@@ -184,11 +187,11 @@ def _pair_phone(context: Any, guard: PageWatch, hub: Hub, table_id: str) -> Any:
 def test_a_match_scored_rack_by_rack_on_the_tablet_and_a_paired_phone(
     watch_gateway: Hub, context: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "golden_nine", fmt={"racks": 3}, options={"scoring": "racks"})
-    tablet = open_tablet(context, guard, hub, t)
+    hub_process = watch_gateway
+    t = new_match(hub_process, "golden_nine", fmt={"racks": 3}, options={"scoring": "racks"})
+    tablet = open_tablet(context, guard, hub_process, t)
     phone_ctx = context.browser.new_context(locale="zh-CN", viewport=PHONE, is_mobile=True, has_touch=True)
-    phone = _pair_phone(phone_ctx, guard, hub, t["table_id"])
+    phone = _pair_phone(phone_ctx, guard, hub_process, t["table_id"])
     tablet.wait_for_selector("#start:not(.hidden)")
     tablet.click("#start [data-breaker='a']")  # v1
     version(tablet, 1)
@@ -211,13 +214,13 @@ def test_a_match_scored_rack_by_rack_on_the_tablet_and_a_paired_phone(
     assert phone.locator("#racks [data-winner='a'][disabled]").count() == 1
     phone.click("#racks [data-winner='b']")
     version(phone, 3)
-    racks = hub.get(f"/api/matches/{t['match_id']}")["racks"]
+    racks = hub_process.get(f"/api/matches/{t['match_id']}")["racks"]
     assert [(r["winner"], r["win_type"]) for r in racks] == [("b", "normal"), ("b", "big_gold")]
     # Undo on the tablet takes the big gold back.
     tablet.click("#act-undo")
     tablet.click("#modal-confirm")
     version(tablet, 4)
-    assert len(hub.get(f"/api/matches/{t['match_id']}")["racks"]) == 1
+    assert len(hub_process.get(f"/api/matches/{t['match_id']}")["racks"]) == 1
     # Played to its end from the phone: b, then a with a small gold, then b.
     version(phone, 4)
     for winner, kind, v in (("b", "small_gold", 5), ("a", None, 6)):
@@ -225,7 +228,7 @@ def test_a_match_scored_rack_by_rack_on_the_tablet_and_a_paired_phone(
             phone.click(f"#racks [data-win-type='{kind}']")
         phone.click(f"#racks [data-winner='{winner}']")
         version(phone, v)
-    proj = hub.get(f"/api/matches/{t['match_id']}")
+    proj = hub_process.get(f"/api/matches/{t['match_id']}")
     assert proj["status"] == "finished" and proj["winner"] == "b", proj
     assert [p["score"] for p in proj["players"]] == [4, 11]
     tablet.wait_for_selector("#over:not(.hidden)")
@@ -237,9 +240,9 @@ def test_a_match_scored_rack_by_rack_on_the_tablet_and_a_paired_phone(
 
 
 def test_three_player_rack_scoring_names_who_pays(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "chase_nine", fmt={"racks": 2}, options={"scoring": "racks"})
-    tablet = open_tablet(context, guard, hub, t, size=PHONE)
+    hub_process = watch_gateway
+    t = new_match(hub_process, "chase_nine", fmt={"racks": 2}, options={"scoring": "racks"})
+    tablet = open_tablet(context, guard, hub_process, t, size=PHONE)
     tablet.wait_for_selector("#start:not(.hidden)")
     tablet.click("#start [data-order='a,b,c']")
     version(tablet, 1)
@@ -249,15 +252,18 @@ def test_three_player_rack_scoring_names_who_pays(watch_gateway: Hub, context: A
     shot(tablet, "racks-chase-phone")
     tablet.click("#racks [data-paid-by='a']")
     version(tablet, 2)
-    assert hub.get(f"/api/matches/{t['match_id']}")["racks"][0]["points"] == {"a": -3, "b": 3, "c": 0}
+    assert hub_process.get(f"/api/matches/{t['match_id']}")["racks"][0]["points"] == {"a": -3, "b": 3, "c": 0}
     assert not guard.errors and not guard.dialogs, (guard.errors, guard.dialogs)
 
 
-def _rack_tablet(context: Any, guard: PageWatch, hub: Hub, table: dict[str, Any]) -> Any:
-    code = httpx.post(f"{hub.url}/api/tables/{table['id']}/pairing", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
-                      timeout=10).json()["code"]
-    token = httpx.post(f"{hub.url}/api/pair", json={"code": code}, timeout=10).json()["token"]
-    return open_tablet(context, guard, hub, {"table_id": table["id"], "token": token}, size=TABLET)
+def _rack_tablet(context: Any, guard: PageWatch, hub_process: Hub, table: dict[str, Any]) -> Any:
+    code = httpx.post(
+        f"{hub_process.url}/api/tables/{table['id']}/pairing",
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        timeout=10,
+    ).json()["code"]
+    token = httpx.post(f"{hub_process.url}/api/pair", json={"code": code}, timeout=10).json()["token"]
+    return open_tablet(context, guard, hub_process, {"table_id": table["id"], "token": token}, size=TABLET)
 
 
 def _play_what_is_on(page: Any) -> bool:
@@ -278,12 +284,12 @@ def _play_what_is_on(page: Any) -> bool:
 def test_a_rack_scored_double_elimination_from_the_desk_to_its_champion(
     watch_gateway: Hub, browser: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
+    hub_process = watch_gateway
     desk_ctx = browser.new_context(locale="en-US", viewport={"width": 1366, "height": 900})
     tablets_ctx = browser.new_context(locale="en-US", viewport=TABLET)
     try:
         desk = guard.attach(desk_ctx.new_page())
-        desk.goto(f"{hub.url}/desk")
+        desk.goto(f"{hub_process.url}/desk")
         desk.fill("#signin-token", ADMIN_TOKEN)
         desk.click("#signin-submit")
         desk.wait_for_selector("#tournament-name")
@@ -321,12 +327,15 @@ def test_a_rack_scored_double_elimination_from_the_desk_to_its_champion(
         desk.click("#draw-type-double_elimination")
         desk.click("#start-draw")
         desk.wait_for_selector("#step-run .run-table .rt-match >> nth=1")
-        tour = hub.get(f"/api/tournaments/{tid}")
-        assert tour["draw"]["match"] == {"discipline": "other", "format": {"race_to": 1, "game": "snooker"},
-                                         "options": {}}
-        tablets = [_rack_tablet(tablets_ctx, guard, hub, tb) for tb in tour["tables"]]
+        tour = hub_process.get(f"/api/tournaments/{tid}")
+        assert tour["draw"]["match"] == {
+            "discipline": "other",
+            "format": {"race_to": 1, "game": "snooker"},
+            "options": {},
+        }
+        tablets = [_rack_tablet(tablets_ctx, guard, hub_process, tb) for tb in tour["tables"]]
         for _ in range(120):
-            tour = hub.get(f"/api/tournaments/{tid}")
+            tour = hub_process.get(f"/api/tournaments/{tid}")
             if tour["draw"]["status"] == "finished":
                 break
             for page in tablets:
@@ -336,7 +345,7 @@ def test_a_rack_scored_double_elimination_from_the_desk_to_its_champion(
         assert champion in {p["id"] for p in tour["players"]}
         finished = [m for m in tour["draw"]["matches"] if m["status"] == "finished"]
         assert len(finished) >= 6  # W1 x2, W2, L1, L2, GF (and its reset when the losers' side wins it)
-        desk.goto(f"{hub.url}/desk/{tid}/run")
+        desk.goto(f"{hub_process.url}/desk/{tid}/run")
         desk.wait_for_selector("#step-run")
         shot(desk, "desk-snooker-champion")
         shot(tablets[0], "racks-snooker-tablet-over")

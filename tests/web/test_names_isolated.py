@@ -70,12 +70,12 @@ def isolated_in(page: Any, sel: str, name: str, *, around: bool = False) -> None
         assert any(f["before"] and f["after"] for f in found), (sel, found)
 
 
-def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, guard: PageWatch) -> None:
+def test_tablet_commentator_and_overlay_isolate_names(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
     tour = f"كأس Open {uuid.uuid4().hex[:4]}"
-    t = new_match(hub, players=[("a", RTL), ("b", MIXED)], table_name=TABLE, tournament=tour)
+    t = new_match(hub_process, players=[("a", RTL), ("b", MIXED)], table_name=TABLE, tournament=tour)
     ctx = browser.new_context(locale="en-US", viewport=TABLET)
     try:
-        tab = open_tablet(ctx, guard, hub, t)
+        tab = open_tablet(ctx, guard, hub_process, t)
         tab.wait_for_selector("#start:not(.hidden)")
         isolated_in(tab, "#table-name", TABLE)
         isolated_in(tab, "#table-name", tour)
@@ -87,8 +87,12 @@ def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, gu
         tab.reload()  # the log is kept on the tablet, with the names each line was written with
         tab.wait_for_selector("body[data-conn='live'] #stroke:not(.hidden)")
         isolated_in(tab, "#log .what", RTL, around=True)
-        command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [3], "break_crossings": 3})
-        command(hub, t, {"kind": "shot", "player": "a", "first_contact": None, "pocketed": []})  # no hit: a foul
+        command(
+            hub_process, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [3], "break_crossings": 3}
+        )
+        command(
+            hub_process, t, {"kind": "shot", "player": "a", "first_contact": None, "pocketed": []}
+        )  # no hit: a foul
         tab.wait_for_selector("body[data-version='3']")
         isolated_in(tab, "#verdict-next", MIXED, around=False)  # "杨帆 Yang Fan to play · Ball in hand"
         assert tab.inner_text("#verdict-next").startswith(f"{MIXED} to play")
@@ -102,7 +106,7 @@ def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, gu
         tab.click("#modal-cancel")
 
         com = guard.attach(ctx.new_page())
-        com.goto(f"{hub.url}/commentator/{t['match_id']}")
+        com.goto(f"{hub_process.url}/commentator/{t['match_id']}")
         com.wait_for_selector("#strokes li[data-version='3']")
         com.wait_for_function("t => document.querySelector('#meta').textContent.includes(t)", arg=TABLE)
         isolated_in(com, "#meta", TABLE, around=True)  # "Chinese nine-ball · 9 racks · طاولة 7 · كأس Open …"
@@ -112,17 +116,20 @@ def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, gu
 
         ov = guard.attach(ctx.new_page())
         ov.set_viewport_size({"width": 1280, "height": 720})
-        ov.goto(f"{hub.url}/overlay/{t['table_id']}?title=auto")
-        ov.wait_for_function("t => ((document.querySelector('#bug-title') || {}).textContent || '').includes(t)",
-                             arg=TABLE)
+        ov.goto(f"{hub_process.url}/overlay/{t['table_id']}?title=auto")
+        ov.wait_for_function(
+            "t => ((document.querySelector('#bug-title') || {}).textContent || '').includes(t)", arg=TABLE
+        )
         isolated_in(ov, "#bug .row[data-player='a']", RTL)
         isolated_in(ov, "#bug-title", TABLE)
         isolated_in(ov, "#bug-title", tour, around=False)
         assert ov.inner_text("#bug-title") == f"{tour} · {TABLE}"
 
-        command(hub, t, {"kind": "concede", "player": "b", "scope": "rack"})  # a rack in the history
-        command(hub, t, {"kind": "shot", "player": "a", "first_contact": None, "pocketed": []})  # a's break: a foul
-        command(hub, t, {"kind": "concede", "player": "b", "scope": "match"})
+        command(hub_process, t, {"kind": "concede", "player": "b", "scope": "rack"})  # a rack in the history
+        command(
+            hub_process, t, {"kind": "shot", "player": "a", "first_contact": None, "pocketed": []}
+        )  # a's break: a foul
+        command(hub_process, t, {"kind": "concede", "player": "b", "scope": "match"})
         tab.wait_for_selector("#over:not(.hidden)")
         isolated_in(tab, "#over-result", RTL, around=False)  # "سامي wins the match"
         assert tab.inner_text("#over-result").startswith(f"{RTL} wins")
@@ -132,9 +139,12 @@ def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, gu
         # the winner's star after the name, outside its isolation (inside, it would go to the
         # right-to-left name's left)
         ov.wait_for_selector("#bug .row.winner .nm-mark")
-        star = ov.eval_on_selector("#bug .row.winner", """r => {
+        star = ov.eval_on_selector(
+            "#bug .row.winner",
+            """r => {
             const n = r.querySelector('bdi.name').getBoundingClientRect(), m = r.querySelector('.nm-mark');
-            return [m.closest('bdi') === null, m.getBoundingClientRect().left - n.right]; }""")
+            return [m.closest('bdi') === null, m.getBoundingClientRect().left - n.right]; }""",
+        )
         assert star[0] and -1 <= star[1] <= 20, star
         shot(tab, "names-tablet-over-en")
         shot(com, "names-commentator-en")
@@ -150,24 +160,31 @@ def test_tablet_commentator_and_overlay_isolate_names(hub: Hub, browser: Any, gu
     assert not guard.errors and not guard.dialogs
 
 
-def test_the_desk_isolates_names_in_what_it_says(hub: Hub, browser: Any, guard: PageWatch) -> None:
+def test_the_desk_isolates_names_in_what_it_says(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
     """A result entered by hand is said as "W1-1: سامي 2 : 杨帆 Yang Fan 1": each score stays on
     its player's right (unisolated, the 2 would jump to the left of the Arabic name)."""
-    tid = hub.admin_post("/api/tournaments", {"name": f"Desk {uuid.uuid4().hex[:4]}"})["id"]
-    tb = hub.admin_post(f"/api/tournaments/{tid}/tables", {"name": TABLE})
-    hub.admin_post(f"/api/tournaments/{tid}/players",
-                   {"players": [{"name": RTL, "seed": 1}, {"name": MIXED, "seed": 2}]})
-    hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "seeding": "seeded",
-                                                   "match": {"discipline": "wpa_nine", "format": {"race_to": 2}}})
-    ids = {p["name"]: p["id"] for p in hub.get(f"/api/tournaments/{tid}/players")["players"]}
+    tid = hub_process.admin_post("/api/tournaments", {"name": f"Desk {uuid.uuid4().hex[:4]}"})["id"]
+    tb = hub_process.admin_post(f"/api/tournaments/{tid}/tables", {"name": TABLE})
+    hub_process.admin_post(
+        f"/api/tournaments/{tid}/players", {"players": [{"name": RTL, "seed": 1}, {"name": MIXED, "seed": 2}]}
+    )
+    hub_process.admin_post(
+        f"/api/tournaments/{tid}/draw",
+        {
+            "type": "single_elimination",
+            "seeding": "seeded",
+            "match": {"discipline": "wpa_nine", "format": {"race_to": 2}},
+        },
+    )
+    ids = {p["name"]: p["id"] for p in hub_process.get(f"/api/tournaments/{tid}/players")["players"]}
     ctx = browser.new_context(locale="en-US", viewport=TABLET)
     try:
         desk = guard.attach(ctx.new_page())
-        desk.goto(f"{hub.url}/desk")
+        desk.goto(f"{hub_process.url}/desk")
         desk.fill("#signin-token", ADMIN_TOKEN)
         desk.click("#signin-submit")
         desk.wait_for_selector("#new-tournament")
-        desk.goto(f"{hub.url}/desk/{tid}/run")
+        desk.goto(f"{hub_process.url}/desk/{tid}/run")
         card = f".run-table[data-table='{tb['id']}']"
         desk.wait_for_selector(f"{card} .rt-match")
         isolated_in(desk, f"{card} .rt-name", TABLE)

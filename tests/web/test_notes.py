@@ -62,13 +62,13 @@ SAY = """async ([notes, english, players]) => {
 }"""
 
 
-def _say(hub: Hub, browser: Any, codes: list[dict[str, Any]], english: list[str]) -> dict[str, Any]:
+def _say(hub_process: Hub, browser: Any, codes: list[dict[str, Any]], english: list[str]) -> dict[str, Any]:
     ctx = browser.new_context(locale="en-US")
     try:
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{hub.url}/watch/none")
+        page.goto(f"{hub_process.url}/watch/none")
         players = [{"id": "a", "name": "Zheng Yubo"}, {"id": "b", "name": XSS_NAME}]
         got: dict[str, Any] = page.evaluate(SAY, [codes, english, players])
         assert errors == []
@@ -77,19 +77,19 @@ def _say(hub: Hub, browser: Any, codes: list[dict[str, Any]], english: list[str]
         ctx.close()
 
 
-def test_notes_in_both_languages(hub: Hub, browser: Any) -> None:
+def test_notes_in_both_languages(hub_process: Hub, browser: Any) -> None:
     english = [n.english() for n, _, _ in SAMPLES] + [f"as sent {i}" for i in range(len(AS_SENT))]
-    got = _say(hub, browser, [n.json() for n, _, _ in SAMPLES] + AS_SENT, english)
+    got = _say(hub_process, browser, [n.json() for n, _, _ in SAMPLES] + AS_SENT, english)
     assert got["zh-CN"] == [zh for _, zh, _ in SAMPLES] + english[len(SAMPLES):]
     assert got["en"] == [en for _, _, en in SAMPLES] + english[len(SAMPLES):]
     assert got["without_codes"] == english  # a hub that sends no codes: its English
 
 
-def test_every_code_is_said_in_both_languages(hub: Hub, browser: Any) -> None:
+def test_every_code_is_said_in_both_languages(hub_process: Hub, browser: Any) -> None:
     """Each of the registry's codes, with an argument of each kind, is said by the page's own
     template: not the hub's English, no placeholder left, the players named."""
     codes = [kind(**{name: SAMPLE_ARGS[ARG_KINDS[name]] for name in kind.args}) for kind in NOTES.values()]
-    got = _say(hub, browser, [n.json() for n in codes], [n.english() for n in codes])
+    got = _say(hub_process, browser, [n.json() for n in codes], [n.english() for n in codes])
     for language in ("zh-CN", "en"):
         for note, text in zip(codes, got[language], strict=True):
             assert text != note.english() and "{" not in text, (language, note, text)

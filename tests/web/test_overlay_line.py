@@ -10,18 +10,18 @@ from .conftest import Hub, PageWatch, shot
 from .tablet_helpers import command, new_match
 
 
-def test_the_line_shows_between_racks_only(hub: Hub, browser: Any, guard: PageWatch) -> None:
-    t = new_match(hub, "wpa_nine", fmt={"race_to": 3})
+def test_the_line_shows_between_racks_only(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
+    t = new_match(hub_process, "wpa_nine", fmt={"race_to": 3})
     ctx = browser.new_context(viewport={"width": 1280, "height": 720})
     page = guard.attach(ctx.new_page())
-    page.goto(f"{hub.url}/overlay/{t['table_id']}?line=1&lang=en")
+    page.goto(f"{hub_process.url}/overlay/{t['table_id']}?line=1&lang=en")
     plain = guard.attach(ctx.new_page())
-    plain.goto(f"{hub.url}/overlay/{t['table_id']}?lang=en")
-    command(hub, t, {"kind": "start", "breaker": "a"})
+    plain.goto(f"{hub_process.url}/overlay/{t['table_id']}?lang=en")
+    command(hub_process, t, {"kind": "start", "breaker": "a"})
     page.wait_for_selector("body[data-version='1']")
     assert page.locator("#stat-lines").count() == 0  # the first rack is not over
     # a golden break: the rack is won on the break, the next one not broken yet
-    command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [9], "break_rails": 4})
+    command(hub_process, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [9], "break_rails": 4})
     page.wait_for_selector("#stat-lines")
     line = page.locator("#stat-lines .pline[data-player='a'] .pl-text").inner_text()
     assert line == "Breaks 1 · dry 0 · runs 0 · fouls 0"
@@ -31,7 +31,7 @@ def test_the_line_shows_between_racks_only(hub: Hub, browser: Any, guard: PageWa
     plain.wait_for_selector("body[data-version='2']")
     assert plain.locator("#stat-lines").count() == 0
     # the next rack is broken (dry): the line goes until that rack is over
-    command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "break_rails": 4})
+    command(hub_process, t, {"kind": "shot", "player": "a", "first_contact": 1, "break_rails": 4})
     page.wait_for_selector("body[data-version='3']")
     assert page.locator("#stat-lines").count() == 0
     assert guard.errors == []

@@ -21,8 +21,8 @@ LANGS = {"en": "en-US", "zh": "zh-CN"}
 
 
 @pytest.fixture(scope="module")
-def history(hub: Hub) -> History:
-    return make_history(hub.url)
+def history(hub_process: Hub) -> History:
+    return make_history(hub_process.url)
 
 
 def open_page(browser: Any, guard: PageWatch, url: str, size: str = "phone", lang: str = "en") -> Any:
@@ -41,9 +41,9 @@ def names_listed(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_directory_finds_as_you_type(hub: Hub, browser: Any, guard: PageWatch, history: History,
+def test_the_directory_finds_as_you_type(hub_process: Hub, browser: Any, guard: PageWatch, history: History,
                                         lang: str) -> None:
-    page = open_page(browser, guard, f"{hub.url}/people", lang=lang)
+    page = open_page(browser, guard, f"{hub_process.url}/people", lang=lang)
     page.wait_for_selector("body[data-loading='false']")
     assert page.locator("label[for='people-q']").text_content() == ("Find a player" if lang == "en" else "查找球员")
     box = page.locator("#people-q")
@@ -68,10 +68,10 @@ def test_the_directory_finds_as_you_type(hub: Hub, browser: Any, guard: PageWatc
     assert not guard.errors and not guard.dialogs
 
 
-def test_the_directory_pages_with_more(hub: Hub, browser: Any, guard: PageWatch) -> None:
+def test_the_directory_pages_with_more(hub_process: Hub, browser: Any, guard: PageWatch) -> None:
     pagers = [{"name": f"Pager {i:02d}", "club": "Paging club"} for i in range(25)]
-    call(hub.url, "POST", "/api/people", {"people": pagers})
-    page = open_page(browser, guard, f"{hub.url}/people?q=pager")
+    call(hub_process.url, "POST", "/api/people", {"people": pagers})
+    page = open_page(browser, guard, f"{hub_process.url}/people?q=pager")
     page.wait_for_selector("body[data-query='pager'][data-results='20']")
     assert page.locator("#people-more").is_visible()
     page.locator("#people-more").click()
@@ -83,9 +83,9 @@ def test_the_directory_pages_with_more(hub: Hub, browser: Any, guard: PageWatch)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_profile_on_a_phone(hub: Hub, browser: Any, guard: PageWatch, history: History, lang: str) -> None:
+def test_a_profile_on_a_phone(hub_process: Hub, browser: Any, guard: PageWatch, history: History, lang: str) -> None:
     wang, zheng = history.person("王也"), history.person("Zheng Yubo")
-    page = open_page(browser, guard, f"{hub.url}/people/{wang}", lang=lang)
+    page = open_page(browser, guard, f"{hub_process.url}/people/{wang}", lang=lang)
     page.wait_for_selector("body[data-person][data-matches='3']")
     assert page.locator("#pp-name").inner_text() == "王也"
     # the live match: the week 2 final
@@ -118,10 +118,10 @@ def test_a_profile_on_a_phone(hub: Hub, browser: Any, guard: PageWatch, history:
     assert not guard.errors and not guard.dialogs
 
 
-def test_head_to_head_against_anyone_picked_by_name(hub: Hub, browser: Any, guard: PageWatch,
+def test_head_to_head_against_anyone_picked_by_name(hub_process: Hub, browser: Any, guard: PageWatch,
                                                    history: History) -> None:
     wang, zheng = history.person("王也"), history.person("Zheng Yubo")
-    page = open_page(browser, guard, f"{hub.url}/people/{wang}")
+    page = open_page(browser, guard, f"{hub_process.url}/people/{wang}")
     page.wait_for_selector("body[data-person]")
     page.locator("#h2h-q").press_sequentially("zheng", delay=30)
     page.locator(f"#h2h-options [data-person='{zheng}']").click()
@@ -131,7 +131,7 @@ def test_head_to_head_against_anyone_picked_by_name(hub: Hub, browser: Any, guar
     assert page.locator("#h2h-matches .pp-m").count() == 1
     assert f"vs={zheng}" in page.url
     # the shared link opens on it, from the other side
-    other = open_page(browser, guard, f"{hub.url}/people/{zheng}?vs={wang}", lang="zh")
+    other = open_page(browser, guard, f"{hub_process.url}/people/{zheng}?vs={wang}", lang="zh")
     other.wait_for_selector(f"body[data-vs='{wang}']")
     assert other.locator("#h2h-score").inner_text() == "0 – 1"
     other.locator("#h2h-clear").click()
@@ -139,39 +139,41 @@ def test_head_to_head_against_anyone_picked_by_name(hub: Hub, browser: Any, guar
     assert "vs=" not in other.url
     # someone never met
     ko = history.person("Ko Pin-yi")
-    third = open_page(browser, guard, f"{hub.url}/people/{ko}?vs={history.person('Fedor Gorst')}")
+    third = open_page(browser, guard, f"{hub_process.url}/people/{ko}?vs={history.person('Fedor Gorst')}")
     third.wait_for_selector("body[data-vs]:not([data-vs=''])")
     assert third.locator("#h2h-none").inner_text() == "They have not met."
     assert not guard.errors
 
 
-def test_a_merged_person_sends_the_reader_on_and_an_unknown_id_is_not_found(hub: Hub, browser: Any,
+def test_a_merged_person_sends_the_reader_on_and_an_unknown_id_is_not_found(hub_process: Hub, browser: Any,
                                                                            guard: PageWatch) -> None:
-    made = call(hub.url, "POST", "/api/people", {"people": [{"name": "Old Name"}, {"name": "New Name"}]})["people"]
+    made = call(hub_process.url, "POST", "/api/people",
+                {"people": [{"name": "Old Name"}, {"name": "New Name"}]})["people"]
     old, new = made[0]["id"], made[1]["id"]
-    call(hub.url, "POST", f"/api/people/{old}/merge", {"into": new})
-    page = open_page(browser, guard, f"{hub.url}/people/{old}")
+    call(hub_process.url, "POST", f"/api/people/{old}/merge", {"into": new})
+    page = open_page(browser, guard, f"{hub_process.url}/people/{old}")
     page.wait_for_url(f"**/people/{new}")
     page.wait_for_selector(f"body[data-person='{new}']")
     assert page.locator("#pp-name").inner_text() == "New Name"
     assert page.locator("#pp-aliases").count() == 0
-    gone = open_page(browser, guard, f"{hub.url}/people/penothing000")
+    gone = open_page(browser, guard, f"{hub_process.url}/people/penothing000")
     gone.wait_for_selector("body[data-conn='not-found'] #not-found")
     assert not guard.errors
 
 
 @pytest.mark.parametrize(("size", "lang"), [("tablet", "en"), ("tablet", "zh"), ("tv", "en"), ("tv", "zh")])
-def test_the_pages_at_tablet_and_tv_sizes(hub: Hub, browser: Any, guard: PageWatch, history: History,
-                                          size: str, lang: str) -> None:
+def test_the_pages_at_tablet_and_tv_sizes(
+    hub_process: Hub, browser: Any, guard: PageWatch, history: History, size: str, lang: str
+) -> None:
     wang, zheng = history.person("王也"), history.person("Zheng Yubo")
-    page = open_page(browser, guard, f"{hub.url}/people/{wang}?vs={zheng}", size=size, lang=lang)
+    page = open_page(browser, guard, f"{hub_process.url}/people/{wang}?vs={zheng}", size=size, lang=lang)
     page.wait_for_selector(f"body[data-matches='3'][data-vs='{zheng}']")
     no_sideways_scroll(page)
     # the statistics and head-to-head side by side
     stats, h2h = page.locator("#pp-stats").bounding_box(), page.locator("#pp-h2h").bounding_box()
     assert abs(stats["y"] - h2h["y"]) < 2 and h2h["x"] > stats["x"] + stats["width"] - 1
     shot(page, f"people-profile-{size}-{lang}")
-    directory = open_page(browser, guard, f"{hub.url}/people?q=wang", size=size, lang=lang)
+    directory = open_page(browser, guard, f"{hub_process.url}/people?q=wang", size=size, lang=lang)
     directory.wait_for_selector("body[data-query='wang'][data-loading='false']")
     no_sideways_scroll(directory)
     shot(directory, f"people-directory-{size}-{lang}")

@@ -16,8 +16,8 @@ from .people_helpers import History, call, make_history
 
 
 @pytest.fixture(scope="module")
-def history(hub: Hub) -> History:
-    return make_history(hub.url)
+def history(hub_process: Hub) -> History:
+    return make_history(hub_process.url)
 
 
 def open_page(browser: Any, guard: PageWatch, url: str, size: dict[str, int] = PHONE, locale: str = "en-US") -> Any:
@@ -27,10 +27,10 @@ def open_page(browser: Any, guard: PageWatch, url: str, size: dict[str, int] = P
     return page
 
 
-def test_the_bracket_names_lead_to_profiles_and_the_card_to_the_match(hub: Hub, browser: Any, guard: PageWatch,
+def test_the_bracket_names_lead_to_profiles_and_the_card_to_the_match(hub_process: Hub, browser: Any, guard: PageWatch,
                                                                       history: History) -> None:
     w2, wang = history.week2, history.person("王也")
-    page = open_page(browser, guard, f"{hub.url}/bracket/{w2.tid}", size=TV)
+    page = open_page(browser, guard, f"{hub_process.url}/bracket/{w2.tid}", size=TV)
     page.wait_for_selector("body[data-conn='live'][data-rendered] .bm[data-key='W2-1']")
     card = page.locator(".bm[data-key='W2-1']")
     assert card.locator(f"a.person-link[data-person='{wang}']").get_attribute("href") == f"/people/{wang}"
@@ -49,15 +49,15 @@ def test_the_bracket_names_lead_to_profiles_and_the_card_to_the_match(hub: Hub, 
     assert not guard.errors
 
 
-def test_the_board_and_the_player_page_link_names(hub: Hub, browser: Any, guard: PageWatch,
+def test_the_board_and_the_player_page_link_names(hub_process: Hub, browser: Any, guard: PageWatch,
                                                   history: History) -> None:
     w2 = history.week2
-    board = open_page(browser, guard, f"{hub.url}/board/{w2.tid}", size=TV, locale="zh-CN")
+    board = open_page(browser, guard, f"{hub_process.url}/board/{w2.tid}", size=TV, locale="zh-CN")
     board.wait_for_selector(f".cell .pl-row a.person-link[data-person='{w2.person('Zheng Yubo')}']")
     wang = board.locator(f".cell .pl-row a.person-link[data-person='{w2.person('王也')}']").first
     assert wang.get_attribute("href") == f"/people/{w2.person('王也')}"
     shot(board, "people-links-board-tv-zh")
-    player = open_page(browser, guard, f"{hub.url}/player/{w2.tid}/{w2.pid('王也')}")
+    player = open_page(browser, guard, f"{hub_process.url}/player/{w2.tid}/{w2.pid('王也')}")
     player.wait_for_selector("#pl-name")
     assert player.locator("a.person-link:has(#pl-name)").get_attribute("href") == f"/people/{w2.person('王也')}"
     player.wait_for_selector("#pl-next a.person-link:has(#next-opponent)")
@@ -70,10 +70,10 @@ def test_the_board_and_the_player_page_link_names(hub: Hub, browser: Any, guard:
 
 @pytest.mark.parametrize(("size", "lang"), [(TV, "en"), (PHONE, "zh")])
 def test_the_commentator_shows_head_to_head_and_both_players_statistics(
-        hub: Hub, browser: Any, guard: PageWatch, history: History, size: dict[str, int], lang: str) -> None:
+        hub_process: Hub, browser: Any, guard: PageWatch, history: History, size: dict[str, int], lang: str) -> None:
     w2 = history.week2
     wang, zheng = w2.person("王也"), w2.person("Zheng Yubo")
-    page = open_page(browser, guard, f"{hub.url}/commentator/{history.live_match}", size=size,
+    page = open_page(browser, guard, f"{hub_process.url}/commentator/{history.live_match}", size=size,
                      locale="en-US" if lang == "en" else "zh-CN")
     page.wait_for_selector("#cm-h2h .cm-h2h-score")
     # week 1's final, entered by hand: 王也 2-1
@@ -90,12 +90,12 @@ def test_the_commentator_shows_head_to_head_and_both_players_statistics(
     assert grid.locator("tr[data-scope='event'][data-stat='matches'] td").all_inner_texts()[1] \
         == ("1 of 1 · 100%" if lang == "en" else "1 / 1 · 100%")
     # a stroke moves this match's statistics on, live (whoever is at the table misses: always a stroke)
-    m = call(hub.url, "GET", f"/api/matches/{history.live_match}")
+    m = call(hub_process.url, "GET", f"/api/matches/{history.live_match}")
     low = min(b for b in m["rack"]["on_table"] if b)
     miss = {"kind": "shot", "player": m["rack"]["shooter"], "first_contact": low, "rail": True}
     w2.send(history.live_match, miss)
     page.wait_for_selector(f"body[data-people-stats='{m['version'] + 1}']")
-    strokes = call(hub.url, "GET", f"/api/matches/{history.live_match}/stats")["players"]
+    strokes = call(hub_process.url, "GET", f"/api/matches/{history.live_match}/stats")["players"]
     # every event but the start is a stroke
     assert sum(p["stats"]["total"]["strokes"]["count"] for p in strokes) == m["version"]
     shot(page, f"people-commentator-{'tv' if size == TV else 'phone'}-{lang}")

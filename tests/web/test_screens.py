@@ -14,9 +14,9 @@ from .conftest import ARTIFACTS, XSS_NAME, Hub, PageWatch, shot
 FAST = 1000  # ms: how fast a stroke must reach the big screen and the spectators
 
 
-def open_tablet(context: Any, guard: PageWatch, hub: Hub, t: dict[str, Any]) -> Any:
+def open_tablet(context: Any, guard: PageWatch, hub_process: Hub, t: dict[str, Any]) -> Any:
     page = guard.attach(context.new_page())
-    page.goto(f"{hub.url}/tablet/{t['table_id']}#token={t['token']}")
+    page.goto(f"{hub_process.url}/tablet/{t['table_id']}#token={t['token']}")
     page.wait_for_selector("body[data-conn='live']")
     return page
 
@@ -33,34 +33,34 @@ def score(page: Any, selector: str) -> str:
     return page.locator(selector).inner_text().strip()
 
 
-def test_routes_and_static(hub: Hub) -> None:
+def test_routes_and_static(hub_process: Hub) -> None:
     for path in ("/", "/tablet/x", "/board/x", "/commentator/x", "/watch/x", "/overlay/x"):
-        r = httpx.get(hub.url + path)
+        r = httpx.get(hub_process.url + path)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), path
         assert "script-src 'self'" in r.headers["content-security-policy"]
-    r = httpx.get(hub.url + "/static/js/live.js")
+    r = httpx.get(hub_process.url + "/static/js/live.js")
     assert r.status_code == 200 and "javascript" in r.headers["content-type"]
-    assert httpx.get(hub.url + "/static/css/base.css").headers["content-type"].startswith("text/css")
+    assert httpx.get(hub_process.url + "/static/css/base.css").headers["content-type"].startswith("text/css")
     for bad in (
         "/static/../hub/app.py",
         "/static/%2e%2e/hub/app.py",
         "/static/nope.js",
         "/static/js/../../../pyproject.toml",
     ):
-        assert httpx.get(hub.url + bad).status_code == 404, bad
+        assert httpx.get(hub_process.url + bad).status_code == 404, bad
 
 
 def test_break_and_foul_reach_board_and_spectator(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    s = hub.setup(tables=2)
+    hub_process = watch_gateway
+    s = hub_process.setup(tables=2)
     t = s["tables"][0]
-    tablet = open_tablet(context, guard, hub, t)
+    tablet = open_tablet(context, guard, hub_process, t)
     board = guard.attach(context.new_page())
     board.set_viewport_size({"width": 1920, "height": 1080})
-    board.goto(f"{hub.url}/board/{s['tid']}")
+    board.goto(f"{hub_process.url}/board/{s['tid']}")
     watch = guard.attach(context.new_page())
     watch.set_viewport_size({"width": 390, "height": 844})
-    watch.goto(f"{hub.url}/watch/{t['match_id']}")
+    watch.goto(f"{hub_process.url}/watch/{t['match_id']}")
     cell = f".cell[data-table='{t['table_id']}']"
     board.wait_for_selector(f"{cell} .pl-row[data-player='a']")
     watch.wait_for_selector(".pl[data-player='a']")
@@ -98,25 +98,25 @@ def test_break_and_foul_reach_board_and_spectator(watch_gateway: Hub, context: A
     assert "Foul" in watch.locator("#last").inner_text()
 
     # The projection over REST agrees with the screens.
-    m = hub.get(f"/api/matches/{t['match_id']}")
+    m = hub_process.get(f"/api/matches/{t['match_id']}")
     assert [p["score"] for p in m["players"]] == [0, 1]
     assert m["rack"]["ball_in_hand"] == "anywhere"
 
     # The commentator sees the stroke log with the verdict's reason.
     com = guard.attach(context.new_page())
-    com.goto(f"{hub.url}/commentator/{t['match_id']}")
+    com.goto(f"{hub_process.url}/commentator/{t['match_id']}")
     com.wait_for_selector("#strokes li[data-version='3'] .fouls")
     assert "double hit" in com.locator("#strokes li[data-version='3'] .fouls").inner_text()
     assert com.locator("#strokes li").count() == 3
 
     overlay = guard.attach(context.new_page())
     overlay.set_viewport_size({"width": 1280, "height": 720})
-    overlay.goto(f"{hub.url}/overlay/{t['table_id']}")
+    overlay.goto(f"{hub_process.url}/overlay/{t['table_id']}")
     overlay.locator(".row[data-player='b'] .score:text-is('1')").wait_for(timeout=5000)
     overlay.locator("#bih").wait_for(timeout=FAST)
 
     index = guard.attach(context.new_page())
-    index.goto(f"{hub.url}/")
+    index.goto(f"{hub_process.url}/")
     index.wait_for_selector(f"#matches li[data-match='{t['match_id']}']")
 
     for name, page in (("tablet", tablet), ("board", board), ("watch", watch), ("commentator", com), ("index", index)):
@@ -126,10 +126,10 @@ def test_break_and_foul_reach_board_and_spectator(watch_gateway: Hub, context: A
 
 
 def test_xss_name_renders_as_text(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    s = hub.setup(tables=1)
+    hub_process = watch_gateway
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
-    tablet = open_tablet(context, guard, hub, t)
+    tablet = open_tablet(context, guard, hub_process, t)
     tablet.click("#start [data-breaker='a']")
     tablet.wait_for_selector("body[data-version='1']")
     pages = {
@@ -143,7 +143,7 @@ def test_xss_name_renders_as_text(watch_gateway: Hub, context: Any, guard: PageW
     for name, target in pages.items():
         page = target if not isinstance(target, str) else guard.attach(context.new_page())
         if isinstance(target, str):
-            page.goto(hub.url + target)
+            page.goto(hub_process.url + target)
         page.get_by_text(XSS_NAME, exact=True).filter(visible=True).first.wait_for(timeout=5000)
         assert page.locator("img").count() == 0, name  # the name never became an element
         assert XSS_NAME in page.locator("body").inner_text(), name
@@ -152,15 +152,15 @@ def test_xss_name_renders_as_text(watch_gateway: Hub, context: Any, guard: PageW
     assert guard.errors == [], guard.errors
 
 
-def test_tablet_keeps_a_queued_stroke_across_a_restart(hub: Hub, context: Any, guard: PageWatch) -> None:
-    s = hub.setup(tables=1)
+def test_tablet_keeps_a_queued_stroke_across_a_restart(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
-    tablet = open_tablet(context, guard, hub, t)
+    tablet = open_tablet(context, guard, hub_process, t)
     tablet.click("#start [data-breaker='a']")
     tablet.wait_for_selector("body[data-version='1']")
     tablet.wait_for_selector("#stroke:not(.hidden)")
 
-    hub.stop()
+    hub_process.stop()
     try:
         tablet.wait_for_selector("body[data-conn='offline']", timeout=10000)
         enter_break(tablet)
@@ -170,13 +170,13 @@ def test_tablet_keeps_a_queued_stroke_across_a_restart(hub: Hub, context: Any, g
         assert len(queued) == 1 and queued[0]["command"]["kind"] == "shot"
         shot(tablet, "tablet-offline")
     finally:
-        hub.start()
+        hub_process.start()
 
     # The tablet reconnects by itself and sends the stroke again, with the same id.
     tablet.wait_for_selector("body[data-version='2']", timeout=15000)
     tablet.wait_for_selector("#queue-count.hidden", state="attached")
     assert tablet.evaluate(f"localStorage.getItem('cuehub.queue.{t['table_id']}')") == "[]"
-    events = hub.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]
+    events = hub_process.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]
     assert [e["kind"] for e in events] == ["start", "shot"]
     assert events[1]["command_id"] == queued[0]["id"]
 
@@ -187,15 +187,15 @@ def test_tablet_keeps_a_queued_stroke_across_a_restart(hub: Hub, context: Any, g
     tablet.wait_for_selector("body[data-conn='live']")
     tablet.wait_for_selector("#queue-count.hidden", state="attached")
     assert tablet.evaluate(f"localStorage.getItem('cuehub.queue.{t['table_id']}')") == "[]"
-    events = hub.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]
+    events = hub_process.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]
     assert [e["kind"] for e in events] == ["start", "shot"]
     assert guard.dialogs == []
 
 
-def test_reject_in_plain_words_and_undo_with_confirmation(hub: Hub, context: Any, guard: PageWatch) -> None:
-    s = hub.setup(tables=1)
+def test_reject_in_plain_words_and_undo_with_confirmation(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
-    tablet = open_tablet(context, guard, hub, t)
+    tablet = open_tablet(context, guard, hub_process, t)
     tablet.click("#start [data-breaker='a']")
     tablet.wait_for_selector("body[data-version='1']")
 
@@ -212,8 +212,9 @@ def test_reject_in_plain_words_and_undo_with_confirmation(hub: Hub, context: Any
     tablet.wait_for_selector("#modal-text")
     tablet.click("#modal-confirm")
     tablet.wait_for_selector("body[data-version='2']")
-    assert hub.get(f"/api/matches/{t['match_id']}")["status"] == "scheduled"
-    assert [e["kind"] for e in hub.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]] == ["start", "undo"]
+    assert hub_process.get(f"/api/matches/{t['match_id']}")["status"] == "scheduled"
+    stored = hub_process.get(f"/api/matches/{t['match_id']}/events?since=0")["events"]
+    assert [e["kind"] for e in stored] == ["start", "undo"]
 
     # Nothing is left to undo: the hub rejects, and the tablet says so in plain words.
     tablet.wait_for_selector("#start:not(.hidden)")
@@ -227,13 +228,13 @@ def test_reject_in_plain_words_and_undo_with_confirmation(hub: Hub, context: Any
 
 
 def test_language_switch_and_chinese_terms(watch_gateway: Hub, browser: Any) -> None:
-    hub = watch_gateway
-    s = hub.setup(tables=1)
+    hub_process = watch_gateway
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
     ctx = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     try:
         page = ctx.new_page()
-        page.goto(f"{hub.url}/watch/{t['match_id']}")
+        page.goto(f"{hub_process.url}/watch/{t['match_id']}")
         page.wait_for_selector(".pl[data-player='a']")
         assert page.evaluate("document.documentElement.lang") == "zh-CN"
         assert "中式九球" in page.locator(".meta").inner_text()
@@ -248,11 +249,11 @@ def test_language_switch_and_chinese_terms(watch_gateway: Hub, browser: Any) -> 
         ctx.close()
 
 
-def test_token_prompt_bad_token_then_query_token(hub: Hub, context: Any, guard: PageWatch) -> None:
-    s = hub.setup(tables=1)
+def test_token_prompt_bad_token_then_query_token(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
     page = guard.attach(context.new_page())
-    page.goto(f"{hub.url}/tablet/{t['table_id']}")
+    page.goto(f"{hub_process.url}/tablet/{t['table_id']}")
     page.wait_for_selector("#token-panel:not(.hidden)")
     page.fill("#token-input", "not-the-token")
     page.click("#token-save")
@@ -265,16 +266,16 @@ def test_token_prompt_bad_token_then_query_token(hub: Hub, context: Any, guard: 
 
     # ?token= is taken, stored and removed from the address bar.
     page2 = guard.attach(context.new_page())
-    page2.goto(f"{hub.url}/tablet/{t['table_id']}?token={t['token']}")
+    page2.goto(f"{hub_process.url}/tablet/{t['table_id']}?token={t['token']}")
     page2.wait_for_selector("body[data-conn='live']")
     assert "token" not in page2.url
     assert guard.dialogs == [] and guard.errors == []
 
 
-def test_decision_pending_answered_on_the_tablet(hub: Hub, context: Any, guard: PageWatch) -> None:
-    s = hub.setup(tables=1)
+def test_decision_pending_answered_on_the_tablet(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
-    tablet = open_tablet(context, guard, hub, t)
+    tablet = open_tablet(context, guard, hub_process, t)
     tablet.set_viewport_size({"width": 390, "height": 844})  # a phone works too
     tablet.click("#start [data-breaker='a']")
     tablet.wait_for_selector("body[data-version='1']")
@@ -293,16 +294,20 @@ def test_decision_pending_answered_on_the_tablet(hub: Hub, context: Any, guard: 
     tablet.click("#pending [data-choice='play']")
     tablet.wait_for_selector("body[data-version='3']")
     tablet.wait_for_selector("#pending.hidden", state="attached")
-    m = hub.get(f"/api/matches/{t['match_id']}")
+    m = hub_process.get(f"/api/matches/{t['match_id']}")
     assert m["rack"]["shooter"] == "b" and m["rack"]["pending"] is None
     assert "杨帆 Yang Fan" in tablet.locator("#stroke-title").inner_text()
     assert guard.dialogs == [] and guard.errors == []
 
 
-def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any]) -> dict[str, Any]:
+def command(hub_process: Hub, t: dict[str, Any], cmd: dict[str, Any]) -> dict[str, Any]:
     env = {"id": uuid.uuid4().hex, "match_id": t["match_id"], "command": cmd}
-    r = httpx.post(f"{hub.url}/api/matches/{t['match_id']}/commands", json=env,
-                   headers={"Authorization": f"Bearer {t['token']}"}, timeout=10)
+    r = httpx.post(
+        f"{hub_process.url}/api/matches/{t['match_id']}/commands",
+        json=env,
+        headers={"Authorization": f"Bearer {t['token']}"},
+        timeout=10,
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -310,21 +315,22 @@ def command(hub: Hub, t: dict[str, Any], cmd: dict[str, Any]) -> dict[str, Any]:
 def test_board_sixteen_tables_without_scrolling_and_clock_warning(
     watch_gateway: Hub, context: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
-    s = hub.setup(tables=15)
+    hub_process = watch_gateway
+    s = hub_process.setup(tables=15)
     # The 16th table's match has a short break clock, so the 10 s warning shows at once.
-    tb = hub.table(s["tid"], "Table 16")
-    m = hub.match(s["tid"], tb["id"], names=("Wu Jiaqing", "Ko Pin-yi"),
-                  options={"shot_clock": {"shot_s": 45, "break_s": 11}})
+    tb = hub_process.table(s["tid"], "Table 16")
+    m = hub_process.match(
+        s["tid"], tb["id"], names=("Wu Jiaqing", "Ko Pin-yi"), options={"shot_clock": {"shot_s": 45, "break_s": 11}}
+    )
     short = {"table_id": tb["id"], "token": tb["token"], "match_id": m["id"]}
     for i, t in enumerate(s["tables"][:6]):
-        command(hub, t, {"kind": "start", "breaker": "a" if i % 2 else "b"})
+        command(hub_process, t, {"kind": "start", "breaker": "a" if i % 2 else "b"})
     board = guard.attach(context.new_page())
     board.set_viewport_size({"width": 1920, "height": 1080})
-    board.goto(f"{hub.url}/board/{s['tid']}")
+    board.goto(f"{hub_process.url}/board/{s['tid']}")
     board.wait_for_selector(f".cell[data-table='{tb['id']}'] .pl-row[data-player='a']")
     assert board.locator(".cell").count() == 16
-    command(hub, short, {"kind": "start", "breaker": "a"})
+    command(hub_process, short, {"kind": "start", "breaker": "a"})
     cell = f".cell[data-table='{tb['id']}']"
     board.locator(f"{cell} .shotclock.warn").wait_for(timeout=4000)
     assert int(board.locator(f"{cell} .shotclock").inner_text()) <= 10
@@ -341,10 +347,10 @@ def test_board_sixteen_tables_without_scrolling_and_clock_warning(
     assert guard.dialogs == [] and guard.errors == []
 
 
-def test_rejected_stroke_comes_back_for_correction(hub: Hub, context: Any, guard: PageWatch) -> None:
-    s = hub.setup(tables=1)
+def test_rejected_stroke_comes_back_for_correction(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
-    tablet = open_tablet(context, guard, hub, t)
+    tablet = open_tablet(context, guard, hub_process, t)
     tablet.click("#start [data-breaker='a']")
     tablet.wait_for_selector("body[data-version='1']")
     tablet.click("#act-pause")
@@ -360,6 +366,6 @@ def test_rejected_stroke_comes_back_for_correction(hub: Hub, context: Any, guard
     tablet.wait_for_selector("body[data-version='3']")
     tablet.click("#enter-stroke")
     tablet.wait_for_selector("body[data-version='4']")
-    m = hub.get(f"/api/matches/{t['match_id']}")
+    m = hub_process.get(f"/api/matches/{t['match_id']}")
     assert 3 not in m["rack"]["on_table"] and m["rack"]["shooter"] == "a"
     assert guard.dialogs == [] and guard.errors == []

@@ -40,26 +40,26 @@ def test_the_overlay_of_an_unknown_table_says_not_found(watch_gateway: Hub, cont
     assert "Not found" in page.locator("#not-found").inner_text()
 
 
-def test_the_api_answers_a_table_by_id(hub: Hub) -> None:
-    t = new_match(hub, table_name="Arena 1", tournament="Spring Open")
-    info = hub.get(f"/api/tables/{t['table_id']}")
+def test_the_api_answers_a_table_by_id(hub_process: Hub) -> None:
+    t = new_match(hub_process, table_name="Arena 1", tournament="Spring Open")
+    info = hub_process.get(f"/api/tables/{t['table_id']}")
     assert info == {"id": t["table_id"], "name": "Arena 1", "tournament_id": t["tid"], "tournament_name": "Spring Open",
                     "match_id": t["match_id"], "tablets": 0}
-    r = httpx.get(f"{hub.url}/api/tables/tb_nope")
+    r = httpx.get(f"{hub_process.url}/api/tables/tb_nope")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
 
 
 def test_watch_and_commentator_follow_the_table_to_its_next_match(
     watch_gateway: Hub, context: Any, guard: PageWatch
 ) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "wpa_nine", fmt={"race_to": 1}, table_name="Arena 2", tournament="Autumn Cup")
+    hub_process = watch_gateway
+    t = new_match(hub_process, "wpa_nine", fmt={"race_to": 1}, table_name="Arena 2", tournament="Autumn Cup")
     watch = guard.attach(context.new_page())
     watch.set_viewport_size({"width": 390, "height": 844})
-    watch.goto(f"{hub.url}/watch/table/{t['table_id']}")
+    watch.goto(f"{hub_process.url}/watch/table/{t['table_id']}")
     watch.wait_for_selector(f"body[data-match='{t['match_id']}']")
     com = guard.attach(context.new_page())
-    com.goto(f"{hub.url}/commentator/table/{t['table_id']}")
+    com.goto(f"{hub_process.url}/commentator/table/{t['table_id']}")
     com.wait_for_selector(f"body[data-match='{t['match_id']}']")
     watch.locator("#meta:text('Arena 2')").wait_for()
     assert "Autumn Cup" in watch.locator("#meta").inner_text()
@@ -67,8 +67,8 @@ def test_watch_and_commentator_follow_the_table_to_its_next_match(
     com.locator("#meta", has_text="Arena 2").wait_for()  # the name sits in a <bdi> inside #meta
 
     # The first match is played out: a 9 on the break wins the race to 1.
-    command(hub, t, {"kind": "start", "breaker": "a"})
-    command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [9], "break_rails": 4})
+    command(hub_process, t, {"kind": "start", "breaker": "a"})
+    command(hub_process, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [9], "break_rails": 4})
     watch.wait_for_selector("#result")
     com.wait_for_selector("#strokes li[data-version='2']")
     assert "Connected" in watch.locator("#conn").inner_text()  # the light is the link, not the match
@@ -77,12 +77,19 @@ def test_watch_and_commentator_follow_the_table_to_its_next_match(
     assert com.locator("#strokes li[data-version='2']").get_attribute("data-rack") == "1"
 
     # The next match on the table: both pages move to it by themselves.
-    m2 = hub.post("/api/matches", {"tournament_id": t["tid"], "table_id": t["table_id"], "discipline": "golden_nine",
-                                   "players": [{"id": "x", "name": "Fu Xiaofang"}, {"id": "y", "name": "Chen Siming"}],
-                                   "format": {"racks": 5}})
+    m2 = hub_process.post(
+        "/api/matches",
+        {
+            "tournament_id": t["tid"],
+            "table_id": t["table_id"],
+            "discipline": "golden_nine",
+            "players": [{"id": "x", "name": "Fu Xiaofang"}, {"id": "y", "name": "Chen Siming"}],
+            "format": {"racks": 5},
+        },
+    )
     watch.wait_for_selector(f"body[data-match='{m2['id']}']", timeout=8000)
     com.wait_for_selector(f"body[data-match='{m2['id']}']", timeout=8000)
-    command(hub, t, {"kind": "start", "breaker": "x"}, match_id=m2["id"])
+    command(hub_process, t, {"kind": "start", "breaker": "x"}, match_id=m2["id"])
     watch.wait_for_selector(".pl[data-player='x'] .badge.at")
     com.wait_for_selector("#strokes li[data-version='1']")
     assert com.locator("#strokes li").count() == 1  # the log started afresh
@@ -94,12 +101,12 @@ def test_watch_and_commentator_follow_the_table_to_its_next_match(
 
 
 def test_a_finished_match_page_offers_to_follow_its_table(watch_gateway: Hub, context: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "wpa_nine", fmt={"race_to": 1}, table_name="Arena 4")
-    command(hub, t, {"kind": "start", "breaker": "a"})
-    command(hub, t, {"kind": "concede", "player": "a", "scope": "match"})
+    hub_process = watch_gateway
+    t = new_match(hub_process, "wpa_nine", fmt={"race_to": 1}, table_name="Arena 4")
+    command(hub_process, t, {"kind": "start", "breaker": "a"})
+    command(hub_process, t, {"kind": "concede", "player": "a", "scope": "match"})
     page = guard.attach(context.new_page())
-    page.goto(f"{hub.url}/watch/{t['match_id']}")
+    page.goto(f"{hub_process.url}/watch/{t['match_id']}")
     page.wait_for_selector("#follow-table")
     assert page.locator("#follow-table").get_attribute("href") == f"/watch/table/{t['table_id']}"
     page.locator("#follow-table:has-text('Arena 4')").wait_for()  # the name, once the tournament is read
@@ -107,13 +114,13 @@ def test_a_finished_match_page_offers_to_follow_its_table(watch_gateway: Hub, co
 
 
 def test_the_light_goes_amber_when_no_data_comes(watch_gateway: Hub, browser: Any) -> None:
-    hub = watch_gateway
-    t = new_match(hub)
-    command(hub, t, {"kind": "start", "breaker": "a"})
+    hub_process = watch_gateway
+    t = new_match(hub_process)
+    command(hub_process, t, {"kind": "start", "breaker": "a"})
     ctx = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
     try:
         page = ctx.new_page()
-        page.goto(f"{hub.url}/watch/{t['match_id']}")
+        page.goto(f"{hub_process.url}/watch/{t['match_id']}")
         page.wait_for_selector("body[data-conn='live']")
         assert page.locator("#conn").inner_text() == "Connected"
         ctx.set_offline(True)  # a half-dead link: the socket stays "open", nothing comes through
@@ -141,9 +148,9 @@ def test_the_hub_answers_a_watch_ping(watch_gateway: Hub) -> None:
 def test_the_overlay_lays_out_every_discipline(
     watch_gateway: Hub, context: Any, guard: PageWatch, discipline: str
 ) -> None:
-    hub = watch_gateway
+    hub_process = watch_gateway
     t = new_match(
-        hub,
+        hub_process,
         discipline,
         players=[("a", "Ko Pin-yi"), ("b", "Fedor Gorst")]
         + ([("c", "韩雨 Han Yu")] if discipline == "chase_nine" else []),
@@ -153,10 +160,10 @@ def test_the_overlay_lays_out_every_discipline(
     start_cmd = (
         {"kind": "start", "order": ["a", "b", "c"]} if discipline == "chase_nine" else {"kind": "start", "breaker": "a"}
     )
-    command(hub, t, start_cmd)
+    command(hub_process, t, start_cmd)
     page = guard.attach(context.new_page())
     page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(f"{hub.url}/overlay/{t['table_id']}?title=auto")
+    page.goto(f"{hub_process.url}/overlay/{t['table_id']}?title=auto")
     page.wait_for_selector("#bug .row .score")
     page.locator("#bug-title", has_text="TV Table").wait_for()  # the names are each in a <bdi> inside it
     assert "World Open" in page.locator("#bug-title").inner_text()
@@ -172,7 +179,7 @@ def test_the_overlay_lays_out_every_discipline(
     page.screenshot(path=str(ARTIFACTS / f"screens-overlay-{discipline}.png"), omit_background=True)
 
     # Options: position, scale, a title of its own.
-    page.goto(f"{hub.url}/overlay/{t['table_id']}?position=top-right&scale=2&title=Final")
+    page.goto(f"{hub_process.url}/overlay/{t['table_id']}?position=top-right&scale=2&title=Final")
     page.wait_for_selector("#bug .row .score")
     box = page.locator("#bug").bounding_box()
     assert box["x"] + box["width"] / 2 > 960 and box["y"] + box["height"] / 2 < 540, box
@@ -185,9 +192,9 @@ def test_the_overlay_lays_out_every_discipline(
 def test_screens_at_every_size_in_both_languages(watch_gateway: Hub, browser: Any) -> None:
     """Screenshots for a person to look at (test-artifacts/screens-*.png), and no page scrolls
     sideways at any size."""
-    hub = watch_gateway
+    hub_process = watch_gateway
     t = new_match(
-        hub,
+        hub_process,
         players=[("a", "郑宇伯 Zheng Yubo"), ("b", "Wang Can")],
         table_name="Table 5",
         tournament="National Open",
@@ -197,7 +204,7 @@ def test_screens_at_every_size_in_both_languages(watch_gateway: Hub, browser: An
         ctx = browser.new_context(locale=lang, viewport={"width": 1280, "height": 800})
         try:
             tablet = ctx.new_page()
-            tablet.goto(f"{hub.url}/tablet/{t['table_id']}?lang={lang}#token={t['token']}")
+            tablet.goto(f"{hub_process.url}/tablet/{t['table_id']}?lang={lang}#token={t['token']}")
             tablet.wait_for_selector("body[data-conn='live']")
             if lang == "en":
                 start(tablet)
@@ -218,7 +225,7 @@ def test_screens_at_every_size_in_both_languages(watch_gateway: Hub, browser: An
             for name, target in pages.items():
                 page = target if not isinstance(target, str) else ctx.new_page()
                 if isinstance(target, str):
-                    page.goto(f"{hub.url}{target}?lang={lang}")
+                    page.goto(f"{hub_process.url}{target}?lang={lang}")
                     page.wait_for_selector("body[data-conn='live']")
                     page.wait_for_timeout(400)
                 for size, (w, h) in SIZES.items():
@@ -229,7 +236,7 @@ def test_screens_at_every_size_in_both_languages(watch_gateway: Hub, browser: An
                     shot(page, f"screens-{name}-{lang}-{size}")
             overlay = ctx.new_page()
             overlay.set_viewport_size({"width": 1920, "height": 1080})
-            overlay.goto(f"{hub.url}/overlay/{t['table_id']}?lang={lang}&title=auto")
+            overlay.goto(f"{hub_process.url}/overlay/{t['table_id']}?lang={lang}&title=auto")
             overlay.wait_for_selector("#bug .row .score")
             overlay.wait_for_timeout(300)
             overlay.screenshot(path=str(ARTIFACTS / f"screens-overlay-{lang}-tv.png"), omit_background=True)

@@ -42,9 +42,9 @@ def test_the_board_announces_only_calls_still_current(watch_gateway: Hub, browse
     """Both semi-finals are called at once (8 s each on the TV, one after the other), then the whole
     event is played out in a few seconds: the board does not go on announcing calls whose matches
     are over, and it is back on the tables (and the champion) at once."""
-    hub = watch_gateway
-    ev = Event(hub, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES[:4])], tables=2, name="Quick night")
-    page = page_at(browser, guard, f"{hub.url}/board/{ev.tid}", "en", TV)
+    hub_process = watch_gateway
+    ev = Event(hub_process, [{"name": n, "seed": i + 1} for i, n in enumerate(NAMES[:4])], tables=2, name="Quick night")
+    page = page_at(browser, guard, f"{hub_process.url}/board/{ev.tid}", "en", TV)
     try:
         page.wait_for_selector("body[data-conn='live'] .cell")
         page.evaluate(SHOWN)
@@ -77,9 +77,9 @@ def test_the_board_announces_only_calls_still_current(watch_gateway: Hub, browse
 
 
 # ------------------------------------------------------------------------------ the player page
-def finished_two_stage(hub: Hub) -> tuple[dict[str, Any], list[str]]:
+def finished_two_stage(hub_process: Hub) -> tuple[dict[str, Any], list[str]]:
     """A 16-player double elimination stopped at four, then its knockout played to the champion."""
-    proj = two_stage(play_out(draw_projection(hub.url, 16, "double_elimination", name="Two stages done")))
+    proj = two_stage(play_out(draw_projection(hub_process.url, 16, "double_elimination", name="Two stages done")))
     by_key = {m["key"]: m for m in proj["draw"]["matches"]}
     through = [by_key["W3-1"]["winner"], by_key["W3-2"]["winner"], by_key["L4-1"]["winner"], by_key["L4-2"]["winner"]]
     proj["draw"]["stages"][0].update(status="finished", advanced=through)
@@ -100,11 +100,12 @@ def finished_two_stage(hub: Hub) -> tuple[dict[str, Any], list[str]]:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_knockout_player_page_after_the_event_is_not_waiting_for_a_draw(hub: Hub, browser: Any, guard: PageWatch,
-                                                                         lang: str) -> None:
-    proj, (champion, runner_up, semi_loser, _) = finished_two_stage(hub)
+def test_a_knockout_player_page_after_the_event_is_not_waiting_for_a_draw(
+    hub_process: Hub, browser: Any, guard: PageWatch, lang: str
+) -> None:
+    proj, (champion, runner_up, semi_loser, _) = finished_two_stage(hub_process)
     for pid in (champion, runner_up, semi_loser):
-        page = page_at(browser, guard, f"{hub.url}/player/{proj['id']}/{pid}", lang, PHONE, proj)
+        page = page_at(browser, guard, f"{hub_process.url}/player/{proj['id']}/{pid}", lang, PHONE, proj)
         try:
             page.wait_for_selector("#pl-next[data-state]")
             page.wait_for_selector("#pl-list .pl-m[data-key='K1-1'], #pl-list .pl-m[data-key='K1-2']")
@@ -123,24 +124,28 @@ def test_a_knockout_player_page_after_the_event_is_not_waiting_for_a_draw(hub: H
 
 
 # ------------------------------------------------------------------------------ the commentator
-def test_a_commentator_opened_after_an_undo_strikes_out_the_undone_stroke(watch_gateway: Hub, browser: Any,
-                                                                         guard: PageWatch) -> None:
-    hub = watch_gateway
-    t = new_match(hub, "golden_nine")
-    command(hub, t, {"kind": "start", "breaker": "a"})                                            # v1
-    command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [2], "break_crossings": 4})  # v2
-    command(hub, t, {"kind": "shot", "player": "a", "first_contact": 1, "rail": True})           # v3
-    command(hub, t, {"kind": "undo"})                                                              # v4: voids v3
-    page = page_at(browser, guard, f"{hub.url}/commentator/{t['match_id']}", "en", TV)
+def test_a_commentator_opened_after_an_undo_strikes_out_the_undone_stroke(
+    watch_gateway: Hub, browser: Any, guard: PageWatch
+) -> None:
+    hub_process = watch_gateway
+    t = new_match(hub_process, "golden_nine")
+    command(hub_process, t, {"kind": "start", "breaker": "a"})  # v1
+    command(
+        hub_process, t, {"kind": "shot", "player": "a", "first_contact": 1, "pocketed": [2], "break_crossings": 4}
+    )  # v2
+    command(hub_process, t, {"kind": "shot", "player": "a", "first_contact": 1, "rail": True})  # v3
+    command(hub_process, t, {"kind": "undo"})  # v4: voids v3
+    page = page_at(browser, guard, f"{hub_process.url}/commentator/{t['match_id']}", "en", TV)
     try:
         page.wait_for_selector("#strokes li[data-version='4']")
         page.wait_for_selector("#strokes li[data-version='2']")
-        voided = {v: "voided" in (page.get_attribute(f"#strokes li[data-version='{v}']", "class") or "")
-                  for v in (1, 2, 3, 4)}
+        voided = {
+            v: "voided" in (page.get_attribute(f"#strokes li[data-version='{v}']", "class") or "") for v in (1, 2, 3, 4)
+        }
         assert voided == {1: False, 2: False, 3: True, 4: False}, voided
         shot(page, "moments-commentator-after-undo")
         # live from here: a second undo strikes out the break (its target), and nothing else
-        command(hub, t, {"kind": "undo"})                                                          # v5: voids v2
+        command(hub_process, t, {"kind": "undo"})  # v5: voids v2
         page.wait_for_selector("#strokes li[data-version='5']")
         page.wait_for_selector("#strokes li[data-version='2'].voided")
         assert "voided" not in (page.get_attribute("#strokes li[data-version='1']", "class") or "")

@@ -82,7 +82,7 @@ def test_the_desk_knows_the_hubs_refusals_in_both_languages() -> None:
     assert not any(re.search(r"[A-Za-z]{4,}", zh[f"desk_err_{c}"]) for c in codes)  # Chinese sentences
 
 
-def test_the_pages_show_every_string_as_written(hub: Hub, browser: Any) -> None:
+def test_the_pages_show_every_string_as_written(hub_process: Hub, browser: Any) -> None:
     """js/i18n.js imports every area of both languages: each key gives its own text (placeholders
     left as they are when no value is given)."""
     ctx = browser.new_context(locale="en-US")
@@ -90,7 +90,7 @@ def test_the_pages_show_every_string_as_written(hub: Hub, browser: Any) -> None:
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{hub.url}/watch/none")
+        page.goto(f"{hub_process.url}/watch/none")
         tables = {language: table(language) for language in LANGUAGES}
         got = page.evaluate(
             """async (tables) => {

@@ -48,13 +48,13 @@ def shot_path(name: str) -> Any:
 
 
 @pytest.mark.parametrize("discipline,fmt,start", CASES)
-def test_stroke_entry_fits_without_scrolling(hub: Hub, context: Any, guard: PageWatch,
+def test_stroke_entry_fits_without_scrolling(hub_process: Hub, context: Any, guard: PageWatch,
                                              discipline: str, fmt: dict[str, Any], start: dict[str, Any]) -> None:
-    t = new_match(hub, discipline, [("a", "Zheng Yubo"), ("b", "Wang Can")], fmt,
+    t = new_match(hub_process, discipline, [("a", "Zheng Yubo"), ("b", "Wang Can")], fmt,
                   {"shot_clock": {"shot_s": 45, "extension_s": 30, "break_s": 45}})
     page = guard.attach(context.new_page())
     page.set_viewport_size({"width": 1280, "height": 800})
-    page.goto(f"{hub.url}/tablet/{t['table_id']}#token={t['token']}")
+    page.goto(f"{hub_process.url}/tablet/{t['table_id']}#token={t['token']}")
     page.wait_for_selector("body[data-conn='live']")
     page.wait_for_selector("#start:not(.hidden)")
     page.click(f"#start [data-breaker='{start['breaker']}']")

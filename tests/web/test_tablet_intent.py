@@ -10,9 +10,9 @@ from .conftest import Hub, PageWatch, shot
 from .tablet_helpers import events, new_match, open_tablet, start, version
 
 
-def test_intent_is_one_optional_tap(hub: Hub, context: Any, guard: PageWatch) -> None:
-    t = new_match(hub)
-    page = open_tablet(context, guard, hub, t)
+def test_intent_is_one_optional_tap(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    t = new_match(hub_process)
+    page = open_tablet(context, guard, hub_process, t)
     start(page)
     version(page, 1)
     assert page.locator("#intent-row").count() == 0  # not on the break
@@ -34,6 +34,6 @@ def test_intent_is_one_optional_tap(hub: Hub, context: Any, guard: PageWatch) ->
     page.click("#pk-grid [data-ball='1']")
     page.click("#enter-stroke")
     version(page, 4)
-    shots = [e["data"] for e in events(hub, t["match_id"]) if e["kind"] == "shot"]
+    shots = [e["data"] for e in events(hub_process, t["match_id"]) if e["kind"] == "shot"]
     assert [s.get("intent") for s in shots] == [None, "safety", None]
     assert guard.errors == [] and guard.dialogs == []

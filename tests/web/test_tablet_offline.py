@@ -39,9 +39,9 @@ def queued(page: Any, table_id: str) -> list[dict[str, Any]]:
     return page.evaluate(f"JSON.parse(localStorage.getItem('cuehub.queue.{table_id}') || '[]')")
 
 
-def test_four_strokes_across_two_turn_changes_entered_offline(hub: Hub, context: Any, guard: PageWatch) -> None:
-    t = new_match(hub, options=LONG_CLOCK)
-    page = open_tablet(context, guard, hub, t)
+def test_four_strokes_across_two_turn_changes_entered_offline(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    t = new_match(hub_process, options=LONG_CLOCK)
+    page = open_tablet(context, guard, hub_process, t)
     start(page)
     page.click("#break-counts [data-count='4']")
     page.click("#pk-grid [data-ball='3']")
@@ -74,17 +74,17 @@ def test_four_strokes_across_two_turn_changes_entered_offline(hub: Hub, context:
     assert [e["command"]["kind"] for e in q] == ["shot"] * 4
     assert all("player" not in e["command"] for e in q), q  # the hub decides whose turn it is
     assert all(isinstance(e["command"]["entered_at"], int) for e in q)
-    assert kinds(hub, t["match_id"]) == ["start", "shot"]  # nothing reached the hub
+    assert kinds(hub_process, t["match_id"]) == ["start", "shot"]  # nothing reached the hub
     shot(page, "screens-tablet-offline-four")
 
     go_online(context, page)
-    wait_until(lambda: len(events(hub, t["match_id"])) >= 6, 15, "the four strokes")
+    wait_until(lambda: len(events(hub_process, t["match_id"])) >= 6, 15, "the four strokes")
     page.wait_for_selector("#queue-count.hidden", state="attached", timeout=10000)
-    evs = [e for e in events(hub, t["match_id"]) if e["kind"] == "shot"][1:]
+    evs = [e for e in events(hub_process, t["match_id"]) if e["kind"] == "shot"][1:]
     assert [e["command_id"] for e in evs] == [e["id"] for e in q]  # in the order entered
     assert [e["data"]["player"] for e in evs] == ["a", "a", "b", "b"]
     assert [e["data"]["pocketed"] for e in evs] == [[1], [], [2], []]
-    m = hub.get(f"/api/matches/{t['match_id']}")
+    m = hub_process.get(f"/api/matches/{t['match_id']}")
     assert m["rack"]["shooter"] == "a" and m["rack"]["ball_in_hand"] == "anywhere"
     assert [p["score"] for p in m["players"]] == [1, 0]  # golden_nine: the foul point to a
     assert "no_link" not in str(m)
@@ -94,10 +94,10 @@ def test_four_strokes_across_two_turn_changes_entered_offline(hub: Hub, context:
 
 
 def test_a_choice_left_open_offline_is_answered_before_the_strokes_after_it(
-    hub: Hub, context: Any, guard: PageWatch
+    hub_process: Hub, context: Any, guard: PageWatch
 ) -> None:
-    t = new_match(hub, options=LONG_CLOCK)
-    page = open_tablet(context, guard, hub, t)
+    t = new_match(hub_process, options=LONG_CLOCK)
+    page = open_tablet(context, guard, hub_process, t)
     start(page)
     version(page, 1)
     go_offline(context, page)
@@ -114,18 +114,20 @@ def test_a_choice_left_open_offline_is_answered_before_the_strokes_after_it(
     page.wait_for_selector("#pending:not(.hidden)", timeout=10000)
     page.wait_for_selector("#pending-waiting")
     assert "wait for the choice" in page.locator("#pending-waiting").inner_text()
-    assert kinds(hub, t["match_id"]) == ["start", "shot"]
+    assert kinds(hub_process, t["match_id"]) == ["start", "shot"]
     page.click("#pending [data-choice='play']")
-    wait_until(lambda: kinds(hub, t["match_id"]) == ["start", "shot", "decision", "shot"], 10, "decision then stroke")
-    last = events(hub, t["match_id"])[-1]
+    wait_until(
+        lambda: kinds(hub_process, t["match_id"]) == ["start", "shot", "decision", "shot"], 10, "decision then stroke"
+    )
+    last = events(hub_process, t["match_id"])[-1]
     assert last["data"]["player"] == "b" and last["data"]["rail"] is True
     page.wait_for_selector("#queue-count.hidden", state="attached")
     no_reject(page)
 
 
-def test_a_reload_with_no_network_shows_the_tablet(hub: Hub, context: Any, guard: PageWatch) -> None:
-    t = new_match(hub, options=LONG_CLOCK, table_name="Table 9")
-    page = open_tablet(context, guard, hub, t)
+def test_a_reload_with_no_network_shows_the_tablet(hub_process: Hub, context: Any, guard: PageWatch) -> None:
+    t = new_match(hub_process, options=LONG_CLOCK, table_name="Table 9")
+    page = open_tablet(context, guard, hub_process, t)
     start(page)
     version(page, 1)
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
@@ -140,7 +142,7 @@ def test_a_reload_with_no_network_shows_the_tablet(hub: Hub, context: Any, guard
         return [...new Set(loaded)].filter((p) => !cached.has(p));
     }""")
     assert missing == []
-    hub.stop()  # SIGKILL: nothing answers at all
+    hub_process.stop()  # SIGKILL: nothing answers at all
     try:
         context.set_offline(True)
         page.reload()
@@ -159,24 +161,26 @@ def test_a_reload_with_no_network_shows_the_tablet(hub: Hub, context: Any, guard
         shot(page, "screens-tablet-reloaded-offline")
     finally:
         context.set_offline(False)
-        hub.start()
-    wait_until(lambda: kinds(hub, t["match_id"])[-1:] == ["shot"], 20, "the stroke entered offline")
-    assert events(hub, t["match_id"])[-1]["data"]["pocketed"] == [5]
+        hub_process.start()
+    wait_until(lambda: kinds(hub_process, t["match_id"])[-1:] == ["shot"], 20, "the stroke entered offline")
+    assert events(hub_process, t["match_id"])[-1]["data"]["pocketed"] == [5]
     no_reject(page)
 
 
-def test_a_three_second_clock_and_the_tablet_cut_off_for_ten_seconds(hub: Hub, context: Any, guard: PageWatch) -> None:
-    t = new_match(hub, options={"shot_clock": {"shot_s": 3, "break_s": 3, "first_shot_s": 3}})
-    page = open_tablet(context, guard, hub, t)
+def test_a_three_second_clock_and_the_tablet_cut_off_for_ten_seconds(
+    hub_process: Hub, context: Any, guard: PageWatch
+) -> None:
+    t = new_match(hub_process, options={"shot_clock": {"shot_s": 3, "break_s": 3, "first_shot_s": 3}})
+    page = open_tablet(context, guard, hub_process, t)
     page.wait_for_selector("#start:not(.hidden)")
     page.click("#start [data-breaker='a']")
     version(page, 1)
     context.set_offline(True)
     page.wait_for_timeout(10_000)
     # The hub could not hear the tablet: no time foul, the clock paused as of then, and shown.
-    ks = kinds(hub, t["match_id"])
+    ks = kinds(hub_process, t["match_id"])
     assert "clock_expired" not in ks and "link_lost" in ks, ks
-    m = hub.get(f"/api/matches/{t['match_id']}")
+    m = hub_process.get(f"/api/matches/{t['match_id']}")
     assert m["clock"]["shot"]["running"] is False and m["clock"]["shot"]["reason"] == "link"
     assert 0 < m["clock"]["shot"]["remaining_ms"] <= 3000
     assert m["link"]["lost"] is True
@@ -187,23 +191,25 @@ def test_a_three_second_clock_and_the_tablet_cut_off_for_ten_seconds(hub: Hub, c
     page.click("#break-counts [data-count='4']")
     page.click("#pk-grid [data-ball='2']")
     page.click("#enter-stroke")
-    wait_until(lambda: "shot" in kinds(hub, t["match_id"]), 10, "the stroke")
-    ks = kinds(hub, t["match_id"])
-    assert ks[:ks.index("shot")] == ["start", "link_lost", "link_restored"], ks
-    shot_ev = events(hub, t["match_id"])[ks.index("shot")]
+    wait_until(lambda: "shot" in kinds(hub_process, t["match_id"]), 10, "the stroke")
+    ks = kinds(hub_process, t["match_id"])
+    assert ks[: ks.index("shot")] == ["start", "link_lost", "link_restored"], ks
+    shot_ev = events(hub_process, t["match_id"])[ks.index("shot")]
     assert shot_ev["data"]["player"] == "a" and not shot_ev["voided"]
-    command(hub, t, {"kind": "pause"})  # the next 3 s turn is not this test's business
+    command(hub_process, t, {"kind": "pause"})  # the next 3 s turn is not this test's business
     no_reject(page)
 
 
-def test_a_hub_killed_for_longer_than_the_clock_stores_no_time_foul(hub: Hub, context: Any, guard: PageWatch) -> None:
-    t = new_match(hub, options={"shot_clock": {"shot_s": 3, "break_s": 3, "first_shot_s": 3}})
-    page = open_tablet(context, guard, hub, t)
+def test_a_hub_killed_for_longer_than_the_clock_stores_no_time_foul(
+    hub_process: Hub, context: Any, guard: PageWatch
+) -> None:
+    t = new_match(hub_process, options={"shot_clock": {"shot_s": 3, "break_s": 3, "first_shot_s": 3}})
+    page = open_tablet(context, guard, hub_process, t)
     page.wait_for_selector("#start:not(.hidden)")
     page.wait_for_timeout(1200)  # the tablet has been heard (and written down) by the hub
     page.click("#start [data-breaker='a']")
     version(page, 1)
-    hub.stop()  # SIGKILL
+    hub_process.stop()  # SIGKILL
     try:
         page.wait_for_selector("body[data-conn='offline']", timeout=8000)
         # The referee enters the break before time runs out at the table...
@@ -213,12 +219,12 @@ def test_a_hub_killed_for_longer_than_the_clock_stores_no_time_foul(hub: Hub, co
         page.wait_for_selector("#queue-count:text('1 unsent')")
         page.wait_for_timeout(4000)  # ... and the hub stays down past the deadline.
     finally:
-        hub.start()
-    wait_until(lambda: "shot" in kinds(hub, t["match_id"]), 20, "the stroke")
-    evs = events(hub, t["match_id"])
+        hub_process.start()
+    wait_until(lambda: "shot" in kinds(hub_process, t["match_id"]), 20, "the stroke")
+    evs = events(hub_process, t["match_id"])
     stroke = next(e for e in evs if e["kind"] == "shot")
     assert stroke["data"]["player"] == "a" and stroke["data"]["pocketed"] == [4] and not stroke["voided"]
-    before = evs[:evs.index(stroke)]
+    before = evs[: evs.index(stroke)]
     assert not [e for e in before if e["kind"] == "clock_expired" and not e["voided"]], evs
-    command(hub, t, {"kind": "pause"})
+    command(hub_process, t, {"kind": "pause"})
     no_reject(page)

@@ -35,8 +35,8 @@ def frames_of(page: Any, channel: str) -> list[dict[str, Any]]:
     return got
 
 
-def snapshot(hub: Hub, channel: str) -> dict[str, Any]:
-    with connect(hub.url.replace("http", "ws", 1) + "/ws/watch", open_timeout=5) as ws:
+def snapshot(hub_process: Hub, channel: str) -> dict[str, Any]:
+    with connect(hub_process.url.replace("http", "ws", 1) + "/ws/watch", open_timeout=5) as ws:
         ws.send(json.dumps(subscribe_frame(channel)))
         return json.loads(ws.recv(timeout=5))
 
@@ -54,16 +54,16 @@ REBUILD = """async ([frames]) => {
 
 
 def test_board_and_bracket_follow_the_deltas_live(watch_gateway: Hub, browser: Any, guard: PageWatch) -> None:
-    hub = watch_gateway
-    ev = Event(hub, [{"name": n} for n in NAMES[:8]], tables=2, name="Deltas Open")
+    hub_process = watch_gateway
+    ev = Event(hub_process, [{"name": n} for n in NAMES[:8]], tables=2, name="Deltas Open")
     channel = f"tournament:{ev.tid}"
     ctx = browser.new_context(viewport=TV)
     board = guard.attach(ctx.new_page())
     board_frames = frames_of(board, channel)
-    board.goto(f"{hub.url}/board/{ev.tid}")
+    board.goto(f"{hub_process.url}/board/{ev.tid}")
     bracket = phone_page(browser, guard, "about:blank")
     bracket_frames = frames_of(bracket, channel)
-    bracket.goto(f"{hub.url}/bracket/{ev.tid}")
+    bracket.goto(f"{hub_process.url}/bracket/{ev.tid}")
     board.wait_for_selector("body[data-conn='live']")
     ev.draw("single_elimination", seeding="random", seed=4)
     wait_live(bracket)
@@ -80,7 +80,7 @@ def test_board_and_bracket_follow_the_deltas_live(watch_gateway: Hub, browser: A
     board.wait_for_function("(n) => document.querySelectorAll('#up-next .un-item').length >= n", arg=1, timeout=5000)
     shot(board, "feed-board-tv-en")
     shot(bracket, "feed-bracket-phone-en")
-    fresh = snapshot(hub, channel)
+    fresh = snapshot(hub_process, channel)
     for page, frames in ((board, board_frames), (bracket, bracket_frames)):
         for _ in range(50):  # the page's socket has had the messages up to the fresh snapshot's version
             if frames and frames[-1]["version"] >= fresh["version"]:

@@ -14,8 +14,8 @@ import pytest
 from .conftest import Hub, PageWatch, free_port
 
 
-def _command(hub: Hub, t: dict[str, Any], command: dict[str, Any]) -> None:
-    r = httpx.post(f"{hub.url}/api/matches/{t['match_id']}/commands", timeout=10,
+def _command(hub_process: Hub, t: dict[str, Any], command: dict[str, Any]) -> None:
+    r = httpx.post(f"{hub_process.url}/api/matches/{t['match_id']}/commands", timeout=10,
                    json={"id": uuid.uuid4().hex, "match_id": t["match_id"], "command": command},
                    headers={"Authorization": f"Bearer {t['token']}"})
     assert r.status_code == 200, r.text
@@ -41,15 +41,15 @@ def dead_gw_hub(tmp_path: Path) -> Iterator[Hub]:
     yield from _hub(tmp_path, HUB_WATCH_URL=f"ws://127.0.0.1:{free_port()}/ws/watch")
 
 
-def _follow(hub: Hub, context: Any, guard: PageWatch) -> tuple[Any, list[str], dict[str, Any]]:
-    s = hub.setup(tables=1)
+def _follow(hub_process: Hub, context: Any, guard: PageWatch) -> tuple[Any, list[str], dict[str, Any]]:
+    s = hub_process.setup(tables=1)
     t = s["tables"][0]
     page = guard.attach(context.new_page())
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
-    page.goto(f"{hub.url}/watch/{t['match_id']}")
+    page.goto(f"{hub_process.url}/watch/{t['match_id']}")
     page.wait_for_selector("body[data-conn='live']", timeout=15000)
-    _command(hub, t, {"kind": "start", "breaker": "a"})
+    _command(hub_process, t, {"kind": "start", "breaker": "a"})
     page.wait_for_selector("body[data-version='1']", timeout=5000)
     return page, sockets, t
 

@@ -7,6 +7,7 @@ import { t, tc } from "./i18n.js";
 import { el, isolated, membersLine } from "./ui.js";
 import { toProfile } from "./people-view.js";
 import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf, raceText, sideMembers } from "./draw-view.js";
+import { viewOf } from "./draw-formats.js";
 
 /** A player's name, isolated so that a right-to-left or mixed name never reorders what is beside
  * it, leading to their profile (/people/{id}) where the entry has a person. */
@@ -126,11 +127,11 @@ export function bracketSection(id, title, matches, ctx, view) {
       el("div", { class: "scroll-cue", "aria-hidden": "true" }, el("span", { text: "›" }))));
 }
 
-/** Single or double elimination (or the knockout stage): winners, losers, grand final. The grand
+/** A bracket (its format's `view.layout`; the knockout stage too): winners, losers, grand final. The grand
  * final (and its reset) closes the winners bracket's columns, so its lines join the winners final. */
 export function elimination(matches, ctx, view, prefix = "", type = ctx.type) {
-  const double = type === "double_elimination";
-  // a double elimination with no grand final stops for a next stage: its rounds are named plainly
+  const double = viewOf(type).losers;
+  // a bracket with a losers side and no grand final stops for a next stage: its rounds are named plainly
   const sub = { ...ctx, type, stopped: double && !matches.some((m) => m.bracket === "final") };
   const winners = matches.filter((m) => m.bracket === "winners" || m.bracket === "final" || !m.bracket);
   return [
@@ -194,10 +195,11 @@ export function chase(matches, standings, ctx) {
   ];
 }
 
-/** One stage's drawing by its own type. */
+/** One stage's drawing by its own type's layout. */
 function stageBody(type, matches, standings, ctx, view, prefix) {
-  if (type === "single_elimination" || type === "double_elimination") return elimination(matches, ctx, view, prefix, type);
-  if (type === "chase_groups") return chase(matches, standings, ctx);
+  const layout = viewOf(type).layout;
+  if (layout === "bracket") return elimination(matches, ctx, view, prefix, type);
+  if (layout === "chase") return chase(matches, standings, ctx);
   return groups(matches, standings, ctx);
 }
 

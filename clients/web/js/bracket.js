@@ -14,6 +14,7 @@ import { followTournament } from "./tournament_feed.js";
 import { el, fill, pathId, header, setConn, formatLabel, notFoundCard } from "./ui.js";
 import { DECIDED, drawContext, isMatch } from "./draw-view.js";
 import { drawBody, playerNode, sectionOf } from "./bracket-draw.js";
+import { viewOf } from "./draw-formats.js";
 import { wireBracket, drawLines, scrollToRound } from "./bracket-lines.js";
 import { PlayerSearch } from "./bracket-search.js";
 
@@ -153,7 +154,7 @@ function render() {
   document.getElementById("tournament-name").textContent = proj.name || "";
   document.title = `${proj.name || ""} · ${t("bracket_title")} · cuehub`;
   document.body.dataset.draw = draw ? draw.status : "none";
-  document.body.dataset.type = draw ? draw.type : "";
+  document.body.dataset.layout = draw ? viewOf(draw.type).layout : "";
   document.body.dataset.stages = draw && Array.isArray(draw.stages) ? String(draw.stages.length) : "1";
   ctx = drawContext(proj);
   // Keep each bracket's horizontal scroll (a phone swiping through the rounds) across updates.

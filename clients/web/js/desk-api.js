@@ -14,6 +14,7 @@ export class ApiError extends Error {
   }
 }
 
+/** @type {(e: Error) => void} */
 let onSignedOut = () => {};
 
 /** Called when a write finds the session gone (expired, signed out elsewhere). */

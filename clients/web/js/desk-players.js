@@ -32,8 +32,10 @@ const DEFAULT_COLUMNS = { name: 0, club: 1, seed: 2 };
 /** A cell as a header word: folded as names are (foldName: ＮＡＭＥ, "Player name"), no trailing colon. */
 const headerWord = (cell) => foldName(cell).replace(/:$/, "");
 
-/** The columns a header row names ({name, club?, seed?} -> cell index), or null when `cells` is no header. */
+/** The columns a header row names ({name, club?, seed?} -> cell index), or null when `cells` is no header.
+ * @returns {Record<string, number> | null} */
 export function headerColumns(cells) {
+  /** @type {Record<string, number>} */
   const columns = {};
   let words = 0;
   for (const [i, cell] of cells.entries()) {
@@ -99,6 +101,7 @@ export function parsePlayers(text, existing = []) {
   const rows = [];
   const problems = [];
   const seeds = new Map(existing.filter((p) => p.seed).map((p) => [p.seed, p.name]));
+  /** @type {Record<string, number>} */
   let columns = DEFAULT_COLUMNS;
   lines.forEach((raw, i) => {
     const line = i + 1;
@@ -134,7 +137,7 @@ export function playersView(ctx) {
   let root = null;
   let parsed = { rows: [], problems: [] };
   let editing = null; // player id being edited
-  let shownMade = false;
+  let shownMade = null;
   const text = el("textarea", { id: "players-text", rows: 8, spellcheck: "false", autocomplete: "off" });
   const file = el("input", { type: "file", id: "players-file", accept: ".csv,.txt,text/csv,text/plain", class: "file-input" });
   const addButton = el("button", { class: "btn primary big", id: "add-players", type: "button" });

@@ -60,6 +60,8 @@ export function runView(ctx) {
     });
   }
 
+  /** @param {any} label @param {(b: HTMLButtonElement) => void} onClick
+   * @param {{cls?: string, action?: string, id?: string}} [options] */
   function button(label, onClick, { cls = "", action, id } = {}) {
     const b = el("button", { class: `btn small ${cls}`.trim(), type: "button", id, dataset: action ? { action } : undefined }, label);
     b.addEventListener("click", () => onClick(b));
@@ -313,7 +315,7 @@ export function runView(ctx) {
   function paint() {
     if (!root) return;
     // A repaint moves the open result form (the same node): what had the focus keeps it.
-    const focused = document.activeElement;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     paintAll();
     if (focused && focused !== document.activeElement && root && root.contains(focused)) focused.focus();
   }

@@ -77,7 +77,7 @@ whenSignedOut(() => {
 });
 
 // Links inside the desk move without a reload.
-document.addEventListener("click", (e) => {
+document.addEventListener("click", (/** @type {any} */ e) => {
   const a = e.target.closest && e.target.closest("a[data-nav]");
   if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   e.preventDefault();

@@ -3,6 +3,7 @@
 // player's matches and next match. Pure functions of the whole projection (no DOM, no socket), so
 // the bracket and the player page say the same thing, whatever feed hands them the projection.
 import { t } from "./i18n.js";
+import { viewOf } from "./draw-formats.js";
 
 export const DECIDED = ["finished", "walkover", "bye"];
 
@@ -22,14 +23,14 @@ export function lastRoundOf(matches) {
 }
 
 /** "Quarter-finals", "Losers round 3", "Grand final — reset"... `lastRound`: the bracket's last.
- * `stopped`: a double elimination played down to a next stage (no finals: "Winners round 3"). */
+ * `stopped`: a bracket with a losers side played down to a next stage (no finals: "Winners round 3"). */
 export function roundTitle(type, bracket, round, lastRound, stopped = false) {
   const n = roundNo(round);
   if (bracket === "final") return round === "GF2" ? t("br_gf_reset") : t("br_grand_final");
   if (stopped) return t(bracket === "losers" ? "br_losers_round" : "br_winners_round", { n });
   if (bracket === "losers") return n === lastRound ? t("br_losers_final") : t("br_losers_round", { n });
   if (bracket === "winners") {
-    if (type === "double_elimination" && n === lastRound) return t("br_winners_final");
+    if (viewOf(type).losers && n === lastRound) return t("br_winners_final");
     const fromEnd = lastRound - n;
     if (fromEnd === 0) return t("br_final");
     if (fromEnd === 1) return t("br_semis");
@@ -52,16 +53,17 @@ export function matchRoundName(draw, m) {
   const type = (stages && info && info.type) || draw.type;
   const rounds = info && Array.isArray(info.rounds) && info.rounds.length ? info.rounds.map((r) => r.round) : null;
   const ms = (draw.matches || []).filter((x) => !stages || (x.stage || 1) === stage);
-  if (type === "single_elimination" || type === "double_elimination") {
+  const view = viewOf(type);
+  if (view.layout === "bracket") {
     const losers = m.bracket === "losers";
     if (rounds) { // the bracket's sections: the losers, and the winners (the grand finals aside)
       const section = rounds.filter((r) => !/^GF/.test(r) && /^L\d/.test(r) === losers);
-      const stopped = type === "double_elimination" && !rounds.some((r) => /^GF/.test(r));
+      const stopped = view.losers && !rounds.some((r) => /^GF/.test(r));
       return roundTitle(type, m.bracket, m.round, Math.max(0, ...section.map(roundNo)), stopped);
     }
     // the bracket's sections: the losers, and the winners with the grand final
     const section = ms.filter((x) => (x.bracket === "losers") === losers);
-    const stopped = type === "double_elimination" && !ms.some((x) => x.bracket === "final");
+    const stopped = view.losers && !ms.some((x) => x.bracket === "final");
     return roundTitle(type, m.bracket, m.round, lastRoundOf(section), stopped);
   }
   const round = t("br_round_n", { n: roundNo(m.round) });
@@ -78,10 +80,9 @@ export function drawEntry(draw, ref) {
   if (listed) return listed;
   const round = ref.round || "";
   const info = (draw.stages || []).find((s) => (s.rounds || []).some((r) => r.round === round)) || null;
-  const type = (info && info.type) || draw.type;
-  const bracket = /^GF/.test(round) ? "final" : /^L\d/.test(round) ? "losers"
-    : type === "round_robin" ? "group" : type === "chase_groups" ? "chase" : "winners";
-  const group = type === "round_robin" ? (/^([A-Z]+)-/.exec(ref.key) || [])[1] : null;
+  const view = viewOf((info && info.type) || draw.type);
+  const bracket = /^GF/.test(round) ? "final" : /^L\d/.test(round) ? "losers" : view.bracket;
+  const group = view.group_in_key ? (/^([A-Z]+)-/.exec(ref.key) || [])[1] : null;
   return { key: ref.key, round, stage: info ? info.stage : 1, bracket, ...(group ? { group } : {}) };
 }
 
@@ -208,6 +209,8 @@ function feedsInto(ctx, m, pid) {
  * The player's next match: {m, state, opponent, table, text} with state "called" ("Called to Table 4"),
  * "playing", "ready" ("Up next #2"), "waiting" ("Waiting for the winner of W2-3"), or null when the
  * player has no match to come (out, champion, no draw).
+ * @returns {{m: any, state: string, opponent: any, table: any, text: string, opponentText?: string,
+ *   queuePos?: number, stage?: boolean} | null}
  */
 export function nextMatch(proj, ctx, pid) {
   const mine = playerMatches(proj, pid);

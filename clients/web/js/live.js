@@ -93,7 +93,7 @@ class Liveness {
 let watchUrlPromise = null;
 function watchUrl() {
   if (!watchUrlPromise) {
-    watchUrlPromise = fetch("/api/config").then((r) => (r.ok ? r.json() : {})).catch(() => ({})).then((cfg) => {
+    watchUrlPromise = fetch("/api/config").then((r) => (r.ok ? r.json() : {})).catch(() => ({})).then((/** @type {any} */ cfg) => {
       if (typeof cfg.watch_url === "string" && cfg.watch_url) {
         return cfg.watch_url.startsWith("/") ? wsUrl(cfg.watch_url) : cfg.watch_url;
       }
@@ -120,6 +120,7 @@ export const WATCH_STALE_MS = 12000;
  * (`unknown_channel` for an id the hub does not know).
  */
 export class Watch {
+  /** @param {{onStatus?: (status: string) => void}} [options] */
   constructor({ onStatus } = {}) {
     this.subs = new Map(); // channel -> {handlers:Set, errors:Set, version, replay}
     this.onStatus = onStatus || (() => {});

@@ -46,7 +46,7 @@ export class Follow {
   }
 
   unlockAudio() {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
+    const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Ctx) return;
     try {
       if (!this.audio) this.audio = new Ctx();

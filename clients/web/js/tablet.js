@@ -189,7 +189,7 @@ applyI18n(document);
 paintLog();
 
 function saveToken() {
-  const v = document.getElementById("token-input").value.trim();
+  const v = /** @type {HTMLInputElement} */ (document.getElementById("token-input")).value.trim();
   if (!v) return;
   localStorage.setItem(TOKEN_KEY, v);
   tokenPanel.classList.add("hidden");
@@ -325,7 +325,9 @@ function queueCommand(command, { front = false, expectedVersion = null, matchId 
   return env;
 }
 
-/** The same after an in-page confirmation, when there is a question; the envelope or null. */
+/** The same after an in-page confirmation, when there is a question; the envelope or null.
+ * @param {object} command
+ * @param {{confirmText?: string | null, front?: boolean, expectedVersion?: number | null, matchId?: string | null}} [options] */
 async function send(command, { confirmText = null, ...opts } = {}) {
   if (confirmText && !(await confirmDialog(named(confirmText)))) return null;
   return queueCommand(command, opts);
@@ -438,7 +440,7 @@ function onLeft(msg, dropped) {
 /** The finished match on screen came back (the desk reopened it, or corrected it on another
  * tablet): said like a match that left, until the next entry. */
 function reopenedAt(m) {
-  left = { id: m.id, what: matchLabel(m), names: "", to: null, reopened: true, version: m.version };
+  left = { id: m.id, what: matchLabel(m), names: "", to: null, reopened: true, version: m.version, logged: false };
   logEntry({ text: leftText(left), names: leftNames(left), kind: "info" });
   left.logged = true;
 }

@@ -1,6 +1,6 @@
 // Spectator page: /watch/{match_id} — a phone-sized live view of one match; /watch/table/{table_id}
 // follows whatever match is on that table (the next one when it starts).
-import { t, tc, onLangChange } from "./i18n.js";
+import { t, onLangChange } from "./i18n.js";
 import { Watch } from "./live.js";
 import {
   el, fill, pathId, header, setConn, scoreline, ball, bihText, paintShotClock,

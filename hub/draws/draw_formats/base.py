@@ -4,8 +4,9 @@ A format (``DrawFormat``) knows its settings (``params``: whole numbers with bou
 as data the desk reads), the disciplines it plays (by the players a match has), its size (matches,
 for the cap), its matches (``derive``, delegating to ``brackets``, ``round_robin``, ``chase``), its
 rounds (name and side, for ``match.by_round``), whether a knockout may follow it (``next_stage``:
-``then``) and who goes through, and the codes of its round names (``round_label``: the words are
-in the language tables, ``hub/tournaments/round_names.py`` and the pages' ``i18n.js``).
+``then``) and who goes through, the codes of its round names (``round_label``: the words are
+in the language tables, ``hub/tournaments/round_names.py`` and the pages' ``i18n.js``), and how the
+pages draw it (``view``: the fans' pages read it instead of the format's name).
 
 Pure, like the rest of ``hub.draws``: no I/O, no clock reads.
 """
@@ -71,6 +72,23 @@ class NextStage:
     each_group: bool
 
 
+@dataclass(frozen=True)
+class View:
+    """How the pages draw a stage of a format and name its rounds (``view`` in ``GET /api/draw-formats``):
+    what they would otherwise know by the format's name (clients/web/js/draw-formats.js reads it)."""
+
+    layout: str  # "bracket": columns of rounds joined by lines; "groups": each group's standings and
+    # rounds; "chase": one standings table (with byes) and the rounds
+    losers: bool = False  # a losers bracket beside the winners: the winners' last round is the "Winners
+    # final", and with no grand final the draw stopped for a next stage (its rounds named plainly)
+    bracket: str = "winners"  # the ``bracket`` of a match in a round that is neither L<r> nor GF<r>
+    group_in_key: bool = False  # a match's key starts with its group ("B-2-1")
+
+    def json(self) -> dict[str, Any]:
+        return {"layout": self.layout, "losers": self.losers, "bracket": self.bracket,
+                "group_in_key": self.group_in_key}
+
+
 def too_few(message: str) -> DrawReject:
     return DrawReject(422, "too_few_players", message)
 
@@ -88,6 +106,7 @@ class DrawFormat:
     next_stage: NextStage | None = None  # None: no ``then`` may follow this format
     knockout = False  # a ``then`` stage may be of this format (``stages`` plays it: ``K{r}`` rounds)
     forms_rounds_again = False  # a round not started is formed again without a player who withdrew
+    view = View("groups", bracket="group")  # how the pages draw it
     about = ""  # one line in English (the API's description)
 
     def value(self, params: Params, name: str) -> int:
@@ -167,4 +186,5 @@ class DrawFormat:
         return {"name": self.name, "about": self.about, "players_per_match": self.players_per_match,
                 "min_players": self.players_per_match, "disciplines": self.disciplines(),
                 "params": [p.json() for p in self.params],
-                "race_sides": race_lengths.sides_of(self.rounds(SAMPLE_FIELD, defaults, None)), "then": then}
+                "race_sides": race_lengths.sides_of(self.rounds(SAMPLE_FIELD, defaults, None)), "then": then,
+                "view": self.view.json()}

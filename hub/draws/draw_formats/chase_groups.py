@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hub.draws import chase, race_lengths
-from hub.draws.draw_formats.base import DrawFormat, Param, Params, Rounds
+from hub.draws.draw_formats.base import DrawFormat, Param, Params, Rounds, View
 
 if TYPE_CHECKING:
     from hub.draws.settle import TypeResult
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 class ChaseGroups(DrawFormat):
     name = "chase_groups"
     players_per_match = 3
+    view = View("chase", bracket="chase")
     params = (Param("rounds", 1, 50, chase.DEFAULT_ROUNDS, "rounds"),)
     forms_rounds_again = True
     about = "Matches of three each round: round 1 by seeding, later rounds by the standings; ranked by total points."

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from hub.draws import brackets, race_lengths, stages
-from hub.draws.draw_formats.base import DrawFormat, Label, NextStage, Param, Params, Rounds, bad_advance
+from hub.draws.draw_formats.base import DrawFormat, Label, NextStage, Param, Params, Rounds, View, bad_advance
 
 if TYPE_CHECKING:
     from hub.draws.settle import TypeResult
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 class DoubleElimination(DrawFormat):
     name = "double_elimination"
+    view = View("bracket", losers=True)
     next_stage = NextStage(Param("advance", 4, None, 8, "the last K players (a power of two, 4 to half the "
                                  "field), half from each side"), each_group=False)
     about = ("Two losses and a player is out: a winners and a losers bracket, then a grand final (played "

@@ -16,6 +16,7 @@ from hub.draws.draw_formats.base import (
     Param,
     Params,
     Rounds,
+    View,
     bad_advance,
     too_few,
 )
@@ -30,6 +31,7 @@ GROUPS = Param("groups", 1, 26, 1, "groups (two players a group at least)")
 class RoundRobin(DrawFormat):
     name = "round_robin"
     params = (GROUPS,)
+    view = View("groups", bracket="group", group_in_key=True)
     next_stage = NextStage(Param("advance", 1, None, 2, "the best K of each group (fewer than the smallest "
                                  "group; two in all at least)"), each_group=True)
     about = "Everyone plays everyone once, in one group or several (sizes differing by at most one)."

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from hub.draws import brackets, race_lengths
-from hub.draws.draw_formats.base import DrawFormat, Label, Params, Rounds
+from hub.draws.draw_formats.base import DrawFormat, Label, Params, Rounds, View
 from hub.draws.stages import KNOCKOUT
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ BY_DEPTH = ("final", "semi", "quarter")  # the last three rounds' codes, from th
 class SingleElimination(DrawFormat):
     name = "single_elimination"
     knockout = True
+    view = View("bracket")
     about = "One loss and a player is out; byes for the top seeds when the field is not a power of two."
 
     def size(self, players: int, params: Params) -> int:
