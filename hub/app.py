@@ -17,13 +17,13 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import hub
-from hub import draws
+from hub import around, draws
 from hub.api import (
     access,
     commands,
@@ -56,7 +56,6 @@ from hub.matches.clocks import ClockService
 from hub.matches.instrumented import InstrumentedWriter
 from hub.matches.listings import Listings
 from hub.matches.presence import Presence
-from hub.matches.tablet_links import TabletLinks
 from hub.ops import metrics as hub_metrics
 from hub.ops import pages
 from hub.ops.heap import freeze_startup_heap
@@ -65,10 +64,7 @@ from hub.people.history import History
 from hub.people.keeper import PeopleKeeper
 from hub.people.linking import complete_event
 from hub.ratings.keeper import RatingsKeeper
-from hub.registration.check_in_clock import CheckInClock
-from hub.registration.registrar import Registrar
 from hub.rules.interface import MatchRules
-from hub.series.keeper import SeriesKeeper
 from hub.services import Services
 from hub.settings import Settings, SettingsError, exit_on_bad_settings
 from hub.store import catalog
@@ -76,8 +72,6 @@ from hub.store.db import check_migrations, is_sqlite, make_engine, migrate
 from hub.tournaments.flow import TournamentFlow
 from hub.tournaments.writer import TournamentWriter
 from hub.watch import asgi_front as watch
-from hub.webhooks.service import Webhooks
-from hub.webhooks.sources import Sources
 
 log = logging.getLogger(__name__)
 
@@ -159,34 +153,13 @@ def create_app(settings: Settings | None = None, *, rules: MatchRules | None = N
             flow=flow, throttle_policies=throttle_policies, people=keeper,
         )
         services.ratings = ratings_keeper
-        series_keeper = services.series = SeriesKeeper(engine, tournament_writer)  # series standings (hub/series/)
         await flow.start()
-        registrar = services.registration = Registrar(engine, tournament_writer)
-        registrar.start()
-        check_in = services.check_in_clock = CheckInClock(registrar, closed=flow.kick)
-        await check_in.start()
-        hooks = services.webhooks = Webhooks(engine)  # PROTOCOL.md section 16
-        links = services.tablet_links = TabletLinks(engine, presence)
-        await links.start()
-        hook_sources = Sources(hooks)
-        hook_sources.attach(writer, tournament_writer)
-        await hooks.start()
-        if settings.people_keeper:
-            keeper.start(writer, tournament_writer)
-            ratings_keeper.start(writer)
-            series_keeper.start()
-        freeze_startup_heap()
         try:
-            yield
+            async with AsyncExitStack() as around_stack:
+                await around.start(around_stack, services)  # sign-up, webhooks, tablets, read models
+                freeze_startup_heap()
+                yield
         finally:
-            await ratings_keeper.stop()
-            await keeper.stop()
-            await check_in.stop()
-            await registrar.stop()
-            await series_keeper.stop()
-            hook_sources.detach()
-            await links.stop()
-            await hooks.stop()
             await flow.stop()
             await clocks.stop()
             listings.close()

@@ -1,6 +1,6 @@
-// The one socket module every screen uses: the public watch client (/ws/watch), the
-// referee's table session (/ws/tables/{id}) with its durable command queue, and the
-// server clock offset that shot-clock countdowns are drawn against.
+// The one socket module every screen uses: the public watch client (/ws/watch), the referee's table
+// session (/ws/tables/{id}) with its durable command queue, the server clock offset shot clocks use.
+import { deviceId } from "./device.js";
 
 // ---------------------------------------------------------------- server clock
 // offset = server_time - local time at receipt, so server "now" = Date.now() + offset.
@@ -24,19 +24,6 @@ try {
 } catch (_) { /* storage may be blocked */ }
 
 export function serverNow() { return Date.now() + clockOffset; }
-
-/** This browser's tablet id, kept in its storage: the desk lists each tablet of a table apart
- * (PROTOCOL.md section 16). Random, never derived from anything about the device. */
-function deviceId() {
-  try {
-    let id = localStorage.getItem("cuehub.device");
-    if (!id) {
-      id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
-      localStorage.setItem("cuehub.device", id);
-    }
-    return id;
-  } catch (_) { return undefined; } // storage blocked: the hub names it by its token
-}
 
 /** Milliseconds left on a `clock.shot` / `clock.match` object, or null. */
 export function remainingMs(clock) {

@@ -27,6 +27,7 @@ import {
 import { newForm, formFromShot, openQuestion, toCommand, strokeFormNodes, calledFouls } from "./stroke_form.js";
 import { entryText, verdictOf, verdictLine, rejectText } from "./entries.js";
 import { traitsOf, matchTraits, racksScored } from "./disciplines.js";
+import { startMembers, memberOrderRows } from "./tablet-doubles.js";
 
 const tableId = pathId();
 const TOKEN_KEY = `cuehub.token.${tableId}`;
@@ -722,7 +723,7 @@ function renderStart() {
   const ps = match.players;
   const kids = [el("h3", { class: "section-title", text: t("start_match") })];
   // chosen before the break or the lag is tapped; kept to the match's end (a later lag has none)
-  if (match.doubles && match.status === "scheduled") kids.push(memberOrderRows(ps));
+  if (match.doubles && match.status === "scheduled") kids.push(memberOrderRows(match, ps, named, render));
   if (match.status === "scheduled") {
     if (ps.length === 3) {
       const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
@@ -734,43 +735,15 @@ function renderStart() {
     } else {
       kids.push(el("div", { class: "btnrow" }, ps.map((p) => el("button", {
         class: "btn primary", type: "button", dataset: { breaker: p.id },
-        onclick: () => send({ kind: "start", breaker: p.id, ...startMembers(ps) }) }, named(t("breaks_first", { name: p.name }))))));
+        onclick: () => send({ kind: "start", breaker: p.id, ...startMembers(match, ps) }) }, named(t("breaks_first", { name: p.name }))))));
     }
   }
   if (ps.length === 2) {
     kids.push(el("div", { class: "btnrow" }, ps.map((p) => el("button", {
       class: "btn", type: "button", dataset: { lag: p.id },
-      onclick: () => send({ kind: "lag", winner: p.id, ...startMembers(ps) }) }, named(t("lag_won", { name: p.name }))))));
+      onclick: () => send({ kind: "lag", winner: p.id, ...startMembers(match, ps) }) }, named(t("lag_won", { name: p.name }))))));
   }
   fill(startPanel, kids);
-}
-
-// ---- scotch doubles: which member of each side plays its first stroke (sent with start or lag)
-let firstMembers = { match: null, sides: {} };
-
-function startMembers(ps) {
-  if (!match.doubles || match.status !== "scheduled" || firstMembers.match !== match.id) return {};
-  const members = {};
-  for (const p of ps) {
-    const order = (p.members || []).map((m) => m.person);
-    const first = firstMembers.sides[p.id];
-    if (first && order.includes(first)) members[p.id] = [first, ...order.filter((x) => x !== first)];
-  }
-  return Object.keys(members).length ? { members } : {};
-}
-
-function memberOrderRows(ps) {
-  if (firstMembers.match !== match.id) firstMembers = { match: match.id, sides: {} };
-  return el("div", { class: "member-order", id: "member-order" }, ps.map((p) => {
-    const ms = p.members || [];
-    const first = firstMembers.sides[p.id] || (ms[0] && ms[0].person);
-    return el("div", { class: "btnrow", dataset: { side: p.id } },
-      el("span", { class: "label" }, named(t("plays_first", { name: p.name }))),
-      ms.map((m) => el("button", {
-        type: "button", class: `btn toggle ${m.person === first ? "on" : ""}`, dataset: { first: m.person },
-        "aria-pressed": m.person === first ? "true" : "false",
-        onclick: () => { firstMembers.sides[p.id] = m.person; render(); } }, named(m.name))));
-  }));
 }
 
 function renderPending() {
