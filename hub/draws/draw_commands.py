@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import brackets, draw_formats, fields, race_lengths, stage_setup
+from hub.draws import brackets, draw_formats, fields, race_lengths, stage_setup, teams
 from hub.draws.draw_formats.base import MAX_DRAW_MATCHES, DrawFormat, Params, players_per_match
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
@@ -84,6 +84,7 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
             raise conflict("draw_started",
                            "the draw has started (a result or walkover is recorded): it cannot be redrawn")
     active = [p for p in state.players if not p.withdrawn]
+    teams.check_doubles_entrants(state, match)
     fmt.check_field(len(active), params)
     then = None
     if cmd.get("then") is not None:
@@ -113,7 +114,7 @@ def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     """The matches' discipline, format and options (already checked by the API against the
     rules engine); here only its shape and whether the discipline fits the draw type."""
     raw = fields.mapping(raw, "match")
-    fields.only(raw, ("discipline", "format", "options", "by_round"), "match")
+    fields.only(raw, ("discipline", "format", "options", "by_round", "team", "doubles"), "match")
     discipline = raw.get("discipline")
     if discipline not in DISCIPLINES:
         raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
@@ -127,4 +128,8 @@ def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     out = {"discipline": discipline, "format": copy.deepcopy(dict(fmt)), "options": copy.deepcopy(dict(options))}
     if raw.get("by_round") is not None:
         out["by_round"] = raw["by_round"]  # checked against the draw's rounds by make_draw
+    if raw.get("team") is not None:
+        out["team"] = teams.check_team_spec(raw["team"])
+    if raw.get("doubles"):
+        out["doubles"] = fields.flag(raw["doubles"], "match.doubles")
     return out
