@@ -41,6 +41,7 @@ from hub.api import (
     session,
     setup,
     tables,
+    teams,
     tournament_exports,
     tournaments,
 )
@@ -86,6 +87,7 @@ def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, table, access,
+                   teams,  # team matches' lineups: PROTOCOL.md section 15
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
                    docs, pages, watch):
         app.include_router(module.router)
