@@ -6,6 +6,7 @@
 import { t, tc } from "./i18n.js";
 import { el, isolated } from "./ui.js";
 import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf } from "./draw-view.js";
+import { teamBlock } from "./team-view.js";
 
 /** A name, isolated so that a right-to-left or mixed name never reorders what is beside it. */
 export function nameNode(text, cls = "name") { return el("bdi", { class: cls, text }); }
@@ -44,7 +45,7 @@ export function card(m, ctx) {
   if (m.match_id) {
     return el("a", { ...attrs, href: `/watch/${encodeURIComponent(m.match_id)}`, title: t("br_watch") }, head, rows);
   }
-  return el("div", attrs, head, rows);
+  return el("div", attrs, head, rows, m.team && m.status !== "bye" ? teamBlock(m, ctx) : null);
 }
 
 /** The id of the bracket section a draw match is drawn in (stage 2's are "s2-..."). */

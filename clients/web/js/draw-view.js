@@ -118,6 +118,7 @@ export function isPlayer(pid) { return pid !== null && pid !== undefined && pid 
 export function matchState(m, ctx) {
   switch (m.status) {
     case "called": {
+      if (m.team) return { cls: "live", text: t("tm_playing") }; // its rubbers are on their tables
       const lm = ctx.live.get(m.match_id);
       const where = tableName(ctx, m.table_id);
       if (lm && lm.match.status === "live") return { cls: "live", table: where, text: [t("br_live"), where].filter(Boolean).join(" · ") };
@@ -158,6 +159,7 @@ export function slotLabels(m, ctx) {
 /** A player's score in a match: the result once finished, the live score while it is played. */
 export function scoreOf(m, pid, ctx) {
   if (m.status === "finished" && m.scores && pid in m.scores) return m.scores[pid];
+  if (m.team && (m.status === "called" || m.status === "ready")) return (m.team.score || {})[pid] ?? 0; // rubbers won
   if (m.status === "called") {
     const lm = ctx.live.get(m.match_id);
     const p = lm && lm.match.status !== "scheduled" ? (lm.match.players || []).find((x) => x.id === pid) : null;

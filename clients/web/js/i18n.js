@@ -20,12 +20,14 @@ import zhDesk from "./strings/zh-CN/desk.js";
 import zhCorrections from "./strings/zh-CN/corrections.js";
 import zhFans from "./strings/zh-CN/fans.js";
 import zhFollow from "./strings/zh-CN/follow.js";
+import enTeams from "./strings/en/teams.js";
+import zhTeams from "./strings/zh-CN/teams.js";
 import NOTE_ARGS from "./strings/note-args.js";
 
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
-  en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow),
-  "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow),
+  en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow, enTeams),
+  "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow, zhTeams),
 };
 
 const KEY = "cuehub.lang";
