@@ -4,7 +4,8 @@
   (desk): the team's players for that rubber, as member ids (`p3.1`) or person ids. 422 `not_member`,
   `lineup_size`, `not_team_match`; 409 `rubber_called`, `team_decided`. Once both teams have named
   theirs the flow calls the rubber to a free table. The answer is the team match as the desk sees it.
-- `GET` of the same path (desk): the team match with every lineup named so far. Everyone else sees
+- `GET /api/team-presets`: the team events the desk sets up in a few steps (hub/draws/team_presets.py).
+- `GET` of the lineup path (desk): the team match with every lineup named so far. Everyone else sees
   a lineup (in the tournament projection, `draw.matches[].team.rubbers[].lineups`) only once both
   teams have named theirs; until then only which teams have (`named`).
 """
@@ -18,7 +19,7 @@ from fastapi import APIRouter, Request
 from hub.api import models
 from hub.api.errors import ApiError
 from hub.api.tournaments import ADMIN, WRITE_ERRORS, _apply, _body, _flow_idle, _state
-from hub.draws import teams
+from hub.draws import team_presets, teams
 
 router = APIRouter(prefix="/api", tags=["running a competition"], responses=models.errors(503))
 
@@ -45,3 +46,8 @@ async def name_lineup(tid: str, key: str, request: Request) -> dict[str, Any]:
     await _apply(request, tid, {**body, "kind": "name_lineup", "key": key})
     await _flow_idle(request, tid)
     return await _desk_view(request, tid, key)
+
+
+@router.get("/team-presets", response_model=None)
+async def list_presets() -> dict[str, Any]:
+    return team_presets.catalogue()

@@ -7,6 +7,7 @@ import { formatView } from "./desk-format.js";
 import { playersView } from "./desk-players.js";
 import { drawView } from "./desk-draw.js";
 import { runView } from "./desk-run.js";
+import { teamsView } from "./desk-teams.js";
 
 export const STEPS = [
   { key: "format", title: "step_format", numbered: true, view: formatView },
@@ -15,6 +16,7 @@ export const STEPS = [
   { key: "draw", title: "step_draw", numbered: true, view: drawView },
   { key: "run", title: "step_run", numbered: true, view: runView },
   { key: "cards", title: "step_cards", numbered: false, view: cardsView },
+  { key: "teams", title: "step_teams", numbered: false, view: teamsView }, // a team event: PROTOCOL.md section 15
 ];
 
 /** Where a new tournament starts. */

@@ -1,6 +1,7 @@
 // Teams and team matches (PROTOCOL.md section 15): the screens' and the desk's words, English.
 // Data only (JSON with whole-line comments after `export default`): js/i18n.js merges every area.
 export default {
+  "step_teams": "Teams",
   "tm_rubbers": "Rubbers",
   "tm_to_win": "first to {n}",
   "tm_rubber_n": "Rubber {n}",

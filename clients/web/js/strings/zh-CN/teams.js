@@ -1,6 +1,7 @@
 // Teams and team matches (PROTOCOL.md section 15): the screens' and the desk's words, Simplified Chinese.
 // Data only (JSON with whole-line comments after `export default`): js/i18n.js merges every area.
 export default {
+  "step_teams": "队伍",
   "tm_rubbers": "分场",
   "tm_to_win": "先胜 {n} 场",
   "tm_rubber_n": "第 {n} 场",
