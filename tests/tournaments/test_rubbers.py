@@ -137,3 +137,17 @@ def test_teams_members_and_lineups_refused_with_codes(c: TestClient) -> None:
     r = c.post(f"/api/tournaments/{ev.tid}/draw/W1-1/lineup", json={"rubber": 1, "team": a, "members": ["x"]})
     assert r.status_code == 401
     assert c.get(f"/api/tournaments/{ev.tid}/draw/W1-1/lineup").status_code == 401
+
+
+def test_a_doubles_rubber_is_created_with_both_members_a_side(c: TestClient) -> None:
+    ev = Event(c, tables=1)
+    add_teams(ev, ["Germany", "Spain"], size=2)
+    ev.draw(match={**RACE2, "team": {"rubbers": [{"kind": "doubles"}, {"kind": "singles"}], "to_win": 1}})
+    a, b = ev.entry("W1-1")["players"]
+    lineup(ev, "W1-1", 1, a, [f"{a}.2", f"{a}.1"])
+    lineup(ev, "W1-1", 1, b, [f"{b}.1", f"{b}.2"])
+    ev.until(lambda t: next(m for m in t["draw"]["matches"] if m["key"] == "W1-1")["team"]["rubbers"][0]["status"]
+             == "called")
+    mid = rubbers(ev, "W1-1")[0]["match_id"]
+    match = c.get(f"/api/matches/{mid}").json()
+    assert [p["id"] for p in match["players"]] == [a, b] and match["draw"]["key"] == "W1-1/1"

@@ -49,6 +49,8 @@ export function parseMembers(text) {
 export function teamsView(ctx) {
   let root = null;
   const message = noticeLine("teams-message");
+  const typed = { name: "", members: "" }; // kept across repaints (the tournament changes while one types)
+  let shown = "";
 
   function choose(name) {
     try { if (name) localStorage.setItem(KEY(ctx.tid), name); else localStorage.removeItem(KEY(ctx.tid)); } catch (_) { /* page memory */ }
@@ -67,13 +69,16 @@ export function teamsView(ctx) {
   }
 
   function addForm() {
-    const name = el("input", { type: "text", id: "team-name", maxlength: 100 });
+    const name = el("input", { type: "text", id: "team-name", maxlength: 100, value: typed.name });
     const members = el("textarea", { id: "team-members", rows: 5 });
+    members.value = typed.members;
+    name.addEventListener("input", () => { typed.name = name.value; });
+    members.addEventListener("input", () => { typed.members = members.value; });
     const button = el("button", { class: "btn primary", id: "add-team", type: "button", text: t("tm_add_team") });
     button.addEventListener("click", () => busy(button, message, async () => {
       const list = parseMembers(members.value);
       await api("POST", `/api/tournaments/${enc(ctx.tid)}/players`, { name: name.value.trim(), members: list, captain: 0 });
-      name.value = ""; members.value = "";
+      typed.name = ""; typed.members = "";
       await ctx.reload();
       paint();
     }));
@@ -145,8 +150,18 @@ export function teamsView(ctx) {
       }));
   }
 
+  /** What this step shows of the tournament: it repaints only when that changed, not on every stroke. */
+  function signature() {
+    const tour = ctx.tournament() || {};
+    const teams = (tour.players || []).filter((p) => p.members).map((p) => [p.id, p.name, p.members.length]);
+    const matches = ((tour.draw && tour.draw.matches) || []).filter((m) => m.team).map((m) => [m.key, m.status, m.team]);
+    const live = (tour.tables || []).map((tb) => (tb.match ? [tb.match.id, tb.match.status] : null));
+    return JSON.stringify([teams, matches, live, Boolean(tour.draw)]);
+  }
+
   function paint() {
     if (!root) return;
+    shown = signature();
     const tour = ctx.tournament() || {};
     fill(root, el("h2", { text: t("step_teams") }), presetChoices(), tour.draw ? null : addForm(), teamList(tour),
       lineups(tour), message);
@@ -159,7 +174,7 @@ export function teamsView(ctx) {
       paint();
       if (!presets) loadPresets().then(paint, () => { /* the choices stay empty */ });
     },
-    update() { paint(); },
+    update() { if (signature() !== shown) paint(); },
     paint,
     unmount() { root = null; },
     say: (text, kind) => say(message, text, kind),
