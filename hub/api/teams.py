@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request
 from hub.api import models
 from hub.api.errors import ApiError
 from hub.api.tournaments import ADMIN, WRITE_ERRORS, _apply, _body, _flow_idle, _state
-from hub.draws import team_presets, teams
+from hub.draws import team_presets, team_projection
 
 router = APIRouter(prefix="/api", tags=["running a competition"], responses=models.errors(503))
 
@@ -27,7 +27,7 @@ router = APIRouter(prefix="/api", tags=["running a competition"], responses=mode
 async def _desk_view(request: Request, tid: str, key: str) -> dict[str, Any]:
     state = await _state(request, tid)
     match = state.derived.by_key.get(key)
-    view = teams.team_json(state, match, desk=True) if match is not None else None
+    view = team_projection.team_json(state, match, desk=True) if match is not None else None
     if match is None or view is None:
         raise ApiError(404, "unknown_key", f"no team match {key!r}")
     return {"key": key, "players": list(match.players), "status": match.status, "team": view}

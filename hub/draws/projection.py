@@ -14,7 +14,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hub.draws import draw_formats, race_lengths, teams
+from hub.draws import draw_formats, race_lengths, team_projection, teams
 from hub.draws.rounds import rounds_of
 from hub.draws.settle import BYE, DrawMatch
 from hub.draws.stages import StageView
@@ -66,7 +66,7 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
 
 def _with_team(state: TournamentState, m: DrawMatch) -> dict[str, Any]:
     out = match_json(m, state.results.get(m.key))
-    team = teams.team_json(state, m)
+    team = team_projection.team_json(state, m)
     if team is not None:  # a team match: its score in rubbers and each rubber (hub/draws/teams.py)
         out["team"] = team
         out["match_id"] = out["match_id"] or None

@@ -117,22 +117,6 @@ def test_a_member_is_in_one_live_rubber_at_a_time() -> None:
     assert dispatch_rubbers(s.state, [("tb1", True), ("tb2", True)]) == [("W1-1/2", "tb1")]
 
 
-def test_lineups_are_hidden_until_both_teams_named_theirs() -> None:
-    s = Stream()
-    add_teams(s, 2, size=3)
-    team_draw(s)
-    a, b = s.match("W1-1")["players"]
-    member = s.state.player(a).members[1].id
-    s.do({"kind": "name_lineup", "key": "W1-1", "rubber": 2, "team": a, "members": [member]})
-    rubber = s.match("W1-1")["team"]["rubbers"][1]
-    assert rubber["named"] == [a] and rubber["lineups"] == {} and rubber["status"] == "waiting"
-    assert member not in str(s.match("W1-1"))
-    other = s.state.player(b).members[0].person or s.state.player(b).members[0].id
-    s.do({"kind": "name_lineup", "key": "W1-1", "rubber": 2, "team": b, "members": [other]})
-    rubber = s.match("W1-1")["team"]["rubbers"][1]
-    assert rubber["lineups"] == {a: [member], b: [s.state.player(b).members[0].id]} and rubber["status"] == "ready"
-
-
 @pytest.mark.parametrize(("members", "code"), [(["p9.1"], "not_member"), ([], "lineup_size"),
                                                 (["p1.1", "p1.2"], "lineup_size")])
 def test_bad_lineups_are_refused(members: list[str], code: str) -> None:
@@ -189,3 +173,25 @@ def test_a_scotch_doubles_draw_takes_teams_of_two() -> None:
     template = {"discipline": "golden_nine", "format": {"racks": 5}, "options": {}, "doubles": True}
     r = s.reject({"kind": "make_draw", "type": "single_elimination", "seed": 1, "match": template})
     assert (r.status, r.code) == (422, "doubles_pairs")
+
+
+def test_a_round_robin_of_teams_counts_rubbers_in_its_standings() -> None:
+    s = Stream()
+    add_teams(s, 3, size=3)
+    team_draw(s, {"rubbers": [{"kind": "singles"}] * 3, "to_win": 2}, kind="round_robin")
+    n = 0
+    while s.view["draw"]["status"] != "finished":
+        for m in s.view["draw"]["matches"]:
+            if m["status"] in ("ready", "called") and any(r["status"] == "waiting" for r in m["team"]["rubbers"]):
+                name_all(s, m["key"], range(1, 4), pick=lambda i, members: [members[i - 1]])
+        for rkey, table in dispatch_rubbers(s.state, [("tb1", True)]):
+            n += 1
+            s.do({"kind": "call_rubber", "rubber": rkey, "match_id": f"m{n}", "table_id": table})
+        for rkey in list(s.state.open_rubbers):
+            play(s, rkey, min(s.match(rkey.rsplit("/", 1)[0])["players"]))  # the lower id wins
+    rows = {row["player"]: row for row in s.view["standings"]}
+    p1, p2, p3 = sorted(rows)
+    # p1 wins both team matches 2-0 in rubbers, p2 beats p3 2-0: rubbers are what the table counts
+    assert (rows[p1]["points"], rows[p1]["score_for"], rows[p1]["score_against"]) == (2, 4, 0)
+    assert (rows[p3]["points"], rows[p3]["score_for"], rows[p3]["score_against"]) == (0, 0, 4)
+    assert [r["player"] for r in s.view["standings"]] == [p1, p2, p3]

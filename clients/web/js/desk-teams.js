@@ -137,7 +137,7 @@ export function teamsView(ctx) {
     return el("div", { id: "lineups" }, el("h3", { text: t("tm_lineups") }),
       el("p", { class: "muted small", text: t("tm_hidden") }),
       playing.map((m) => {
-        const all = el("button", { class: "btn", type: "button", id: `name-all-${m.key}`, text: `${t("tm_name_lineup")}: ${t("tm_rubbers")}` });
+        const all = el("button", { class: "btn", type: "button", id: `name-all-${m.key}`, text: t("tm_name_all") });
         all.addEventListener("click", () => busy(all, message, async () => { await nameAll(m); await ctx.reload(); paint(); }));
         const open = m.team.rubbers.filter((r) => r.status === "waiting");
         return el("section", { class: "team-match", dataset: { key: m.key } },

@@ -28,6 +28,7 @@ export default {
   "tm_preset_world_cup": "World Cup style: scotch-doubles pairs, single elimination, races to 7",
   "tm_preset_league": "League night: five singles, first to 3",
   "tm_lineups": "Lineups",
+  "tm_name_all": "Name every lineup left, members in turn",
   "tm_name_lineup": "Name",
   "tm_lineup_saved": "Lineup named for rubber {n}",
   "tm_hidden": "hidden until both teams have named theirs",

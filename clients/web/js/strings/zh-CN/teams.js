@@ -28,6 +28,7 @@ export default {
   "tm_preset_world_cup": "世界杯式：苏格兰双打组合，单败淘汰，每场抢 7",
   "tm_preset_league": "联赛之夜：五场单打，先胜 3 场",
   "tm_lineups": "出场名单",
+  "tm_name_all": "按顺序报齐剩余名单",
   "tm_name_lineup": "报名单",
   "tm_lineup_saved": "第 {n} 场名单已报",
   "tm_hidden": "双方都报名单前保密",
