@@ -32,5 +32,14 @@ export default {
   "tm_name_lineup": "Name",
   "tm_lineup_saved": "Lineup named for rubber {n}",
   "tm_hidden": "hidden until both teams have named theirs",
-  "tm_pick_members": "Pick {n}"
+  "tm_pick_members": "Pick {n}",
+  "desk_err_doubles_pairs": "A scotch-doubles draw is played by teams of two: every team needs exactly two members.",
+  "desk_err_lineup_size": "Wrong number of players for this rubber: one for singles, two for doubles.",
+  "desk_err_member_twice": "The same person is named twice in this team.",
+  "desk_err_not_member": "That player is not a member of this team.",
+  "desk_err_not_team_match": "This match is not between two teams.",
+  "desk_err_rubber_called": "This rubber is called already: its lineup stands.",
+  "desk_err_team_decided": "This team match is decided already.",
+  "desk_err_team_match": "A team match is played as its rubbers: each is called on its own.",
+  "desk_err_team_played": "This team has played: its members can no longer change."
 };

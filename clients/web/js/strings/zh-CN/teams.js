@@ -32,5 +32,14 @@ export default {
   "tm_name_lineup": "报名单",
   "tm_lineup_saved": "第 {n} 场名单已报",
   "tm_hidden": "双方都报名单前保密",
-  "tm_pick_members": "选 {n} 人"
+  "tm_pick_members": "选 {n} 人",
+  "desk_err_doubles_pairs": "苏格兰双打赛由两人组合参赛：每队须恰好两名队员。",
+  "desk_err_lineup_size": "本场出场人数不对：单打一人，双打两人。",
+  "desk_err_member_twice": "同一人在本队被列了两次。",
+  "desk_err_not_member": "该选手不是本队队员。",
+  "desk_err_not_team_match": "这不是两队之间的比赛。",
+  "desk_err_rubber_called": "本场已叫号：出场名单不能再改。",
+  "desk_err_team_decided": "这场团体赛已分胜负。",
+  "desk_err_team_match": "团体赛按分场进行：每一场单独叫号。",
+  "desk_err_team_played": "本队已出赛：队员不能再改。"
 };
