@@ -95,6 +95,15 @@ def test_a_five_rubber_match_to_three_played_in_parallel(c: TestClient) -> None:
     assert t["draw"]["champion"] == a and t["draw"]["status"] == "finished"
     # the fifth rubber, on its table when the fourth decided it, is taken off and never played
     ev.until(lambda t: c.get(f"/api/matches/{fifth}").status_code == 404)  # gone for every reader
+    # exports count rubbers: the team match's scores are rubbers won, and the placings say them
+    results = c.get(f"/api/tournaments/{ev.tid}/results.json").json()
+    (row,) = [m for m in results["matches"] if m["key"] == key]
+    assert sorted(p["score"] for p in row["players"]) == [1, 3]
+    places = {p["player"]: p for p in results["placings"]}
+    assert (places[a]["won"], places[a]["rubbers_won"], places[a]["rubbers_lost"]) == (1, 3, 1)
+    assert (places[b]["lost"], places[b]["rubbers_won"], places[b]["rubbers_lost"]) == (1, 1, 3)
+    csv = c.get(f"/api/tournaments/{ev.tid}/placings.csv").content.decode("utf-8-sig").splitlines()
+    assert csv[0].endswith("rubbers_won,rubbers_lost") and csv[1].endswith(",3,1")
 
 
 def test_a_member_plays_one_live_rubber_at_a_time(c: TestClient) -> None:
