@@ -102,6 +102,10 @@ def test_a_five_rubber_match_to_three_played_in_parallel(c: TestClient) -> None:
     places = {p["player"]: p for p in results["placings"]}
     assert (places[a]["won"], places[a]["rubbers_won"], places[a]["rubbers_lost"]) == (1, 3, 1)
     assert (places[b]["lost"], places[b]["rubbers_won"], places[b]["rubbers_lost"]) == (1, 1, 3)
+    # a member's entry is theirs: the person's page lists the event under the member's id
+    person = next(m["person"] for t in (usa, europe) for m in t["members"] if m["id"] == members[a][0])
+    events = c.get(f"/api/people/{person}").json()["events"]
+    assert [(e["tournament_id"], e["player_id"]) for e in events] == [(ev.tid, members[a][0])]
     csv = c.get(f"/api/tournaments/{ev.tid}/placings.csv").content.decode("utf-8-sig").splitlines()
     assert csv[0].endswith("rubbers_won,rubbers_lost") and csv[1].endswith(",3,1")
 
