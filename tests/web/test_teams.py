@@ -98,7 +98,7 @@ def test_a_mosconi_style_event_from_the_desk_board_and_bracket(team_hub: ServedH
         playing = [p for r in live for side in r["lineups"].values() for p in side]
         assert len(live) >= 2 and len(playing) == len(set(playing))
         shot(page, "desk-teams-lineups-en")
-        no_sideways_scroll(page)
+        assert no_sideways_scroll(page)
         board = guard.attach(ctx.new_page())
         board.goto(f"{hub.url}/board/{tid}")
         board.wait_for_selector(".un-item.un-team")
@@ -113,6 +113,16 @@ def test_a_mosconi_style_event_from_the_desk_board_and_bracket(team_hub: ServedH
         assert "Rubber 1" in text and "Doubles" in text and "first to 11" in text
         assert bracket.locator(".tm-rubber.st-called").count() >= 2
         shot(bracket, "bracket-team-en")
+        # the team's page: its members (the captain marked) and its team match with the rubbers
+        usa = next(p for p in hub.get(f"/api/tournaments/{tid}")["players"] if p["name"] == "Team USA")
+        team_page = guard.attach(ctx.new_page())
+        team_page.goto(f"{hub.url}/player/{tid}/{usa['id']}")
+        team_page.wait_for_selector("#pl-members li")
+        assert "Shane Van Boening · Captain" in team_page.inner_text("#pl-members")
+        team_page.wait_for_selector(".pl-m-team .tm-rubber")
+        assert "first to 11" in team_page.inner_text(".pl-m-team")
+        assert team_page.inner_text("#next-state") == "Team match in play"
+        shot(team_page, "team-page-en")
         assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
     finally:
         ctx.close()
@@ -128,6 +138,16 @@ def test_a_mosconi_style_event_from_the_desk_board_and_bracket(team_hub: ServedH
         page.wait_for_selector(".un-item.un-team")
         assert "团体赛" in page.inner_text("#up-next")
         shot(page, "board-team-zh")
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone
+        page.goto(f"{hub.url}/bracket/{tid}?lang=zh-CN")
+        page.wait_for_selector(".tm-block .tm-rubber")
+        assert no_sideways_scroll(page)
+        shot(page, "bracket-team-phone-zh")
+        page.set_viewport_size({"width": 1920, "height": 1080})  # the venue's TV
+        page.goto(f"{hub.url}/board/{tid}?lang=zh-CN")
+        page.wait_for_selector(".un-item.un-team")
+        shot(page, "board-team-tv-zh")
+        page.set_viewport_size({"width": 1366, "height": 768})
         page.goto(f"{hub.url}/desk/{tid}/teams?lang=zh-CN")
         page.wait_for_selector("#lineups")
         assert "出场名单" in page.inner_text("#step-teams")
@@ -151,7 +171,7 @@ def test_a_world_cup_style_scotch_doubles_knockout_from_the_desk(team_hub: Serve
                  ("Philippines", ["Carlo Biado", "Johann Chua"]), ("Japan", ["Naoyuki Oi", "Masato Yoshioka"]))
         for country, pair in pairs:
             _add_team(page, country, pair)
-        no_sideways_scroll(page)
+        assert no_sideways_scroll(page)
         shot(page, "desk-world-cup-phone-en")
         page.goto(f"{hub.url}/desk/{tid}/draw")
         page.wait_for_selector("#draw-team-summary")

@@ -201,6 +201,7 @@ export function nextMatch(proj, ctx, pid) {
   const other = labels.find((l) => l.pid !== pid) || null;
   const opponent = other && other.pid ? other.pid : null;
   const base = { m, opponent, table: null, opponentText: other && !other.pid ? other.text : null };
+  if (m.status === "called" && m.team) return { ...base, state: "playing", text: t("tm_playing") }; // rubbers on their tables
   if (m.status === "called") {
     const lm = ctx.live.get(m.match_id);
     const table = tableName(ctx, m.table_id) || t("table");
