@@ -4,7 +4,7 @@
   (desk): the team's players for that rubber, as member ids (`p3.1`) or person ids. 422 `not_member`,
   `lineup_size`, `not_team_match`; 409 `rubber_called`, `team_decided`. Once both teams have named
   theirs the flow calls the rubber to a free table. The answer is the team match as the desk sees it.
-- `GET /api/team-presets`: the team events the desk sets up in a few steps (hub/draws/team_presets.py).
+- `GET /api/team-presets`: the team events the desk sets up in a few steps (hub/draws/draw_formats/team_presets.py).
 - `GET` of the lineup path (desk): the team match with every lineup named so far. Everyone else sees
   a lineup (in the tournament projection, `draw.matches[].team.rubbers[].lineups`) only once both
   teams have named theirs; until then only which teams have (`named`).
@@ -19,7 +19,8 @@ from fastapi import APIRouter, Request
 from hub.api import models
 from hub.api.errors import ApiError
 from hub.api.tournaments import ADMIN, WRITE_ERRORS, _apply, _body, _flow_idle, _state
-from hub.draws import team_presets, team_projection
+from hub.draws import team_projection
+from hub.draws.draw_formats import team_presets
 
 router = APIRouter(prefix="/api", tags=["running a competition"], responses=models.errors(503))
 

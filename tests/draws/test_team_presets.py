@@ -1,9 +1,9 @@
-"""The team events the desk offers (hub/draws/team_presets.py) are draws the hub takes."""
+"""The team events the desk offers (hub/draws/draw_formats/team_presets.py) are draws the hub takes."""
 
 from __future__ import annotations
 
 from hub.draws import draw_formats
-from hub.draws.team_presets import catalogue
+from hub.draws.draw_formats.team_presets import catalogue
 from hub.draws.teams import check_team_spec
 
 
