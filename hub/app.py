@@ -46,6 +46,7 @@ from hub.api import (
     setup,
     tables,
     tablet_links,
+    teams,
     tournament_exports,
     tournaments,
     webhooks,
@@ -93,6 +94,7 @@ def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
                    corrections, people, series, table, access,
+                   teams,  # team matches' lineups: PROTOCOL.md section 15
                    registration,  # sign-up and check-in: PROTOCOL.md section 14
                    ratings,  # PROTOCOL.md section 13
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8

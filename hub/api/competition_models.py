@@ -35,6 +35,14 @@ PersonId = Annotated[str, Field(min_length=1, max_length=64,
                                 description="A person of the directory (GET /api/people).")]
 
 
+class TeamMember(BaseModel):
+    """A member of a team (PROTOCOL.md section 15): a person of the directory, or a name (linked by the rule)."""
+
+    person: PersonId | None = None
+    name: PlayerName | None = None
+    club: Club | None = None
+
+
 class PlayerCreate(BaseModel):
     """`name` is required unless `person` is given (the name and club then default to the person's).
     Without `person`, the entry is linked by the rule of PROTOCOL.md section 12 (docs/people.md)."""
@@ -45,6 +53,9 @@ class PlayerCreate(BaseModel):
     handicap: Literal["eight"] | None = Field(None, description="Chinese nine-ball's '8 wins, 9 golds' "
                                               "(sent to the matches of a discipline whose `handicaps` take it).")
     person: PersonId | None = Field(None, description="The person this entry is (PROTOCOL.md section 12).")
+    members: list[TeamMember] | None = Field(None, min_length=1, max_length=16, description="A team: its "
+                                             "members, each in one team of the tournament at most (section 15).")
+    captain: int | None = Field(None, ge=0, description="A team's captain: an index into `members`.")
 
 
 class PlayerBatch(BaseModel):
@@ -65,6 +76,9 @@ class PlayerChanges(BaseModel):
     handicap: Literal["eight"] | None = None
     person: PersonId | None = Field(None, description="Link the entry to this person instead: its history and "
                                     "statistics follow (a person merged into another: that other one).")
+    members: list[TeamMember] | None = Field(None, description="A team's new members (until it has played: 409 "
+                                             "team_played).")
+    captain: int | None = Field(None, ge=0, description="A team's captain: an index into `members`.")
 
 
 class Player(_Open):

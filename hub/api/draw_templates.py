@@ -17,7 +17,7 @@ from hub.api.errors import ApiError
 from hub.rules.disciplines import DISCIPLINES
 
 DUMMY = [{"id": "x1", "name": "x"}, {"id": "x2", "name": "y"}, {"id": "x3", "name": "z"}]
-FIELDS = ("discipline", "format", "options", "by_round", "handicap", "doubles")
+FIELDS = ("discipline", "format", "options", "by_round", "handicap", "team", "doubles")
 
 
 def check_template(request: Request, match: Any, what: str = "match") -> dict[str, Any]:
@@ -38,12 +38,19 @@ def check_template(request: Request, match: Any, what: str = "match") -> dict[st
                 raise ApiError(422, "bad_request", f"{what}.by_round.{str(name)[:20]} must be {{\"format\": {{...}}}}")
             _validate(request, match, {**fmt, **entry_format}, f"{what}.by_round.{str(name)[:20]}")
     out = {"discipline": match["discipline"], "format": fmt, "options": match.get("options") or {}}
-    if match.get("doubles"):
-        out["doubles"] = True  # scotch doubles: passed through to every match of the draw
     if by_round is not None:
         out["by_round"] = by_round
     if match.get("handicap") is not None:
         out["handicap"] = match["handicap"]  # checked by the draw logic (hub/draws/handicaps.py)
+    team = match.get("team")
+    if isinstance(team, dict) and isinstance(team.get("rubbers"), list):  # each rubber's format, as it plays
+        for i, rubber in enumerate(team["rubbers"]):
+            rubber_format = rubber.get("format") if isinstance(rubber, dict) else None
+            if isinstance(rubber_format, dict) and isinstance(fmt, dict):
+                _validate(request, match, {**fmt, **rubber_format}, f"{what}.team.rubbers[{i}]")
+    for name in ("team", "doubles"):  # their shape is the draw logic's to check (hub/draws/teams.py)
+        if match.get(name) is not None:
+            out[name] = match[name]
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hub.draws import corrections, draw_commands, match_commands, no_shows, player_commands
+from hub.draws import corrections, draw_commands, match_commands, no_shows, player_commands, teams
 from hub.draws.events import bad
 from hub.draws.state import TournamentState
 
@@ -31,6 +31,10 @@ HANDLERS: dict[str, Handler] = {
     "archive": corrections.archive,
     "unarchive": corrections.unarchive,
     **no_shows.HANDLERS,
+    "name_lineup": teams.name_lineup,
+    "call_rubber": teams.call_rubber,
+    "uncall_rubber": teams.uncall_rubber,
+    "take_rubber": teams.take_rubber,
 }
 
 

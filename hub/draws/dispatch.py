@@ -16,10 +16,10 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from hub.draws import handicaps, rounds
+from hub.draws import handicaps, rounds, teams
 from hub.draws.events import DrawReject, conflict
 from hub.draws.state import TournamentState
 from hub.rules.disciplines import DISCIPLINES
@@ -30,9 +30,10 @@ def dispatch(state: TournamentState, tables: Sequence[tuple[str, bool]]) -> list
     if not derived.queue:
         return []
     busy_players = {p for c in state.open_calls.values() for p in c.players}
-    busy_tables = {c.table_id for c in state.open_calls.values()}
+    busy_tables = teams.busy_tables(state)
     paused = set(state.paused_tables)
-    waiting = list(derived.queue)
+    # A team match is played as its rubbers (teams.dispatch_rubbers), never called as one match.
+    waiting = [k for k in derived.queue if not teams.is_team_match(state, k)]
     seen: set[str] = set()
     out: list[tuple[str, str]] = []
     for table_id, free in tables:
@@ -63,6 +64,8 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
     if match.status != "ready":
         raise conflict("not_ready", f"{key} is not ready to be called ({match.status})")
     template = spec.then["match"] if match.stage == 2 and spec.then is not None else spec.match
+    if teams.team_spec(state, match) is not None:
+        raise conflict("team_match", f"{key} is a team match: its rubbers are called, each on its own table")
     discipline = template["discipline"]
     traits = DISCIPLINES[discipline].traits
     players = []
@@ -71,26 +74,17 @@ def match_body(state: TournamentState, key: str) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": pid, "name": player.name}
         if player.handicap is not None and player.handicap in traits.handicaps:
             entry["handicap"] = player.handicap
-        if template.get("doubles"):
-            entry["members"] = _doubles_members(player)
         players.append(entry)
     fmt = handicaps.apply(template, spec.ratings, rounds.match_format(state, match.stage, match.round),
                           match.known_players)
-    return {"discipline": discipline, "players": players, "format": fmt,
+    body = {"discipline": discipline, "players": players, "format": fmt,
             "options": copy.deepcopy(dict(template.get("options", {}))),
-            "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round},
-            **({"doubles": True} if template.get("doubles") else {})}
-
-
-def _doubles_members(player: Any) -> list[dict[str, Any]]:
-    """A doubles side's members as the entry names them, in its order (a team's members: PROTOCOL.md
-    section 15), as {"person", "name"}; an entry without members has none (the match setup says so)."""
-    out: list[dict[str, Any]] = []
-    for member in getattr(player, "members", None) or ():
-        person = member.get("person") if isinstance(member, Mapping) else getattr(member, "person", None)
-        name = member.get("name") if isinstance(member, Mapping) else getattr(member, "name", None)
-        out.append({"name": name, **({"person": person} if person is not None else {})})
-    return out
+            "draw": {"tournament_id": state.tournament_id, "key": key, "round": match.round}}
+    if template.get("doubles"):  # scotch doubles between teams of two (PROTOCOL.md section 15)
+        body["doubles"] = True
+        for entry, members in zip(players, teams.doubles_entries(state, match.known_players), strict=True):
+            entry["members"] = members
+    return body
 
 
 def key_of_match(state: TournamentState, match_id: str) -> str | None:

@@ -26,7 +26,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import brackets, draw_formats, fields, handicaps, race_lengths, stage_setup
+from hub.draws import brackets, draw_formats, fields, handicaps, race_lengths, stage_setup, teams
 from hub.draws.draw_formats.base import MAX_DRAW_MATCHES, DrawFormat, Params, players_per_match
 from hub.draws.events import DrawReject, bad, conflict
 from hub.draws.state import TournamentState
@@ -67,7 +67,6 @@ def _params(cmd: Mapping[str, Any], fmt: DrawFormat) -> dict[str, int]:
     return {p.name: p.check(cmd.get(p.name)) for p in fmt.params}
 
 
-DOUBLES_SIDE = 2  # the members of a scotch-doubles side (PROTOCOL.md section 15)
 
 
 def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -94,10 +93,7 @@ def make_draw(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict
             raise conflict("draw_started",
                            "the draw has started (a result or walkover is recorded): it cannot be redrawn")
     active = [p for p in state.players if not p.withdrawn]
-    if match.get("doubles") and any(len(getattr(p, "members", None) or ()) != DOUBLES_SIDE for p in active):
-        # a side of a doubles match is two members: an entry without them could never be called
-        raise DrawReject(422, "doubles_members", "a doubles draw is played by entries of exactly two members "
-                         "each (teams of two)")
+    teams.check_doubles_entrants(state, match)
     fmt.check_field(len(active), params)
     then = None
     if cmd.get("then") is not None:
@@ -131,7 +127,7 @@ def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
     """The matches' discipline, format and options (already checked by the API against the
     rules engine); here only its shape and whether the discipline fits the draw type."""
     raw = fields.mapping(raw, "match")
-    fields.only(raw, ("discipline", "format", "options", "by_round", "handicap", "doubles"), "match")
+    fields.only(raw, ("discipline", "format", "options", "by_round", "handicap", "team", "doubles"), "match")
     discipline = raw.get("discipline")
     if discipline not in DISCIPLINES:
         raise bad(f"match.discipline must be one of {', '.join(DISCIPLINES)}")
@@ -147,6 +143,8 @@ def _match_template(raw: Any, draw_format: DrawFormat) -> dict[str, Any]:
         out["by_round"] = raw["by_round"]  # checked against the draw's rounds by make_draw
     if raw.get("handicap") is not None:
         out["handicap"] = handicaps.check(raw["handicap"], draw_format.players_per_match)
-    if raw.get("doubles") is True:
-        out["doubles"] = True  # scotch doubles: each match's sides are the entries' members
+    if raw.get("team") is not None:
+        out["team"] = teams.check_team_spec(raw["team"])
+    if raw.get("doubles"):
+        out["doubles"] = fields.flag(raw["doubles"], "match.doubles")  # scotch doubles: sides of two
     return out

@@ -15,8 +15,10 @@ from typing import Any
 from hub.draws import draw_formats, no_shows
 from hub.draws.events import TournamentEvent
 from hub.draws.state import Call, DrawSpec, Player, Result, TournamentState, Walkover
+from hub.draws.teams import members_of
 
-_MAPPINGS = ("calls", "results", "walkovers", "uncalled_at", "match_keys", "no_show_waits")
+_MAPPINGS = ("calls", "results", "walkovers", "uncalled_at", "match_keys", "no_show_waits",
+             "lineups", "rubber_calls", "rubber_results", "rubber_matches")
 
 
 def initial(tournament_id: str) -> TournamentState:
@@ -83,7 +85,8 @@ def _players_added(work: _Working, data: dict[str, Any], version: int) -> None:
     players = work.mut("players")
     for p in data["players"]:
         players.append(Player(p["id"], p["name"], p.get("club"), p.get("seed"), p.get("handicap"),
-                              work.get("entered"), person=p.get("person")))
+                              work.get("entered"), person=p.get("person"),
+                              members=members_of(p.get("members") or ()), captain=p.get("captain")))
         work.set("entered", work.get("entered") + 1)
     work._index = None
     if work.get("draw") is not None:  # late entries: the draw does not hold them until a redraw
@@ -93,8 +96,11 @@ def _players_added(work: _Working, data: dict[str, Any], version: int) -> None:
 def _player_updated(work: _Working, data: dict[str, Any], version: int) -> None:
     players = work.mut("players")
     i = work.player_index(data["player"])
-    players[i] = replace(players[i], **{k: v for k, v in data["changes"].items()
-                                        if k in ("name", "club", "seed", "handicap", "person")})
+    changes = {k: v for k, v in data["changes"].items() if k in ("name", "club", "seed", "handicap", "person",
+                                                                  "captain")}
+    if "members" in data["changes"]:
+        changes["members"] = members_of(data["changes"]["members"])
+    players[i] = replace(players[i], **changes)
 
 
 def _players_linked(work: _Working, data: dict[str, Any], version: int) -> None:
@@ -204,6 +210,33 @@ def _table_resumed(work: _Working, data: dict[str, Any], version: int) -> None:
     work.set("paused_tables", tuple(t for t in work.get("paused_tables") if t != data["table_id"]))
 
 
+def _lineup_named(work: _Working, data: dict[str, Any], version: int) -> None:
+    lineups = work.mut("lineups")
+    lineups[data["rubber"]] = {**lineups.get(data["rubber"], {}), data["team"]: tuple(data["members"])}
+
+
+def _rubber_called(work: _Working, data: dict[str, Any], version: int) -> None:
+    rkey = data["rubber"]
+    work.mut("rubber_calls")[rkey] = Call(rkey, data["match_id"], data["table_id"], tuple(data["players"]), version)
+    work.mut("rubber_matches")[data["match_id"]] = rkey
+
+
+def _rubber_uncalled(work: _Working, data: dict[str, Any], version: int) -> None:
+    call = work.mut("rubber_calls").pop(data["rubber"], None)
+    if call is not None:
+        work.mut("rubber_matches").pop(call.match_id, None)
+
+
+def _rubber_result_taken(work: _Working, data: dict[str, Any], version: int) -> None:
+    rkey = data["rubber"]
+    work.mut("rubber_results")[rkey] = Result(rkey, data["match_id"], data["winner"], dict(data["scores"]), None,
+                                              version)
+    decides = data.get("decides")
+    if decides is not None:  # the team match is won: its result, in rubbers, advances the team
+        work.mut("results")[decides["key"]] = Result(decides["key"], "", decides["winner"], dict(decides["scores"]),
+                                                     None, version)
+
+
 _APPLY = {
     "players_added": _players_added,
     "player_updated": _player_updated,
@@ -225,4 +258,8 @@ _APPLY = {
     "tournament_archived": _archived,
     "tournament_unarchived": _unarchived,
     **no_shows.APPLY,
+    "lineup_named": _lineup_named,
+    "rubber_called": _rubber_called,
+    "rubber_uncalled": _rubber_uncalled,
+    "rubber_result_taken": _rubber_result_taken,
 }

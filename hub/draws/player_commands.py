@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hub.draws import fields
+from hub.draws import fields, teams
 from hub.draws.events import DrawReject, bad, conflict
-from hub.draws.state import TournamentState
+from hub.draws.state import Player, TournamentState
 from hub.rules.names import refused_char
 
-PLAYER_FIELDS = ("name", "club", "seed", "handicap", "person")
+PLAYER_FIELDS = ("name", "club", "seed", "handicap", "person", "members", "captain")
 HANDICAPS = ("eight",)
 MAX_BATCH = 512
 MAX_PLAYERS = 1024
@@ -63,6 +63,13 @@ def player_fields(raw: Mapping[str, Any], what: str, *, partial: bool) -> dict[s
         out["handicap"] = handicap
     if "person" in raw:
         out["person"] = fields.ident(raw["person"], f"{what}: person")
+    if raw.get("members") is not None:  # a team (hub/draws/teams.py): its members are people, it is not one
+        if "person" in raw:
+            raise bad(f"{what}: a team has members, not a person")
+        out["members"] = teams.member_fields(raw["members"], f"{what}: members", 1)
+    if raw.get("captain") is not None:
+        count = len(out["members"]) if "members" in out else None
+        out["captain"] = teams.captain_field(raw["captain"], count if count is not None else teams.MAX_MEMBERS)
     return out
 
 
@@ -104,7 +111,12 @@ def add_players(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
                 player = {**player, "seed": None, "seed_taken": {"seed": seed, "holder": holder}}
             else:
                 seeds[seed] = player["name"]
-        new.append({"id": f"p{state.entered + i + 1}", **player})
+        pid = f"p{state.entered + i + 1}"
+        if "members" in player:
+            player["members"] = teams.with_member_ids(pid, player["members"])
+        elif "captain" in player:
+            raise bad(f"players[{i}]: captain is for a team (with members)")
+        new.append({"id": pid, **player})
     return "players_added", {"players": new}
 
 
@@ -115,6 +127,8 @@ def update_player(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, 
     if not changes:
         raise bad(f"changes must name at least one of {', '.join(PLAYER_FIELDS)}")
     player = state.player(pid)
+    if "members" in changes or "captain" in changes:
+        _team_changes(state, player, changes)
     if "seed" in changes and changes["seed"] != player.seed:
         if state.draw is not None:
             raise conflict("draw_made",
@@ -143,3 +157,17 @@ def remove_player(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, 
     if state.draw is not None:
         raise conflict("draw_made", f"the draw is made and holds {name}: withdraw them instead")
     return "player_removed", {"player": pid, "name": name}  # the name: what the stream says was removed
+
+
+def _team_changes(state: TournamentState, player: Player, changes: dict[str, Any]) -> None:
+    """A team changes its members or captain until it has played; a player does not become a team."""
+    if not player.team:
+        raise bad(f"{player.name} is a player, not a team: members and captain are for teams")
+    if "members" in changes:
+        if teams.has_played(state, player.id):
+            raise conflict("team_played", f"{player.name} has played: its members stand")
+        changes["members"] = teams.with_member_ids(player.id, [
+            {**m, "n": m["n"] - 1 + teams.next_member_number(player)} for m in changes["members"]])
+    count = len(changes["members"]) if "members" in changes else len(player.members)
+    if changes.get("captain") is not None and changes["captain"] >= count:
+        raise bad(f"captain must be between 0 and {count - 1}")

@@ -14,7 +14,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hub.draws import draw_formats, handicaps, no_shows, race_lengths
+from hub.draws import draw_formats, handicaps, no_shows, race_lengths, team_projection, teams
 from hub.draws.rounds import rounds_of
 from hub.draws.settle import BYE, DrawMatch
 from hub.draws.stages import StageView
@@ -23,8 +23,12 @@ from hub.draws.state import DrawSpec, Result, TournamentState
 
 def projection(state: TournamentState) -> dict[str, Any]:
     derived = state.derived
-    players = [{"id": p.id, "name": p.name, "club": p.club, "seed": p.seed, "handicap": p.handicap,
+    players: list[dict[str, Any]] = [
+        {"id": p.id, "name": p.name, "club": p.club, "seed": p.seed, "handicap": p.handicap,
                 "status": derived.player_status.get(p.id, "active"), "person": p.person} for p in state.players]
+    for entry, p in zip(players, state.players, strict=True):
+        if p.team:  # a team (PROTOCOL.md section 15): its members, in their order, and its captain
+            entry.update({"members": [teams.member_json(m) for m in p.members], "captain": p.captain})
     return {"players": players, "draw": _draw(state), "queue": list(derived.queue),
             "standings": [dict(row) for row in derived.standings] if derived.standings is not None else None,
             "paused_tables": list(state.paused_tables), "archived": state.archived,
@@ -58,8 +62,7 @@ def _draw(state: TournamentState) -> dict[str, Any] | None:
             "seeding": spec.seeding, "seed": spec.seed, **settings,
             "match": copy.deepcopy(dict(spec.match)), "entrants": list(spec.entrants), "stale": state.stale,
             "counts": counts(derived.matches), "stages": [stage_json(state, view) for view in derived.stages],
-            "matches": [_with_call(_with_races(spec, m, match_json(m, state.results.get(m.key))), state)
-                        for m in derived.matches],
+            "matches": [_with_call(_with_races(spec, m, _with_team(state, m)), state) for m in derived.matches],
             **({"ratings": copy.deepcopy(dict(spec.ratings))} if spec.ratings is not None else {})}
 
 
@@ -79,6 +82,15 @@ def _with_call(out: dict[str, Any], state: TournamentState) -> dict[str, Any]:
         if due is not None:
             out["called_at"] = state.calls[out["key"]].at
             out["no_show_at"] = due
+    return out
+
+
+def _with_team(state: TournamentState, m: DrawMatch) -> dict[str, Any]:
+    out = match_json(m, state.results.get(m.key))
+    team = team_projection.team_json(state, m)
+    if team is not None:  # a team match: its score in rubbers and each rubber (hub/draws/teams.py)
+        out["team"] = team
+        out["match_id"] = out["match_id"] or None
     return out
 
 

@@ -20,6 +20,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from hub.draws.state import TournamentState
 
+
+def team_live(state: TournamentState, key: str) -> bool:
+    """A rubber of the team match ``key`` is called and the team match is not decided (hub/draws/teams.py)."""
+    prefix = key + "/"
+    return key not in state.results and any(k.startswith(prefix) for k in state.open_rubbers)
+
 RESOLVED = frozenset({"finished", "walkover", "bye"})
 BYE = "bye"  # a slot that will never get a player (player ids are never this)
 
@@ -90,6 +96,8 @@ def settle(state: TournamentState, key: str, players: Sequence[str], sources_at:
         return Settled("walkover", walkover.winner, losers, None, None, None, walkover.version, ready_at)
     if call is not None:
         return Settled("called", match_id=call.match_id, table_id=call.table_id, ready_at=ready_at)
+    if state.open_rubbers and team_live(state, key):  # a team match: its rubbers are on their tables
+        return Settled("called", ready_at=ready_at)
     gone = state.withdrawn_at
     if gone:
         withdrawn = [gone[p] for p in players if p in gone]

@@ -20,6 +20,15 @@ from typing import Any, NamedTuple
 from hub.draws.derive import Derived, derive
 
 
+class Member(NamedTuple):
+    """One member of a team: ``id`` is ``{team id}.{n}`` (never given again in that team)."""
+
+    id: str
+    person: str | None
+    name: str
+    club: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     id: str
@@ -30,6 +39,12 @@ class Player:
     entry: int  # order of entry, 0-based (ids are p1, p2, ... in this order; a removed one's is not reused)
     withdrawn_at: int | None = None  # version of the player_withdrawn event
     person: str | None = None  # the person of the directory this entry points at (PROTOCOL.md section 12)
+    members: tuple[Member, ...] = ()  # a team's members (PROTOCOL.md section 15); () for a player
+    captain: int | None = None  # index into members
+
+    @property
+    def team(self) -> bool:
+        return bool(self.members)
 
     @property
     def withdrawn(self) -> bool:
@@ -98,6 +113,12 @@ class TournamentState:
     archived: bool = False  # left out of the public list of tournaments (its pages still answer)
     no_show_minutes: float = 10.0  # a called match not started this long after its call is flagged
     no_show_waits: Mapping[str, int] = field(default_factory=dict)  # key -> ms the desk's "wait" runs to
+    # Team matches (hub/draws/teams.py), by rubber key ``{key}/{i}``: the lineups named (team -> member
+    # ids), the rubbers' calls (kept after their result) and results, and match id -> rubber key.
+    lineups: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    rubber_calls: Mapping[str, Call] = field(default_factory=dict)
+    rubber_results: Mapping[str, Result] = field(default_factory=dict)
+    rubber_matches: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def player_by_id(self) -> dict[str, Player]:
@@ -112,6 +133,16 @@ class TournamentState:
     def open_calls(self) -> dict[str, Call]:
         """key -> call of every called key without a result (a call stays after its result)."""
         return {k: c for k, c in self.calls.items() if k not in self.results}
+
+    @cached_property
+    def open_rubbers(self) -> dict[str, Call]:
+        """rubber key -> call of every called rubber without a result."""
+        return {k: c for k, c in self.rubber_calls.items() if k not in self.rubber_results}
+
+    @cached_property
+    def member_team(self) -> dict[str, str]:
+        """member id -> team id."""
+        return {m.id: p.id for p in self.players for m in p.members}
 
     @cached_property
     def derived(self) -> Derived:

@@ -22,7 +22,10 @@ The decision reads the directory under its lock (hub/store/directory.py), so two
 adding the same new name at once make one person, not two: the second waits, then finds the first.
 A person is entered at most once in a tournament (`409 person_entered`).
 
-`link_one` is the rule for one name: a team's members (section 15) are linked with it one by one.
+`link_one` is the rule for one name: a team's members (section 15) are linked with it one by one. A
+team has no person: each member has an entry row of its own (`player_id` the member id, `p3.1`), so
+a person is in one team of a tournament at most (`409 person_entered`) and their history is theirs;
+a team's `player_updated` with `members` replaces its members' rows.
 """
 
 from __future__ import annotations
@@ -79,17 +82,43 @@ async def link_one(conn: AsyncConnection, name: str, club: str | None, person: s
     return made.id, CREATED
 
 
+async def _members(conn: AsyncConnection, members: list[dict[str, Any]], now: int,
+                   taken: set[str]) -> list[dict[str, Any]]:
+    """A team's members (section 15) linked one by one, each a person of the directory; a member naming a
+    person gets that person's name and club. A person already entered (in a team or alone) is 409."""
+    out = []
+    for m in members:
+        if m.get("person") is not None:
+            row = await resolve(conn, m["person"])
+            m = {**m, "name": row.name, "club": row.club}
+        person, link = await link_one(conn, m["name"], m.get("club"), m.get("person"), now, taken)
+        taken.add(person)
+        out.append({**m, "person": person, "link": link})
+    return out
+
+
+def _member_rows(tid: str, members: list[dict[str, Any]], version: int) -> list[dict[str, Any]]:
+    return [{"tournament_id": tid, "player_id": m["id"], "person_id": m["person"], "link": m["link"],
+             "version": version, "name": m["name"], "status": "active"} for m in members]
+
+
 async def _players_added(conn: AsyncConnection, tid: str, event: TournamentEvent) -> TournamentEvent:
     taken = await _entered(conn, tid)
     players: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
     for p in event.data["players"]:
+        if p.get("members") is not None:  # a team is not a person: its members are, each with an entry row
+            members = await _members(conn, p["members"], event.at, taken)
+            players.append({**p, "members": members})
+            rows.extend(_member_rows(tid, members, event.version))
+            continue
         person, link = await link_one(conn, p["name"], p.get("club"), p.get("person"), event.at, taken)
         taken.add(person)
         players.append({**p, "person": person, "link": link})
+        rows.append({"tournament_id": tid, "player_id": p["id"], "person_id": person, "link": link,
+                     "version": event.version, "name": p["name"], "status": "active"})
     try:
-        await conn.execute(people_entries.insert(), [
-            {"tournament_id": tid, "player_id": p["id"], "person_id": p["person"], "link": p["link"],
-             "version": event.version, "name": p["name"], "status": "active"} for p in players])
+        await conn.execute(people_entries.insert(), rows)
     except IntegrityError as exc:  # another writer stored these player ids first: the stream moved on
         raise StreamConflict(f"{tid} v{event.version}") from exc
     return replace(event, data={**event.data, "players": players})
@@ -105,6 +134,16 @@ async def _relinked(conn: AsyncConnection, tid: str, event: TournamentEvent) -> 
     ).values(person_id=row.id, link=LINKED, version=event.version))
     changes = {**event.data["changes"], "person": row.id}
     return replace(event, data={**event.data, "changes": changes})
+
+
+async def _new_members(conn: AsyncConnection, tid: str, event: TournamentEvent) -> TournamentEvent:
+    """A team's members replaced (before it has played): its old members' rows go, the new ones are linked."""
+    pid = event.data["player"]
+    mine = people_entries.c.player_id.startswith(f"{pid}.", autoescape=True)
+    await conn.execute(people_entries.delete().where(people_entries.c.tournament_id == tid, mine))
+    members = await _members(conn, list(event.data["changes"]["members"]), event.at, await _entered(conn, tid))
+    await conn.execute(people_entries.insert(), _member_rows(tid, members, event.version))
+    return replace(event, data={**event.data, "changes": {**event.data["changes"], "members": members}})
 
 
 async def write_links(conn: AsyncConnection, tid: str, links: dict[str, tuple[str, str, str]], version: int) -> None:
@@ -126,7 +165,11 @@ async def complete_event(conn: AsyncConnection, tournament_id: str, event: Tourn
     if event.kind == "player_updated" and "person" in event.data.get("changes", {}):
         await directory.lock(conn)
         return await _relinked(conn, tournament_id, event)
+    if event.kind == "player_updated" and "members" in event.data.get("changes", {}):
+        await directory.lock(conn)
+        return await _new_members(conn, tournament_id, event)
     if event.kind == "player_removed":
-        await conn.execute(people_entries.delete().where(people_entries.c.tournament_id == tournament_id,
-                                                         people_entries.c.player_id == event.data["player"]))
+        pid = event.data["player"]
+        await conn.execute(people_entries.delete().where(people_entries.c.tournament_id == tournament_id, sa.or_(
+            people_entries.c.player_id == pid, people_entries.c.player_id.startswith(f"{pid}.", autoescape=True))))
     return event

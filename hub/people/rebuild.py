@@ -49,7 +49,14 @@ def links_from_events(events: Iterable[Any]) -> dict[str, Link]:
         data = event.data
         if event.kind == "players_added":
             for p in data.get("players") or []:
+                if p.get("members") is not None:  # a team: its members are the entries (PROTOCOL.md section 15)
+                    out.update(_member_links(p["members"]))
+                    continue
                 out[p["id"]] = (p.get("person"), p.get("link") or linking.LINKED, p["name"])
+        elif event.kind == "player_updated" and "members" in (data.get("changes") or {}):
+            for pid in [k for k in out if k.startswith(f"{data['player']}.")]:
+                del out[pid]
+            out.update(_member_links(data["changes"]["members"]))
         elif event.kind == "player_updated" and data.get("player") in out:
             person, link, name = out[data["player"]]
             changes = data.get("changes") or {}
@@ -58,12 +65,18 @@ def links_from_events(events: Iterable[Any]) -> dict[str, Link]:
             out[data["player"]] = (person, link, changes.get("name", name))
         elif event.kind == "player_removed":  # gone before the draw: no entry, no link
             out.pop(data.get("player"), None)
+            for pid in [k for k in out if k.startswith(f"{data.get('player')}.")]:  # a team's members
+                del out[pid]
         elif event.kind == "players_linked":
             made = set(data.get("created") or [])
             for pid, person in (data.get("links") or {}).items():
                 if pid in out:
                     out[pid] = (person, linking.CREATED if pid in made else linking.LINKED, out[pid][2])
     return out
+
+
+def _member_links(members: Iterable[dict[str, Any]]) -> dict[str, Link]:
+    return {m["id"]: (m.get("person"), m.get("link") or linking.LINKED, m.get("name") or m["id"]) for m in members}
 
 
 async def _relink(engine: AsyncEngine, tid: str, report: dict[str, int]) -> None:

@@ -32,6 +32,7 @@ from typing import Any
 
 import uvicorn
 
+from hub.draws import draw_formats
 from hub.rules.disciplines import DISCIPLINES
 from hub.tools.simulate import DrawPlan, DrawSimulator, Progress, Stats, describe, report
 
@@ -40,6 +41,10 @@ from hub.tools.simulate import DrawPlan, DrawSimulator, Progress, Stats, describ
 # given, and a finished draw is followed by its next edition.
 DEMO_EVENTS: tuple[DrawPlan, ...] = tuple(
     DrawPlan(discipline=name, **d.demo_event) for name, d in DISCIPLINES.items() if d.demo_event is not None
+) + (
+    # A team event (PROTOCOL.md section 15): four teams of four, five singles rubbers first to 3, on 3 tables.
+    DrawPlan(type=draw_formats.knockouts()[0], players=4, tables=3, discipline="wpa_nine", length=3,
+             name="cuehub team cup", team={"members": 4, "rubbers": [{"kind": "singles"}] * 5, "to_win": 3}),
 )
 
 

@@ -59,6 +59,9 @@ class DrawPlan:
     then: dict[str, Any] | None = None  # a second stage fed by this draw: {type, advance, seeding?, match?}
     then_advance: int | None = None  # a knockout after the draw: the best K of each group / the last K
     final_length: int | None = None  # the last stage's final played to N
+    # A team event (PROTOCOL.md section 15): {"members": n a team, "rubbers": [...], "to_win": k}; the players are
+    # then teams, and the simulator names every rubber's lineup in turn as the desk would.
+    team: dict[str, Any] | None = None
 
 
 def staged(plan: DrawPlan, match: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -99,6 +102,15 @@ def player_names(n: int, rng: random.Random) -> list[str]:
     names = list(NAMES)
     rng.shuffle(names)
     return [names[i] if i < len(names) else f"{names[i % len(names)]} {i // len(names) + 1}" for i in range(n)]
+
+
+def team_entries(plan: DrawPlan, rng: random.Random) -> list[dict[str, Any]]:
+    """``plan.players`` teams of ``plan.team["members"]`` members each (distinct names), the first the captain."""
+    assert plan.team is not None
+    size = int(plan.team["members"])
+    names = player_names(plan.players * size, rng)
+    return [{"name": f"Team {names[i * size].split()[-1]}", "captain": 0,
+             "members": [{"name": n} for n in names[i * size:(i + 1) * size]]} for i in range(plan.players)]
 
 
 class DrawSimulator(Simulator):
@@ -151,15 +163,22 @@ class DrawSimulator(Simulator):
             table = await self.admin.create_table(tid, f"Table {i + 1}")
             self.slots.append(TableSlot(i, self.specs[i], table["id"], table["name"], table["token"],
                                         random.Random(f"cuehub-sim/{self.seed}/{i}")))
-        names = player_names(plan.players, rng)
-        await self.admin.add_players(tid, [{"name": n, **({"seed": i + 1} if plan.seeding == "seeded" else {})}
-                                           for i, n in enumerate(names)])
+        if plan.team is not None:
+            await self.admin.add_players(tid, team_entries(plan, rng))
+        else:
+            names = player_names(plan.players, rng)
+            await self.admin.add_players(tid, [{"name": n, **({"seed": i + 1} if plan.seeding == "seeded" else {})}
+                                               for i, n in enumerate(names)])
         template = match_setup(self.traits, rng, length=plan.length, shot_clock=plan.shot_clock)
         match, then = staged(plan, {k: template[k] for k in ("discipline", "format", "options")})
+        if plan.team is not None:
+            match["team"] = {"rubbers": plan.team["rubbers"], "to_win": plan.team["to_win"]}
         extra = {k: v for k, v in (("groups", plan.groups), ("rounds", plan.rounds), ("then", then)) if v is not None}
         self.draw = await self.admin.make_draw(
             tid, plan.type, match,
             seeding=plan.seeding, seed=plan.seed if plan.seed is not None else self.seed, **extra)
+        if plan.team is not None:  # the first round's lineups, so its rubbers are on their tables at once
+            await self._name_lineups(await self.admin.get_tournament(tid))
 
     async def run(self, stop: asyncio.Event | None = None) -> Stats:
         """Play until the draw is finished (or `stop` is set: then `finished` stays False)."""
@@ -192,6 +211,8 @@ class DrawSimulator(Simulator):
                 self.log(f"reading the tournament failed ({type(exc).__name__}); retrying")
                 continue
             draw = tour.get("draw") or {}
+            if self.plan.team is not None:
+                await self._name_lineups(tour)
             if draw.get("status") == "finished":
                 self.finished, self.champion = True, draw.get("champion")
                 names = {p["id"]: p["name"] for p in tour.get("players") or []}
@@ -199,6 +220,25 @@ class DrawSimulator(Simulator):
                 self.log(f"the draw is finished: champion {self.champion_name or 'none'}")
                 stop.set()
                 return
+
+    async def _name_lineups(self, tour: dict[str, Any]) -> None:
+        """As the desk: each rubber not named yet gets each team's members in turn."""
+        members = {p["id"]: [m["id"] for m in p.get("members") or []] for p in tour.get("players") or []}
+        for m in (tour.get("draw") or {}).get("matches") or []:
+            if not m.get("team") or m["status"] not in ("ready", "called"):
+                continue
+            for r in m["team"]["rubbers"]:
+                if r["status"] != "waiting":
+                    continue
+                for team in m["players"]:
+                    if team in r["named"] or not members.get(team):
+                        continue
+                    size = 2 if r["kind"] == "doubles" else 1
+                    chosen = [members[team][(r["rubber"] - 1 + i) % len(members[team])] for i in range(size)]
+                    try:
+                        await self.admin.name_lineup(tour["id"], m["key"], r["rubber"], team, chosen)
+                    except HubError as exc:
+                        self.log(f"lineup for {m['key']} rubber {r['rubber']} refused: {exc}")
 
     async def _drive(self, slot: TableSlot, stop: asyncio.Event) -> None:
         session = TableSession(self.table_urls[slot.index % len(self.table_urls)], slot.table_id, slot.token)

@@ -45,6 +45,7 @@ from hub.matches.writer import Ack, Change, MatchWriter, TableNotice
 from hub.store import catalog
 from hub.store import tournament_events as store
 from hub.tournaments.draw_results import DrawResults
+from hub.tournaments.rubbers import RubberFlow
 from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class TournamentFlow:
         # nothing meanwhile, or the match it took off them would be replaced before the undo lands.
         self._reserved: dict[str, float] = {}
         self.results = DrawResults(engine, matches, tournaments, draws)
+        self.rubbers = RubberFlow(engine, matches, tournaments)  # team matches' rubbers (hub/tournaments/rubbers.py)
         self.passes = 0  # reconcile passes run (tests, diagnostics)
 
     # --- lifecycle ----------------------------------------------------------------------------
@@ -264,11 +266,15 @@ class TournamentFlow:
                     return True
             elif statuses.get(mid) == "live":
                 await self._forfeit(mid, quitters)
+        if await self.rubbers.settle(tid, state):  # team matches: rubbers finished, gone, or not to be played
+            return True
         # 6: free tables
         tables = await catalog.list_tables(self._engine, tid)
         busy = await catalog.open_matches(self._engine, tid)
         now = asyncio.get_running_loop().time()
         free = [(t.id, t.id not in busy and self._reserved.get(t.id, 0.0) < now) for t in tables]
+        if await self.rubbers.feed(tid, state, free):
+            return True
         for key, table_id in draws.dispatch(state, free):
             if await self._call(tid, state, key, table_id):
                 return True

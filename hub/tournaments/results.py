@@ -7,7 +7,8 @@ out, later rounds better (the grand final's loser 2nd, then the losers-bracket f
 players put out in the same round share the place (3rd for both semi-final losers of a single
 elimination, then 5th for the quarter-final losers). Players still in a running draw are listed
 after, without a place, then the withdrawn ones. A walkover is no match played: `played`, `won`
-and `lost` count the matches played.
+and `lost` count the matches played; a team event's rows also have `rubbers_won` and `rubbers_lost`
+(its team matches' scores, `score_1`..., are rubbers won).
 
 Rounds have readable names (`round_name`: "Winners round 2", "Losers round 1", "Grand final",
 "Final", "Group A, round 3"; `lang=zh-CN` gives them, and the word for a bye, in Chinese). A result
@@ -56,7 +57,22 @@ def placings(proj: dict[str, Any]) -> list[dict[str, Any]]:
         rows = _standing_places(standings, players)
     else:
         rows = _bracket_places(draw, players, standings)
-    return [{**r, **_who(players, r["player"])} for r in rows]
+    rubbers = _rubbers(draw)
+    return [{**r, **_who(players, r["player"]), **rubbers.get(r["player"], {})} for r in rows]
+
+
+def _rubbers(draw: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """A team event's placings count rubbers too (PROTOCOL.md section 15): `rubbers_won`, `rubbers_lost`
+    of each team over its team matches (a rubber not played counts for neither)."""
+    out: dict[str, dict[str, int]] = {}
+    for m in draw.get("matches") or []:
+        for r in (m.get("team") or {}).get("rubbers") or []:
+            if r["status"] != "finished" or r.get("winner") is None:
+                continue
+            for pid in m["players"]:
+                row = out.setdefault(pid, {"rubbers_won": 0, "rubbers_lost": 0})
+                row["rubbers_won" if pid == r["winner"] else "rubbers_lost"] += 1
+    return out
 
 
 def _withdrawn(players: dict[str, dict[str, Any]], pid: str) -> bool:
@@ -192,4 +208,7 @@ def matches_csv(proj: dict[str, Any], lang: str | None = None) -> str:
 
 
 def placings_csv(proj: dict[str, Any]) -> str:
-    return _csv(PLACING_COLUMNS, [{**r, "player_id": r["player"]} for r in placings(proj)])
+    rows = placings(proj)
+    team = any("rubbers_won" in r for r in rows)  # a team event: its rubbers too
+    return _csv(PLACING_COLUMNS + (("rubbers_won", "rubbers_lost") if team else ()),
+                [{**r, "player_id": r["player"]} for r in rows])

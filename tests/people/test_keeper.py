@@ -105,3 +105,21 @@ def test_links_from_events_reads_every_kind() -> None:
         E("player_updated", {"player": "p2", "changes": {"person": "z"}}),
     ])
     assert got == {"p1": ("x", "created", "A2"), "p2": ("z", "linked", "B")}
+
+
+def test_links_from_events_take_a_teams_members_as_its_entries() -> None:
+    class E:
+        def __init__(self, kind: str, data: dict[str, Any]) -> None:
+            self.kind, self.data = kind, data
+
+    member = {"id": "p1.1", "person": "x", "name": "A", "link": "created"}
+    got = links_from_events([
+        E("players_added", {"players": [{"id": "p1", "name": "Team", "members": [member]}]}),
+        E("player_updated", {"player": "p1", "changes": {"name": "Team 2"}}),  # the team: no entry of its own
+    ])
+    assert got == {"p1.1": ("x", "created", "A")}
+    got = links_from_events([
+        E("players_added", {"players": [{"id": "p1", "name": "Team", "members": [member]}]}),
+        E("player_updated", {"player": "p1", "changes": {"members": [{**member, "id": "p1.2", "person": "y"}]}}),
+    ])
+    assert got == {"p1.2": ("y", "created", "A")}

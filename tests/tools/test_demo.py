@@ -100,16 +100,21 @@ def test_demo_serves_live_updates_for_every_discipline_and_stops_cleanly(demo) -
     tours = httpx.get(f"{url}/api/tournaments", timeout=5).json()["tournaments"]
     assert len(tours) == len(DEMO_EVENTS) and tid in {t["id"] for t in tours}
     by_disc: dict[str, dict] = {}
-    tables = 0
+    tables = teams = 0
     for t in tours:
         tour = httpx.get(f"{url}/api/tournaments/{t['id']}", timeout=5).json()
         assert tour["draw"]["status"] == "running" and len(tour["players"]) >= 4
         tables += len(tour["tables"])
         called = {m["match_id"] for m in tour["draw"]["matches"] if m["status"] == "called"}
+        # a team match's rubbers are on their tables (PROTOCOL.md section 15)
+        called |= {r["match_id"] for m in tour["draw"]["matches"] for r in (m.get("team") or {}).get("rubbers", [])
+                   if r["status"] == "called"}
+        teams += sum(1 for m in tour["draw"]["matches"] if m.get("team") and m["status"] == "called")
         for tb in tour["tables"]:
             assert tb["match"] is not None and tb["match"]["id"] in called, tb
             by_disc.setdefault(tb["match"]["discipline"], tb["match"])
     assert set(by_disc) == DISCIPLINES and tables == TABLES
+    assert teams >= 1  # the demo's team event plays team matches of rubbers
     main = httpx.get(f"{url}/api/tournaments/{tid}", timeout=5).json()
     assert main["draw"]["type"] == "double_elimination" and len(main["tables"]) == 8
     # two-stage events: the open stops at the last 4 for a knockout, the league's groups feed one

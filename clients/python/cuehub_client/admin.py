@@ -128,6 +128,12 @@ class AdminClient(PeopleCalls):
     async def walkover(self, tournament_id: str, key: str, winner: str) -> dict[str, Any]:
         return await self._admin("POST", f"/api/tournaments/{tournament_id}/draw/{key}/walkover", {"winner": winner})
 
+    async def name_lineup(self, tournament_id: str, key: str, rubber: int, team: str,
+                          members: list[str]) -> dict[str, Any]:
+        """A team's players for one rubber of a team match (PROTOCOL.md section 15); the desk's view of it."""
+        body = {"rubber": rubber, "team": team, "members": members}
+        return await self._admin("POST", f"/api/tournaments/{tournament_id}/draw/{key}/lineup", body)
+
     async def pause_table(self, table_id: str) -> dict[str, Any]:
         return await self._admin("POST", f"/api/tables/{table_id}/pause", {})
 

@@ -9,6 +9,7 @@ import { CallAnnouncer, roundLabel, calledAgo } from "./board-call.js";
 import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 import { checkInCountdown } from "./board-check-in.js";
 import { toProfile } from "./people-view.js";
+import { teamScoreText } from "./team-view.js";
 
 const tid = pathId();
 header("board_title", [el("span", { class: "tname", id: "tournament-name" })]);
@@ -82,12 +83,18 @@ function renderUpNext() {
         el("span", { class: "un-names" }, "★ ", linked(pid, el("bdi", { text: nameOf(pid) })))))] : []);
     return;
   }
-  if (!draw || !keys.length) { upNext.classList.add("hidden"); fill(upNext); return; }
+  // Team matches in play: their score in rubbers, each rubber being on its own table above.
+  const teams = draw ? (draw.matches || []).filter((m) => m.team && m.status === "called") : [];
+  if (!draw || (!keys.length && !teams.length)) { upNext.classList.add("hidden"); fill(upNext); return; }
   const byKey = new Map((draw.matches || []).map((m) => [m.key, m]));
   const shown = keys.slice(0, Math.max(2, Math.min(6, ((tournament.tables || []).length || 2))));
   upNext.classList.remove("hidden");
   fill(upNext,
-    el("span", { class: "un-label", text: t("bd_up_next") }),
+    teams.length ? el("span", { class: "un-label", text: t("tm_team_matches") }) : null,
+    teams.map((m) => el("span", { class: "un-item un-team", dataset: { key: m.key } },
+      el("span", { class: "un-names" }, (m.players || []).map((pid, j) => [j ? " – " : "", el("bdi", { text: nameOf(pid) })])),
+      el("span", { class: "un-score", text: teamScoreText(m) }))),
+    keys.length ? el("span", { class: "un-label", text: t("bd_up_next") }) : null,
     shown.map((key, i) => {
       const m = byKey.get(key);
       return el("span", { class: "un-item", dataset: { key } },
@@ -158,7 +165,8 @@ function matchFor(tb) {
 function fmtLine(m) {
   const key = m.draw && m.draw.key;
   const draw = tournament && tournament.draw;
-  const entry = key && draw ? (draw.matches || []).find((x) => x.key === key) : null;
+  // A rubber of a team match plays "{key}/{n}": its round is the team match's (PROTOCOL.md section 15).
+  const entry = key && draw ? (draw.matches || []).find((x) => x.key === key || x.key === key.replace(/\/\d+$/, "")) : null;
   const rest = [tc("d", m.discipline), formatLabel(m), m.rack && m.rack.number && m.status === "live" ? t("rack_n", { n: m.rack.number }) : ""]
     .filter(Boolean).join(" · ");
   return el("span", { class: "fmt" }, key ? roundLabel(draw, entry, key) : null, key && rest ? " · " : "", rest);

@@ -8,6 +8,7 @@ import { el, isolated, membersLine } from "./ui.js";
 import { toProfile } from "./people-view.js";
 import { DECIDED, lastRoundOf, roundNo, roundTitle, matchState, slotLabels, scoreOf, raceText, sideMembers } from "./draw-view.js";
 import { viewOf } from "./draw-formats.js";
+import { teamBlock } from "./team-view.js";
 
 /** A player's name, isolated so that a right-to-left or mixed name never reorders what is beside
  * it, leading to their profile (/people/{id}) where the entry has a person. */
@@ -52,7 +53,8 @@ export function card(m, ctx) {
   // which lead to the players' profiles: a link is never inside another.
   const watch = m.match_id ? el("a", { class: "bm-watch", href: `/watch/${encodeURIComponent(m.match_id)}`, title: t("br_watch"),
     "aria-label": `${t("br_watch")} ${m.key}` }) : null;
-  return el("div", watch ? { ...attrs, class: `${attrs.class} has-watch` } : attrs, watch, head, rows);
+  return el("div", watch ? { ...attrs, class: `${attrs.class} has-watch` } : attrs, watch, head, rows,
+    m.team && m.status !== "bye" ? teamBlock(m, ctx) : null);
 }
 
 /** The id of the bracket section a draw match is drawn in (stage 2's are "s2-..."). */

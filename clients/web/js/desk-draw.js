@@ -10,6 +10,7 @@ import { loadSetup, matchBody, setupText } from "./desk-setup.js";
 import { field, say, noticeLine, busy, ask, errorText } from "./desk-ui.js";
 import { savedPaste, parsePlayers } from "./desk-players.js";
 import { raceText, roundFields, roundsBody, stageFields, stageText, thenBody } from "./desk-stage.js";
+import { teamPreset, withPreset } from "./desk-teams.js";
 
 const enc = encodeURIComponent;
 const KEY = (tid) => `cuehub.desk.draw.${tid}`;
@@ -80,7 +81,7 @@ export function drawView(ctx) {
     }
     const then = thenBody(choice, matchBody(setup), fmt);
     if (then) b.then = then;
-    return b;
+    return withPreset(ctx.tid, b); // a team event chosen on the teams step: its type, race and rubbers
   }
 
   async function start(button, redraw) {
@@ -165,6 +166,7 @@ export function drawView(ctx) {
           el("li", {}, el("span", { text: `${t("step_format")}: ${setupText(matchBody(setup))} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/format`, "data-nav": true, text: t("dk_change") })),
           stageText(choice, fmt) ? el("li", { id: "draw-then-summary", text: stageText(choice, fmt) }) : null,
+          teamPreset(ctx.tid) ? el("li", { id: "draw-team-summary", text: t(`tm_preset_${teamPreset(ctx.tid).name}`) }) : null,
           el("li", { id: "draw-race-summary", text: raceText(choice, matchBody(setup), fmt), hidden: !raceText(choice, matchBody(setup), fmt) }),
           el("li", {}, el("span", { text: `${t("dk_active_players", { n: active })} ` }),
             el("a", { href: `/desk/${enc(ctx.tid)}/players`, "data-nav": true, text: t("dk_change") })),

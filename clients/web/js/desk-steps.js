@@ -8,6 +8,7 @@ import { playersView } from "./desk-players.js";
 import { drawView } from "./desk-draw.js";
 import { runView } from "./desk-run.js";
 import { entriesView } from "./desk-entries.js";
+import { teamsView } from "./desk-teams.js";
 
 export const STEPS = [
   { key: "format", title: "step_format", numbered: true, view: formatView },
@@ -17,6 +18,7 @@ export const STEPS = [
   { key: "run", title: "step_run", numbered: true, view: runView },
   { key: "cards", title: "step_cards", numbered: false, view: cardsView },
   { key: "entries", title: "step_entries", numbered: false, view: entriesView }, // sign-up and check-in (section 14)
+  { key: "teams", title: "step_teams", numbered: false, view: teamsView }, // a team event: PROTOCOL.md section 15
 ];
 
 /** Where a new tournament starts. */

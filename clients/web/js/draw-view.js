@@ -119,6 +119,7 @@ export function isPlayer(pid) { return pid !== null && pid !== undefined && pid 
 export function matchState(m, ctx) {
   switch (m.status) {
     case "called": {
+      if (m.team) return { cls: "live", text: t("tm_playing") }; // its rubbers are on their tables
       const lm = ctx.live.get(m.match_id);
       const where = tableName(ctx, m.table_id);
       if (lm && lm.match.status === "live") return { cls: "live", table: where, text: [t("br_live"), where].filter(Boolean).join(" · ") };
@@ -182,6 +183,7 @@ export function raceText(m, ctx) {
 /** A player's score in a match: the result once finished, the live score while it is played. */
 export function scoreOf(m, pid, ctx) {
   if (m.status === "finished" && m.scores && pid in m.scores) return m.scores[pid];
+  if (m.team && (m.status === "called" || m.status === "ready")) return (m.team.score || {})[pid] ?? 0; // rubbers won
   if (m.status === "called") {
     const lm = ctx.live.get(m.match_id);
     const p = lm && lm.match.status !== "scheduled" ? (lm.match.players || []).find((x) => x.id === pid) : null;
@@ -225,6 +227,7 @@ export function nextMatch(proj, ctx, pid) {
   const other = labels.find((l) => l.pid !== pid) || null;
   const opponent = other && other.pid ? other.pid : null;
   const base = { m, opponent, table: null, opponentText: other && !other.pid ? other.text : null };
+  if (m.status === "called" && m.team) return { ...base, state: "playing", text: t("tm_playing") }; // rubbers on their tables
   if (m.status === "called") {
     const lm = ctx.live.get(m.match_id);
     const table = tableName(ctx, m.table_id) || t("table");

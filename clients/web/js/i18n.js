@@ -26,6 +26,8 @@ import zhFollow from "./strings/zh-CN/follow.js";
 import zhEntry from "./strings/zh-CN/entry.js";
 import zhRatings from "./strings/zh-CN/ratings.js";
 import zhPeople from "./strings/zh-CN/people.js";
+import enTeams from "./strings/en/teams.js";
+import zhTeams from "./strings/zh-CN/teams.js";
 import NOTE_ARGS from "./strings/note-args.js";
 import enSeries from "./strings/en/series.js";
 import zhSeries from "./strings/zh-CN/series.js";
@@ -33,9 +35,9 @@ import zhSeries from "./strings/zh-CN/series.js";
 // A key is in one area of each language (tests/web/test_strings.py), so the order does not matter.
 const STRINGS = {
   en: Object.assign({}, enCommon, enMatch, enTablet, enScreens, enNotes, enDesk, enCorrections, enFans, enFollow, enEntry,
-    enRatings, enPeople),
+    enRatings, enPeople, enTeams),
   "zh-CN": Object.assign({}, zhCommon, zhMatch, zhTablet, zhScreens, zhNotes, zhDesk, zhCorrections, zhFans, zhFollow, zhEntry,
-    zhRatings, zhPeople),
+    zhRatings, zhPeople, zhTeams),
 };
 Object.assign(STRINGS.en, enSeries);
 Object.assign(STRINGS["zh-CN"], zhSeries);

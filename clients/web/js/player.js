@@ -12,6 +12,7 @@ import { followTournament } from "./tournament_feed.js";
 import { el, fill, header, isolated, setConn, notFoundCard, membersLine } from "./ui.js";
 import { DECIDED, drawContext, matchRoundName, nextMatch, playerMatches, slotLabels, scoreOf, matchState, raceText } from "./draw-view.js";
 import { Follow } from "./player-follow.js";
+import { rubberList, teamScoreText } from "./team-view.js";
 import { toProfile } from "./people-view.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -142,7 +143,17 @@ function matchRow(m, ctx) {
     el("span", { class: "pl-m-vs" }, el("span", { class: "muted", text: `${t("pl_vs")} ` }),
       other.pid ? linked(ctx, other.pid, el("bdi", { class: "name", text: nameOf(ctx, other.pid) })) : el("span", { class: "muted", text: other.text || "" })),
     el("span", { class: "pl-m-score", text: mine !== null && mine !== undefined ? `${mine}–${theirs ?? 0}` : m.status === "walkover" ? t("br_wo_short") : "" }),
-    el("span", { class: `pl-m-result ${cls}` }, result));
+    el("span", { class: `pl-m-result ${cls}` }, result),
+    m.team ? el("div", { class: "pl-m-team" }, el("span", { class: "tm-total", text: teamScoreText(m) }), rubberList(m, ctx)) : null);
+}
+
+/** A team's page: its members, the captain marked (PROTOCOL.md section 15). */
+function membersNode(p) {
+  return el("div", { class: "pl-members", id: "pl-members" },
+    el("h2", { class: "section-title", text: t("tm_members") }),
+    el("ul", {}, p.members.map((m, i) => el("li", { dataset: { member: m.id } }, el("bdi", { text: m.name }),
+      i === p.captain ? el("span", { class: "muted", text: ` · ${t("tm_captain")}` }) : null,
+      m.club ? el("bdi", { class: "muted", text: ` · ${m.club}` }) : null))));
 }
 
 // ---------------------------------------------------------------- render
@@ -153,7 +164,7 @@ function render() {
   if (!p) { notFound("pl_unknown", pid); return; }
   document.title = `${p.name} · ${proj.name || ""} · cuehub`;
   document.body.dataset.player = pid;
-  fill(head, headCard(p), el("div", { class: "muted pl-event", text: proj.name || "" }));
+  fill(head, headCard(p), el("div", { class: "muted pl-event", text: proj.name || "" }), p.members ? membersNode(p) : null);
   renderNext();
   const mine = playerMatches(proj, pid).filter((m) => m.status !== "waiting" || (m.players || []).includes(pid));
   fill(list, el("h2", { class: "section-title", text: t("pl_matches") }),

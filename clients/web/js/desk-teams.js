@@ -1,0 +1,182 @@
+// Step "teams" (PROTOCOL.md section 15): a team event in a few steps. Pick a team event (the hub's
+// presets, GET /api/team-presets: the draw step merges the chosen one into its body), add the teams
+// (a name and its members, one a line, the first the captain), and name the lineups of the team
+// matches in play (POST .../draw/{key}/lineup: each rubber's players, hidden from everyone else
+// until both teams have named theirs), one by one or all in order at once.
+import { t } from "./i18n.js";
+import { el, fill } from "./ui.js";
+import { api } from "./desk-api.js";
+import { field, say, noticeLine, busy, nameOf } from "./desk-ui.js";
+import { rubberList } from "./team-view.js";
+import { drawContext } from "./draw-view.js";
+
+const enc = encodeURIComponent;
+const KEY = (tid) => `cuehub.desk.team.${tid}`;
+
+let presets = null;
+let asking = null;
+function loadPresets() {
+  if (!asking) asking = api("GET", "/api/team-presets").then((got) => (presets = got.presets), (e) => { asking = null; throw e; });
+  return asking;
+}
+loadPresets().catch(() => { /* the step asks again */ });
+
+/** The team event chosen for a tournament (kept in this browser), or null: players, not teams. */
+export function teamPreset(tid) {
+  let name = null;
+  try { name = localStorage.getItem(KEY(tid)); } catch (_) { /* none */ }
+  return (presets || []).find((p) => p.name === name) || null;
+}
+
+/** The draw body with the chosen team event laid over it: its type, its race over the format, its rubbers. */
+export function withPreset(tid, body) {
+  const p = teamPreset(tid);
+  if (!p) return body;
+  const match = { ...body.match, format: { ...(body.match.format || {}), ...(p.format || {}) } };
+  if (p.team) match.team = p.team;
+  if (p.doubles) match.doubles = true;
+  return { ...body, type: p.type, match };
+}
+
+/** Names typed one a line ("Name" or "Name, Club") as the members of a team. */
+export function parseMembers(text) {
+  return String(text || "").split("\n").map((line) => line.trim()).filter(Boolean).map((line) => {
+    const [name, club] = line.split(",").map((x) => x.trim());
+    return club ? { name, club } : { name };
+  });
+}
+
+export function teamsView(ctx) {
+  let root = null;
+  const message = noticeLine("teams-message");
+  const typed = { name: "", members: "" }; // kept across repaints (the tournament changes while one types)
+  let shown = "";
+
+  function choose(name) {
+    try { if (name) localStorage.setItem(KEY(ctx.tid), name); else localStorage.removeItem(KEY(ctx.tid)); } catch (_) { /* page memory */ }
+    paint();
+  }
+
+  function presetChoices() {
+    const chosen = teamPreset(ctx.tid);
+    const radio = (value, label) => {
+      const input = el("input", { type: "radio", name: "team-preset", value, id: `team-preset-${value || "none"}`, checked: (chosen ? chosen.name : "") === value });
+      input.addEventListener("change", () => { if (input.checked) choose(value); });
+      return el("label", { class: `choice${input.checked ? " on" : ""}`, for: input.id }, input, el("span", { text: label }));
+    };
+    return el("fieldset", { class: "choices", id: "team-presets" }, el("legend", { text: t("tm_presets") }),
+      radio("", t("tm_preset_none")), (presets || []).map((p) => radio(p.name, t(`tm_preset_${p.name}`))));
+  }
+
+  function addForm() {
+    const name = el("input", { type: "text", id: "team-name", maxlength: 100, value: typed.name });
+    const members = el("textarea", { id: "team-members", rows: 5 });
+    members.value = typed.members;
+    name.addEventListener("input", () => { typed.name = name.value; });
+    members.addEventListener("input", () => { typed.members = members.value; });
+    const button = el("button", { class: "btn primary", id: "add-team", type: "button", text: t("tm_add_team") });
+    button.addEventListener("click", () => busy(button, message, async () => {
+      const list = parseMembers(members.value);
+      await api("POST", `/api/tournaments/${enc(ctx.tid)}/players`, { name: name.value.trim(), members: list, captain: 0 });
+      typed.name = ""; typed.members = "";
+      await ctx.reload();
+      paint();
+    }));
+    return el("div", { class: "card-sub", id: "team-form" },
+      el("h3", { text: t("tm_add_team") }), field("tm_team_name", name), field("tm_member_lines", members), button);
+  }
+
+  function teamList(tour) {
+    const teams = (tour.players || []).filter((p) => p.members);
+    return el("ul", { class: "team-list", id: "team-list" }, teams.map((p) => el("li", { dataset: { team: p.id } },
+      el("strong", {}, el("bdi", { text: p.name })), " · ",
+      p.members.map((m, i) => [i ? ", " : "", el("bdi", { text: m.name }), i === p.captain ? ` (${t("tm_captain")})` : ""]))));
+  }
+
+  async function nameLineup(key, rubber, team, members) {
+    await api("POST", `/api/tournaments/${enc(ctx.tid)}/draw/${enc(key)}/lineup`, { rubber, team, members });
+  }
+
+  /** Every rubber not named yet, each team's members in turn (the captain can change one before it is called). */
+  async function nameAll(m) {
+    let turn = 0;
+    for (const r of m.team.rubbers) {
+      if (r.status !== "waiting") continue;
+      for (const team of m.players) {
+        if ((r.named || []).includes(team)) continue;
+        const members = ((ctx.tournament().players || []).find((p) => p.id === team) || { members: [] }).members;
+        const n = r.kind === "doubles" ? 2 : 1;
+        const chosen = Array.from({ length: n }, (_, i) => members[(turn + i) % members.length].id);
+        await nameLineup(m.key, r.rubber, team, chosen);
+      }
+      turn += 1;
+    }
+  }
+
+  function rubberForm(tour, m, r, team) {
+    const p = (tour.players || []).find((x) => x.id === team) || { members: [] };
+    const n = r.kind === "doubles" ? 2 : 1;
+    const selects = Array.from({ length: n }, (_, i) => el("select", { dataset: { slot: String(i) } },
+      p.members.map((x, j) => el("option", { value: x.id, text: x.name, selected: j === i }))));
+    const button = el("button", { class: "btn small", type: "button", text: t("tm_name_lineup") });
+    button.addEventListener("click", () => busy(button, message, async () => {
+      await nameLineup(m.key, r.rubber, team, selects.map((s) => s.value));
+      await ctx.reload();
+      say(message, t("tm_lineup_saved", { n: r.rubber }), "ok");
+      paint();
+    }));
+    return el("span", { class: "lineup-form", dataset: { rubber: String(r.rubber), team } },
+      el("bdi", { text: nameOf(tour, team) }), " ", selects, button);
+  }
+
+  function lineups(tour) {
+    const draw = tour.draw;
+    const playing = draw ? (draw.matches || []).filter((m) => m.team && (m.status === "ready" || m.status === "called")) : [];
+    if (!playing.length) return null;
+    const ctxView = drawContext(tour);
+    return el("div", { id: "lineups" }, el("h3", { text: t("tm_lineups") }),
+      el("p", { class: "muted small", text: t("tm_hidden") }),
+      playing.map((m) => {
+        const all = el("button", { class: "btn", type: "button", id: `name-all-${m.key}`, text: t("tm_name_all") });
+        all.addEventListener("click", () => busy(all, message, async () => { await nameAll(m); await ctx.reload(); paint(); }));
+        const open = m.team.rubbers.filter((r) => r.status === "waiting");
+        return el("section", { class: "team-match", dataset: { key: m.key } },
+          el("h4", {}, el("bdi", { text: nameOf(tour, m.players[0]) }), " v ", el("bdi", { text: nameOf(tour, m.players[1]) }), ` · ${m.key}`),
+          open.length ? all : null,
+          el("ul", { class: "lineup-forms" }, open.slice(0, 3).flatMap((r) => m.players.filter((team) => !(r.named || []).includes(team))
+            .map((team) => el("li", {}, el("span", { text: `${t("tm_rubber_n", { n: r.rubber })} · ${t(`tm_kind_${r.kind}`)} · ` }),
+              rubberForm(tour, m, r, team))))),
+          rubberList(m, ctxView));
+      }));
+  }
+
+  /** What this step shows of the tournament: it repaints only when that changed, not on every stroke. */
+  function signature() {
+    const tour = ctx.tournament() || {};
+    const teams = (tour.players || []).filter((p) => p.members).map((p) => [p.id, p.name, p.members.length]);
+    const matches = ((tour.draw && tour.draw.matches) || []).filter((m) => m.team).map((m) => [m.key, m.status, m.team]);
+    const live = (tour.tables || []).map((tb) => (tb.match ? [tb.match.id, tb.match.status] : null));
+    return JSON.stringify([teams, matches, live, Boolean(tour.draw)]);
+  }
+
+  function paint() {
+    if (!root) return;
+    shown = signature();
+    const tour = ctx.tournament() || {};
+    fill(root, el("h2", { text: t("step_teams") }), presetChoices(), tour.draw ? null : addForm(), teamList(tour),
+      lineups(tour), message);
+  }
+
+  return {
+    mount(node) {
+      root = el("section", { class: "card wizard", id: "step-teams" });
+      node.append(root);
+      paint();
+      if (!presets) loadPresets().then(paint, () => { /* the choices stay empty */ });
+    },
+    update() { if (signature() !== shown) paint(); },
+    paint,
+    unmount() { root = null; },
+    say: (text, kind) => say(message, text, kind),
+  };
+}
