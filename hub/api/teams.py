@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from hub.api import models
+from hub.api import team_models as tm
 from hub.api.errors import ApiError
 from hub.api.tournaments import ADMIN, WRITE_ERRORS, _apply, _body, _flow_idle, _state
 from hub.draws import team_projection
@@ -35,13 +36,15 @@ async def _desk_view(request: Request, tid: str, key: str) -> dict[str, Any]:
 
 
 @router.get("/tournaments/{tid}/draw/{key}/lineup", dependencies=ADMIN, response_model=None,
-            responses=models.errors(401, 404))
+            responses=models.ok(tm.TeamMatchDeskView, "The team match with every lineup named.")
+            | models.errors(401, 403, 404))
 async def get_lineups(tid: str, key: str, request: Request) -> dict[str, Any]:
     return await _desk_view(request, tid, key)
 
 
 @router.post("/tournaments/{tid}/draw/{key}/lineup", dependencies=ADMIN, response_model=None,
-             responses=WRITE_ERRORS)
+             openapi_extra=models.body(tm.LineupBody),
+             responses=models.ok(tm.TeamMatchDeskView, "The team match with the lineup named.") | WRITE_ERRORS)
 async def name_lineup(tid: str, key: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
     await _apply(request, tid, {**body, "kind": "name_lineup", "key": key})
@@ -49,6 +52,7 @@ async def name_lineup(tid: str, key: str, request: Request) -> dict[str, Any]:
     return await _desk_view(request, tid, key)
 
 
-@router.get("/team-presets", response_model=None)
+@router.get("/team-presets", response_model=None,
+            responses=models.ok(tm.TeamPresets, "The team events the desk offers."))
 async def list_presets() -> dict[str, Any]:
     return team_presets.catalogue()

@@ -46,10 +46,14 @@ class CheckInClock:
 
     async def start(self) -> None:
         self._registrar.subscribe(self._on_change)
-        self._starting = asyncio.get_running_loop().create_task(self._start_all())
+        # Which tournaments have sign-ups is read before the hub serves (no read behind a request's
+        # back); settling them, which may store a missed close, runs apart.
+        tids = await store.with_streams(self._registrar.engine)
+        if tids:
+            self._starting = asyncio.get_running_loop().create_task(self._start_all(tids))
 
-    async def _start_all(self) -> None:
-        for tid in await store.with_streams(self._registrar.engine):
+    async def _start_all(self, tids: list[str]) -> None:
+        for tid in tids:
             try:
                 await self._registrar.settle(tid)
                 self._arm(tid, await self._registrar.state(tid))

@@ -82,7 +82,7 @@ class Registrar:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def forget(self, tid: str) -> None:
-        self._live.pop(tid)
+        self._live.pop(tid, None)  # never read here (nothing signed up): nothing to forget
 
     # --- reads ------------------------------------------------------------------------------
 

@@ -39,11 +39,14 @@ from hub.tools.simulate import DrawPlan, DrawSimulator, Progress, Stats, describ
 # What the demo runs: real draws, one for each discipline with a demo event, in the registry's order.
 # The hub calls every match to a free table by itself; the simulated tablets only play what they are
 # given, and a finished draw is followed by its next edition.
+# The team event's game: the registry's first judged game of two sides raced to a length.
+_TEAM_GAME = next(name for name, d in DISCIPLINES.items()
+                  if d.traits.players == 2 and d.traits.win_ball is not None and d.traits.formats[0] == "race_to")
 DEMO_EVENTS: tuple[DrawPlan, ...] = tuple(
     DrawPlan(discipline=name, **d.demo_event) for name, d in DISCIPLINES.items() if d.demo_event is not None
 ) + (
     # A team event (PROTOCOL.md section 15): four teams of four, five singles rubbers first to 3, on 3 tables.
-    DrawPlan(type=draw_formats.knockouts()[0], players=4, tables=3, discipline="wpa_nine", length=3,
+    DrawPlan(type=draw_formats.knockouts()[0], players=4, tables=3, discipline=_TEAM_GAME, length=3,
              name="cuehub team cup", team={"members": 4, "rubbers": [{"kind": "singles"}] * 5, "to_win": 3}),
 )
 

@@ -31,10 +31,12 @@ def short_form(p: dict[str, Any]) -> dict[str, Any]:
         "status": p.get("status"),
         "version": p.get("version"),
         "players": [
-            {"id": q.get("id"), "name": q.get("name"), "score": q.get("score"), "racks_won": q.get("racks_won")}
+            {"id": q.get("id"), "name": q.get("name"), "score": q.get("score"), "racks_won": q.get("racks_won"),
+             "race_to": q.get("race_to"), **({"members": q["members"]} if q.get("members") else {})}
             for q in p.get("players") or []
         ],
-        "rack": {k: rack.get(k) for k in ("number", "shooter", "phase", "ball_in_hand")},
+        "rack": {**{k: rack.get(k) for k in ("number", "shooter", "phase", "ball_in_hand")},
+                 **({"member": rack.get("member")} if p.get("doubles") else {})},
         "clock": p.get("clock"),
         "winner": p.get("winner"),
         "draw": p.get("draw"),

@@ -95,7 +95,7 @@ def test_a_draws_match_takes_doubles(client):
     # entries without two members each (teams of two) could never be called: refused
     r = client.post(f"/api/tournaments/{tid}/draw", headers=admin(), json={
         "type": "single_elimination", "match": {"discipline": "wpa_nine", "format": {"race_to": 3}, "doubles": True}})
-    assert r.status_code == 422 and r.json()["error"]["code"] == "doubles_members", r.text
+    assert r.status_code == 422 and r.json()["error"]["code"] == "doubles_pairs", r.text
 
 
 def test_match_stats_give_each_member_their_own(client):

@@ -147,9 +147,6 @@ def test_downstream() -> None:
 
 def test_match_body_passes_doubles_through() -> None:
     import dataclasses
-    from types import SimpleNamespace
-
-    from hub.draws.dispatch import _doubles_members
 
     s = Stream()
     s.add(2)
@@ -157,7 +154,7 @@ def test_match_body_passes_doubles_through() -> None:
     with pytest.raises(DrawReject) as e:
         s.do({"kind": "make_draw", "type": "single_elimination", "seed": 1,
               "match": {**TEMPLATES["wpa_nine"], "doubles": True}})
-    assert (e.value.status, e.value.code) == (422, "doubles_members")
+    assert (e.value.status, e.value.code) == (422, "doubles_pairs")
     # ... and a draw whose match is doubles passes it on with each entry's members
     s.draw("single_elimination")
     assert "doubles" not in match_body(s.state, "W1-1")
@@ -166,5 +163,4 @@ def test_match_body_passes_doubles_through() -> None:
     doubled = dataclasses.replace(s.state, draw=dataclasses.replace(spec, match={**spec.match, "doubles": True}))
     body = match_body(doubled, "W1-1")
     assert body["doubles"] is True and all(p["members"] == [] for p in body["players"])
-    team = SimpleNamespace(members=[{"person": "x1", "name": "Ko"}, SimpleNamespace(person=None, name="Lee")])
-    assert _doubles_members(team) == [{"name": "Ko", "person": "x1"}, {"name": "Lee"}]
+    # (teams of two give their members, in order: tests/draws/test_teams.py)

@@ -85,7 +85,7 @@ def test_a_cold_listing_is_three_statements_whatever_the_number_of_matches(db: P
         with statements(c.app) as seen:
             r = c.get("/api/matches")
         assert r.status_code == 200 and len(r.json()["matches"]) == n
-        assert len(seen) == 3, seen  # the heads, the setups of the unknown ones, their events
+        assert len(seen) == 3, "\n---\n".join(seen)  # the heads, the setups of the unknown ones, their events
         assert r.json()["matches"] == per_match_reads(c, None)
         with statements(c.app) as seen:
             t = c.get(f"/api/tournaments/{tid}")
