@@ -26,10 +26,13 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.presence import Presence, Tablet
+from hub.ops.logbudget import LogBudget, suppressed
 from hub.store.db import now_ms
+from hub.store.outage import describe, store_failed
 from hub.store.schema import tablet_links as links
 
 log = logging.getLogger(__name__)
+_LOG_BUDGET = LogBudget(lines=3, window_s=60.0)  # beat failures (the store away, or a bug)
 
 BEAT_S = 1.0
 STALE_MS = 3_500
@@ -67,8 +70,14 @@ class TabletLinks:
                 await self.write()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("tablet links: beat failed", exc_info=True)
+            except Exception as exc:  # the store away for a moment: the next beat writes it all
+                dropped = _LOG_BUDGET.allow(store_failed(exc))
+                if dropped is None:
+                    continue
+                if store_failed(exc):  # one short line a few times a minute, not a traceback a beat
+                    log.warning("tablet links: beat failed: %s%s", describe(exc), suppressed(dropped))
+                else:
+                    log.exception("tablet links: beat failed%s", suppressed(dropped))
 
     def _states(self, now: int) -> dict[str, tuple[str, bool, int]]:
         """ident -> (table, online, since) now, for this process's tablets (open, or closed since)."""

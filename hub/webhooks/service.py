@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.store import webhooks as store
 from hub.store.db import now_ms
+from hub.store.outage import describe, store_failed
 
 log = logging.getLogger(__name__)
 
@@ -156,8 +157,11 @@ class Webhooks:
                         self._poke(hook_id)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("webhooks: scan failed")
+            except Exception as exc:
+                if store_failed(exc):  # the store away: one short line, the next scan tries again
+                    log.warning("webhooks: scan failed: %s", describe(exc))
+                else:
+                    log.exception("webhooks: scan failed")
 
     def _poke(self, hook_id: str) -> None:
         self._wake.setdefault(hook_id, asyncio.Event()).set()
