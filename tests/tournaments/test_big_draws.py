@@ -37,7 +37,7 @@ WPA = {"discipline": "wpa_nine", "format": {"race_to": 3}, "options": {}}
 @pytest.fixture(scope="module")
 def hub_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HubProcess]:
     d: Path = tmp_path_factory.mktemp("big")
-    h = HubProcess(f"sqlite+aiosqlite:///{d / 'hub_process.db'}", d)
+    h = HubProcess(f"sqlite+aiosqlite:///{d / 'hub.db'}", d)
     h.start()
     try:
         yield h

@@ -29,7 +29,7 @@ def metric(base: str, name: str) -> float:
 
 @pytest.fixture
 def hub_process(tmp_path: Path) -> Any:
-    h = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'hub_process.db'}", tmp_path, env={"HUB_ALLOWED_ORIGINS": "http://good.example"})
+    h = HubProcess(f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}", tmp_path, env={"HUB_ALLOWED_ORIGINS": "http://good.example"})
     h.start()
     try:
         yield h

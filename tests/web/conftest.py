@@ -33,7 +33,7 @@ class Hub(HubProcess):
     way a crashed server looks to a tablet; `start` brings it back on the same port and database."""
 
     def __init__(self, workdir: Path, **env: str) -> None:
-        super().__init__(f"sqlite+aiosqlite:///{workdir / 'hub_process.db'}", workdir, command="app",
+        super().__init__(f"sqlite+aiosqlite:///{workdir / 'hub.db'}", workdir, command="app",
                          env={"HUB_ADMIN_TOKEN": ADMIN_TOKEN, **env})
 
     def stop(self) -> None:

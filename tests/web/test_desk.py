@@ -34,7 +34,7 @@ class ServedHub(HubProcess):
 
     def __init__(self, tmp: Path, **env: str) -> None:
         port = free_port()
-        super().__init__(f"sqlite+aiosqlite:///{tmp / f'hub_process-{port}.db'}", tmp, name=f"hub-{port}", port=port,
+        super().__init__(f"sqlite+aiosqlite:///{tmp / f'hub-{port}.db'}", tmp, name=f"hub-{port}", port=port,
                          env={"HUB_ADMIN_TOKEN": ADMIN, **env}, log_level="info")
 
 
