@@ -33,10 +33,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.writer import Ack, Change, MatchWriter
-from hub.ops.logbudget import LogBudget, suppressed
+from hub.ops.logbudget import LogBudget
 from hub.store import presence as store
 from hub.store.db import now_ms
-from hub.store.outage import describe, store_failed
+from hub.store.outage import log_failure
 
 log = logging.getLogger(__name__)
 _LOG_BUDGET = LogBudget(lines=3, window_s=60.0)  # beat failures (the store away, or a bug)
@@ -205,13 +205,7 @@ class Presence:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the store is away for a moment: the next beat writes it all
-                dropped = _LOG_BUDGET.allow(store_failed(exc))
-                if dropped is None:
-                    continue
-                if store_failed(exc):  # one short line a few times a minute, not a traceback a beat
-                    log.warning("presence: beat failed: %s%s", describe(exc), suppressed(dropped))
-                else:
-                    log.exception("presence: beat failed%s", suppressed(dropped))
+                log_failure(log, _LOG_BUDGET, "presence: beat failed", exc)
 
     async def _write(self) -> None:
         now = self._now()

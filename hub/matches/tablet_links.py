@@ -26,9 +26,9 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.presence import Presence, Tablet
-from hub.ops.logbudget import LogBudget, suppressed
+from hub.ops.logbudget import LogBudget
 from hub.store.db import now_ms
-from hub.store.outage import describe, store_failed
+from hub.store.outage import log_failure
 from hub.store.schema import tablet_links as links
 
 log = logging.getLogger(__name__)
@@ -71,13 +71,7 @@ class TabletLinks:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the store away for a moment: the next beat writes it all
-                dropped = _LOG_BUDGET.allow(store_failed(exc))
-                if dropped is None:
-                    continue
-                if store_failed(exc):  # one short line a few times a minute, not a traceback a beat
-                    log.warning("tablet links: beat failed: %s%s", describe(exc), suppressed(dropped))
-                else:
-                    log.exception("tablet links: beat failed%s", suppressed(dropped))
+                log_failure(log, _LOG_BUDGET, "tablet links: beat failed", exc)
 
     def _states(self, now: int) -> dict[str, tuple[str, bool, int]]:
         """ident -> (table, online, since) now, for this process's tablets (open, or closed since)."""

@@ -11,9 +11,11 @@ a traceback (during an outage every reconnecting client would write one).
 
 from __future__ import annotations
 
+import logging
+
 from sqlalchemy.exc import SQLAlchemyError
 
-from hub.ops.logbudget import clip
+from hub.ops.logbudget import LogBudget, clip, suppressed
 
 STORE_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError)
 
@@ -29,3 +31,15 @@ def describe(exc: BaseException, limit: int = 200) -> str:
     text = str(exc).strip()
     first = text.splitlines()[0] if text else ""
     return f"{type(exc).__name__}: {clip(first, limit)}"
+
+
+def log_failure(log: logging.Logger, budget: LogBudget, what: str, exc: BaseException) -> None:
+    """A background loop's failure in one bounded line: while the store is away a short line a few
+    times a minute (the next round writes it all), a traceback only for anything else (a bug)."""
+    dropped = budget.allow(store_failed(exc))
+    if dropped is None:
+        return
+    if store_failed(exc):
+        log.warning("%s: %s%s", what, describe(exc), suppressed(dropped))
+    else:
+        log.exception("%s%s", what, suppressed(dropped))
