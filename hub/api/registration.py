@@ -35,6 +35,7 @@ from hub.draws.events import DrawReject
 from hub.registration.registrar import Registrar
 from hub.registration.state import RegistrationState, desk_entry, public_entry, public_registration
 from hub.tournaments.writer import UnknownTournament
+from hub.webhooks import emit_entry_created
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api", tags=["sign-up and check-in"], responses=models.errors(503))
@@ -132,7 +133,9 @@ async def sign_up(tid: str, request: Request) -> JSONResponse:
     state, event = await _run(request, tid, {**body, "kind": "sign_up", "secret_hash": secret_hash(secret)})
     entry = state.entries[event.data["entry"]["id"]]
     link = f"{peer.public_base(request, deps.settings(request))}/enter/{tid}#secret={secret}"
-    return JSONResponse({"entry": public_entry(state, entry), "secret": secret, "link": link},
+    public = public_entry(state, entry)
+    emit_entry_created(deps.services(request), tid, public)  # the webhooks (section 16): never the contact
+    return JSONResponse({"entry": public, "secret": secret, "link": link},
                         status_code=201, headers=NO_STORE)
 
 

@@ -33,11 +33,13 @@ from typing import Any
 import httpx
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hub.ops.logbudget import LogBudget
 from hub.store import webhooks as store
 from hub.store.db import now_ms
-from hub.store.outage import describe, store_failed
+from hub.store.outage import log_failure
 
 log = logging.getLogger(__name__)
+_LOG_BUDGET = LogBudget(lines=3, window_s=60.0)  # scan failures (the store away, or a bug)
 
 INBOX = 10_000
 MAX_PENDING = 10_000
@@ -157,11 +159,8 @@ class Webhooks:
                         self._poke(hook_id)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
-                if store_failed(exc):  # the store away: one short line, the next scan tries again
-                    log.warning("webhooks: scan failed: %s", describe(exc))
-                else:
-                    log.exception("webhooks: scan failed")
+            except Exception as exc:  # the store away for a moment: the next scan tries again
+                log_failure(log, _LOG_BUDGET, "webhooks: scan failed", exc)
 
     def _poke(self, hook_id: str) -> None:
         self._wake.setdefault(hook_id, asyncio.Event()).set()

@@ -35,7 +35,7 @@ class Receiver:
                     failing = receiver.fail > 0
                     receiver.fail -= failing
                     receiver.seen.append({"headers": {k.lower(): v for k, v in self.headers.items()}, "body": body,
-                                          "ok": not failing})
+                                          "ok": not failing, "received_at": time.time() * 1000})
                 time.sleep(receiver.delay)
                 self.send_response(500 if failing else 204)
                 self.end_headers()

@@ -175,3 +175,16 @@ def test_a_finished_match_and_a_finished_tournament(c: TestClient, receiver: Rec
     assert done["data"] == {"tournament_id": ev.tid, "champion": winner, "standings": None}
     time.sleep(0.3)
     assert len(receiver.seen) == 2  # each told once
+
+
+def test_a_sign_up_is_told_without_its_contact(c: TestClient, receiver: Receiver) -> None:
+    register(c, receiver.url, ["entry.created"])
+    tid = c.post("/api/tournaments", json={"name": "Open"}, headers=admin()).json()["id"]
+    r = c.patch(f"/api/tournaments/{tid}", json={"registration": {"open": True, "auto_accept": True}}, headers=admin())
+    assert r.status_code == 200, r.text
+    r = c.post(f"/api/tournaments/{tid}/entries", json={"name": "Ann Lee", "contact": "ann@example.test"})
+    assert r.status_code == 201, r.text
+    (told,) = receiver.wait(1)
+    assert told["event"] == "entry.created" and told["data"]["tournament_id"] == tid
+    assert told["data"]["entry"] == r.json()["entry"] and told["data"]["entry"]["status"] == "accepted"
+    assert b"ann@example.test" not in receiver.seen[0]["body"]
