@@ -5,10 +5,12 @@
   a refusal is 422 `bad_result`). For a draw match the draw takes it as any result (the flow, when
   it was scheduled or live; here at once, when a finished match's score is corrected), always the
   match's own latest (hub/tournaments/draw_results.py). `409 result_used` when the corrected result
-  would change a match that has started. The result is stored only while the draw is as that check
-  read it (checked in the append's transaction; judged again when it moved, and `409 draw_moved`
-  when it kept moving), so two desks entering results at once on two processes cannot leave the
-  bracket with another winner than the match's.
+  would change a match that has started. A rubber of a team match is corrected the same way: the
+  flow takes its new result and the team match's score in rubbers and outcome are derived again
+  (hub/draws/team_corrections.py: reopened, or won by the other team, the draw following). The
+  result is stored only while the draw is as that check read it (checked in the append's
+  transaction; judged again when it moved, and `409 draw_moved` when it kept moving), so two desks
+  entering results at once on two processes cannot leave the bracket with another winner than the match's.
 - `POST /api/tournaments/{tid}/draw/{key}/reopen`: a walkover given by the desk is undone (the
   match is ready again, at the end of the queue); a finished match is opened again: its finishing
   event is undone (a result entered by hand, else the last stroke: the match is live again on its
@@ -115,8 +117,25 @@ async def _enter_once(request: Request, row: catalog.MatchRow, command: dict[str
             correction = {"key": row.draw_key, "match_id": row.id, "winner": checked["winner"],
                           "scores": checked["score"], "ranking": None}
             await refuse_started(request, state, "result_taken", correction, besides=row.draw_key)
+        held = state.rubber_results.get(row.draw_key)
+        if held is not None and held.match_id == row.id:  # a team match's rubber: its outcome derived again
+            await _refuse_rubber_used(request, state, {"kind": "take_rubber", "rubber": row.draw_key,
+                                                       "match_id": row.id, "winner": checked["winner"],
+                                                       "scores": checked["score"]})
         check = _draw_unmoved(row.tournament_id, state.version)
     return await writer.submit(row.id, None, command, server=True, check=check)
+
+
+async def _refuse_rubber_used(request: Request, state: Any, command: dict[str, Any]) -> None:
+    """409 `result_used` when a rubber's corrected result would change the team match's outcome and a
+    match that depends on it has been played or has started (hub/draws/team_corrections.py)."""
+    try:
+        kind, data = draws.decide(state, command)
+    except draws.DrawReject as r:
+        if r.code == "already_decided":
+            return
+        raise ApiError(r.status, r.code, r.message) from None
+    await refuse_started(request, state, kind, data)
 
 
 @router.post("/matches/{mid}/result", dependencies=ADMIN, response_model=None,
