@@ -118,3 +118,26 @@ def test_a_team_withdrawn_mid_team_match_loses_it_and_no_rubber_stays_on_a_table
         ev.until(lambda t, mid=mid: c.get(f"/api/matches/{mid}").status_code == 404)
     assert all(tb.get("match_id") is None or c.get(f"/api/matches/{tb['match_id']}").json()["status"] == "finished"
                for tb in ev.get()["tables"])
+
+
+def test_a_rubber_undone_on_its_tablet_is_played_on_and_the_team_match_open_again(c: TestClient) -> None:
+    ev = Event(c, tables=3)
+    a, b = three_rubbers(ev)
+    key = "W1-1"
+    win_rubber(ev, key, 1, a)
+    win_rubber(ev, key, 2, a)
+    assert ev.settled(key)["winner"] == a
+    second = rubbers(ev, key)[1]["match_id"]
+    ev.command(second, {"kind": "undo"})  # the concession taken back: rubber 2 is live again
+    t = ev.until(lambda t: rubber_status(key, 2)(t) == "called")
+    entry = next(m for m in t["draw"]["matches"] if m["key"] == key)
+    assert entry["status"] == "called" and entry["winner"] is None and entry["team"]["score"] == {a: 1, b: 0}
+    assert t["draw"]["champion"] is None
+    ev.until(lambda t: rubber_status(key, 3)(t) == "called")  # the dropped rubber is called again meanwhile
+    r = c.post(f"/api/matches/{second}/result", json={"winner": f"{b}.2", "score": {f"{b}.2": 2, f"{a}.2": 1}},
+               headers=admin())  # played on: Europe's member wins it
+    assert r.status_code == 200, r.text
+    ev.until(lambda t: rubber_status(key, 2)(t) == "finished")
+    win_rubber(ev, key, 3, b)
+    done = ev.settled(key)
+    assert (done["winner"], done["scores"]) == (b, {a: 1, b: 2})
