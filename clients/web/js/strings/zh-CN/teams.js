@@ -41,5 +41,8 @@ export default {
   "desk_err_rubber_called": "本场已叫号：出场名单不能再改。",
   "desk_err_team_decided": "这场团体赛已分胜负。",
   "desk_err_team_match": "团体赛按分场进行：每一场单独叫号。",
-  "desk_err_team_played": "本队已出赛：队员不能再改。"
+  "desk_err_team_played": "本队已出赛：队员不能再改。",
+  "tm_lineups_due": "待报出场名单：即将进行的团体赛",
+  "tm_rubber_of": "第 {n} 场（共 {total} 场）· {kind}",
+  "tm_team_score": "{a} {sa}–{sb} {b}（分场比分，先胜 {n} 场）"
 };
