@@ -31,8 +31,10 @@ def run_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHub]:
 
 def _team_event(hub: ServedHub, name: str) -> tuple[str, list[str]]:
     tid = _event(hub, name, 2)
-    teams = [{"name": "Team USA", "members": [{"name": n} for n in ("Shane Van Boening", "Fedor Gorst", "Skyler Woodward")]},
-             {"name": "Team Europe", "members": [{"name": n} for n in ("Joshua Filler", "Jayson Shaw", "Albin Ouschan")]}]
+    usa = ("Shane Van Boening", "Fedor Gorst", "Skyler Woodward")
+    europe = ("Joshua Filler", "Jayson Shaw", "Albin Ouschan")
+    teams = [{"name": "Team USA", "members": [{"name": n} for n in usa]},
+             {"name": "Team Europe", "members": [{"name": n} for n in europe]}]
     added = hub.admin_post(f"/api/tournaments/{tid}/players", {"players": teams})["players"]
     hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "match": THREE})
     return tid, [p["id"] for p in added]
@@ -83,7 +85,8 @@ def test_the_run_step_names_the_lineups_of_a_team_match_due(run_hub: ServedHub, 
 def _pages(ctx: Any, guard: PageWatch, hub: ServedHub, rubber: dict[str, Any], lang: str) -> dict[str, Any]:
     q = f"?lang={lang}"
     pages = {}
-    for name, path in (("watch", f"/watch/{rubber['match_id']}{q}"), ("commentator", f"/commentator/{rubber['match_id']}{q}"),
+    for name, path in (("watch", f"/watch/{rubber['match_id']}{q}"),
+                       ("commentator", f"/commentator/{rubber['match_id']}{q}"),
                        ("overlay", f"/overlay/{rubber['table_id']}{q}&title=auto")):
         page = guard.attach(ctx.new_page())
         page.set_viewport_size({"width": 1280, "height": 720})
@@ -122,10 +125,7 @@ def test_the_match_screens_name_the_rubber_and_the_team_score(run_hub: ServedHub
         try:
             pages = _pages(ctx, guard, hub, third, lang)
             for name, page in pages.items():
-                try:
-                    _until(lambda page=page, name=name: score_text in _line(page, name))
-                except AssertionError:
-                    raise AssertionError((name, _line(page, name), guard.errors)) from None
+                _until(lambda page=page, name=name, want=score_text: want in _line(page, name))
                 assert rubber_text in _line(page, name), (name, _line(page, name))
                 shot(page, f"rubber-{name}-{lang}")
             assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
