@@ -118,6 +118,32 @@ class RubberFlow:
             return False
         return await self._command(tid, command)
 
+    async def check_reopen(self, state: TournamentState, row: catalog.MatchRow) -> str | None:
+        """An undo would reopen `row`, a finished rubber's match: refused when the draw could not void
+        its result (a match fed by the team match's outcome has been played or has started since), or
+        when its table holds a match that has started; a rubber called onto that table meanwhile and
+        not started goes back (uncalled) so this one is played on where it was."""
+        rkey = state.rubber_matches.get(row.id)
+        held = state.rubber_results.get(rkey) if rkey is not None else None
+        if rkey is None or held is None or held.match_id != row.id:
+            return None
+        try:
+            kind, data = draws.decide(state, {"kind": "void_rubber", "rubber": rkey, "match_id": row.id})
+            called = draws.affected_calls(state, kind, data)
+        except DrawReject as r:
+            return f"{r.message}: the result of this rubber stands"
+        statuses = await catalog.match_statuses(self._engine, [m for _, m in called])
+        if any(statuses.get(m) in ("live", "finished") for _, m in called):
+            return "a match that depends on this team match has started: the result of this rubber stands"
+        holder = (await catalog.open_matches(self._engine, row.tournament_id)).get(row.table_id)
+        if holder is None or holder == row.id:
+            return None
+        other = state.rubber_matches.get(holder)
+        if other is None or (await catalog.match_statuses(self._engine, [holder])).get(holder) != "scheduled":
+            return "this match's table has another match on it that has started"
+        await self._drop(row.tournament_id, other, holder)
+        return None
+
     async def _forfeit(self, state: TournamentState, rkey: str, mid: str, winner: str | None) -> None:
         """The team match was given without play while this rubber was played: the other side forfeits it."""
         call = state.rubber_calls[rkey]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from spine_helpers import admin
+from spine_helpers import admin, bearer, envelope
 
 from hub.app import create_app
 from hub.settings import Settings
@@ -94,6 +94,12 @@ def test_a_rubber_corrected_after_the_next_team_match_started_is_refused(c: Test
     assert r.status_code == 409 and r.json()["error"]["code"] == "result_used", r.text
     assert final in r.text
     assert ev.entry("W1-1")["winner"] == semi["players"][0]
+    # nor may the rubber's tablet undo its end: the final depends on it
+    r = c.post(f"/api/matches/{mid}/commands", json=envelope(mid, {"kind": "undo"}),
+               headers=bearer(ev.tables[c.get(f"/api/matches/{mid}").json()["table_id"]]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_allowed", r.text
+    assert c.get(f"/api/matches/{mid}").json()["status"] == "finished"
+    assert ev.entry("W1-1")["winner"] == semi["players"][0]
 
 
 def test_a_team_withdrawn_mid_team_match_loses_it_and_no_rubber_stays_on_a_table(c: TestClient) -> None:
@@ -116,8 +122,8 @@ def test_a_team_withdrawn_mid_team_match_loses_it_and_no_rubber_stays_on_a_table
     assert c.get(f"/api/matches/{second}").json()["winner"] == f"{b}.2"
     for mid in (first, third):
         ev.until(lambda t, mid=mid: c.get(f"/api/matches/{mid}").status_code == 404)
-    assert all(tb.get("match_id") is None or c.get(f"/api/matches/{tb['match_id']}").json()["status"] == "finished"
-               for tb in ev.get()["tables"])
+    ev.until(lambda t: all(tb.get("match") is None or tb["match"]["status"] == "finished" for tb in t["tables"]))
+    assert [tb["status"] for tb in ev.get()["tables"]] == ["free"] * 3
 
 
 def test_a_rubber_undone_on_its_tablet_is_played_on_and_the_team_match_open_again(c: TestClient) -> None:
@@ -141,3 +147,29 @@ def test_a_rubber_undone_on_its_tablet_is_played_on_and_the_team_match_open_agai
     win_rubber(ev, key, 3, b)
     done = ev.settled(key)
     assert (done["winner"], done["scores"]) == (b, {a: 1, b: 2})
+
+
+def test_a_rubber_undone_takes_its_table_back_from_the_next_rubber_not_started(c: TestClient) -> None:
+    ev = Event(c, tables=1)
+    a, _b = three_rubbers_on_one_table(ev)
+    key = "W1-1"
+    win_rubber(ev, key, 1, a)
+    ev.until(lambda t: rubber_status(key, 2)(t) == "called")
+    first, second = rubbers(ev, key)[0]["match_id"], rubbers(ev, key)[1]["match_id"]
+    ev.command(first, {"kind": "undo"})  # the first rubber is played on, on its table
+    t = ev.until(lambda t: rubber_status(key, 1)(t) == "called" and rubber_status(key, 2)(t) == "ready")
+    assert next(m for m in t["draw"]["matches"] if m["key"] == key)["team"]["score"] == {a: 0, _b: 0}
+    assert c.get(f"/api/matches/{first}").json()["status"] == "live"
+    ev.until(lambda t: c.get(f"/api/matches/{second}").status_code == 404)  # taken off, never played
+    assert ev.get()["tables"][0]["match"]["id"] == first
+
+
+def three_rubbers_on_one_table(ev: Event) -> tuple[str, str]:
+    add_teams(ev, ["USA", "Europe"], size=3)
+    ev.draw(match={**RACE2, "team": {"rubbers": [{"kind": "singles"}] * 3, "to_win": 2}})
+    a, b = ev.entry("W1-1")["players"]
+    for i in range(1, 4):
+        lineup(ev, "W1-1", i, a, [f"{a}.{i}"])
+        lineup(ev, "W1-1", i, b, [f"{b}.{i}"])
+    ev.until(lambda t: rubber_status("W1-1", 1)(t) == "called")
+    return a, b
