@@ -131,3 +131,28 @@ def test_the_match_screens_name_the_rubber_and_the_team_score(run_hub: ServedHub
             assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
         finally:
             ctx.close()
+
+
+def test_a_team_withdrawn_mid_team_match_on_the_bracket(run_hub: ServedHub, browser: Any) -> None:
+    hub = run_hub
+    tid, (usa, europe) = _team_event(hub, "Withdrawn team")
+    for i in (1, 2, 3):
+        for team in (usa, europe):
+            members = [f"{team}.{i}"] if i != 2 else [f"{team}.1", f"{team}.2"]
+            hub.admin_post(f"/api/tournaments/{tid}/draw/W1-1/lineup", {"rubber": i, "team": team, "members": members})
+    _until(lambda: _rubbers(hub, tid)[0]["status"] == "called")
+    hub.admin_post(f"/api/tournaments/{tid}/players/{usa}/withdraw")
+    _until(lambda: all(r["status"] == "walkover" for r in _rubbers(hub, tid)))
+    for lang, text in (("en", "Walkover to Team Europe"), ("zh-CN", "Team Europe 不战而胜")):
+        ctx = new_context(browser, "laptop", "en-US" if lang == "en" else "zh-CN")
+        guard = PageWatch()
+        try:
+            page = guard.attach(ctx.new_page())
+            page.goto(f"{hub.url}/bracket/{tid}?lang={lang}")
+            page.wait_for_selector(".tm-block .tm-rubber.st-walkover")
+            assert page.locator(".tm-block .tm-rubber.st-walkover").count() == 3
+            assert text in page.inner_text(".tm-block")
+            shot(page, f"bracket-team-walkover-{lang}")
+            assert guard.dialogs == [] and guard.errors == [], (guard.dialogs, guard.errors)
+        finally:
+            ctx.close()

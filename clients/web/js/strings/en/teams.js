@@ -14,6 +14,7 @@ export default {
   "tm_st_live": "Live · {table}",
   "tm_st_finished": "Won by {name}",
   "tm_st_dropped": "Not played",
+  "tm_st_walkover": "Walkover to {name}",
   "tm_playing": "Team match in play",
   "tm_members": "Members",
   "tm_captain": "Captain",

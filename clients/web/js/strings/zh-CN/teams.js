@@ -14,6 +14,7 @@ export default {
   "tm_st_live": "进行中 · {table}",
   "tm_st_finished": "{name} 胜",
   "tm_st_dropped": "不再进行",
+  "tm_st_walkover": "{name} 不战而胜",
   "tm_playing": "团体赛进行中",
   "tm_members": "队员",
   "tm_captain": "队长",
