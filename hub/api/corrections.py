@@ -16,7 +16,8 @@
   event is undone (a result entered by hand, else the last stroke: the match is live again on its
   table, as the tablet's undo would make it), or, when its table or one of its players is in a
   match that has started since, the draw lets the match go and the key goes back to the queue to
-  be played again. A walkover made by a withdrawal is undone by reinstating the player.
+  be played again. A walkover made by a withdrawal is undone by reinstating the player. A team match
+  decided by its rubbers is not reopened as one (409 `team_match`): a rubber's result is corrected.
 - `POST /api/tournaments/{tid}/players/{pid}/reinstate`: a withdrawal undone.
 - `DELETE /api/tournaments/{tid}/players/{pid}`: before the draw the player is gone (not withdrawn:
   a `player_removed` event, hub/draws/player_commands.py); after it `409 draw_made` (withdraw).
@@ -212,6 +213,9 @@ async def reopen(tid: str, key: str, request: Request) -> dict[str, Any]:
         if key in state.walkovers:
             await refuse_started(request, state, "walkover_voided", {"key": key}, besides=key)
         await _apply(request, tid, {"kind": "void_walkover", "key": key})
+    elif status == "finished" and entry.get("team"):  # decided by its rubbers: their results are what to correct
+        raise ApiError(409, "team_match", f"{key} is a team match: correct the result of one of its rubbers, or "
+                                          "undo it on its tablet, and the team match follows")
     elif status == "finished":
         mid = entry["match_id"]
         data = {"key": key, "match_id": mid}

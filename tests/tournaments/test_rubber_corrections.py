@@ -173,3 +173,14 @@ def three_rubbers_on_one_table(ev: Event) -> tuple[str, str]:
         lineup(ev, "W1-1", i, b, [f"{b}.{i}"])
     ev.until(lambda t: rubber_status("W1-1", 1)(t) == "called")
     return a, b
+
+
+def test_a_team_match_is_not_reopened_as_one(c: TestClient) -> None:
+    ev = Event(c, tables=3)
+    a, _b = three_rubbers(ev)
+    win_rubber(ev, "W1-1", 1, a)
+    win_rubber(ev, "W1-1", 2, a)
+    ev.settled("W1-1")
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/W1-1/reopen", headers=admin())
+    assert r.status_code == 409 and r.json()["error"]["code"] == "team_match", r.text
+    assert ev.entry("W1-1")["winner"] == a
