@@ -184,3 +184,19 @@ def test_a_team_match_is_not_reopened_as_one(c: TestClient) -> None:
     r = c.post(f"/api/tournaments/{ev.tid}/draw/W1-1/reopen", headers=admin())
     assert r.status_code == 409 and r.json()["error"]["code"] == "team_match", r.text
     assert ev.entry("W1-1")["winner"] == a
+
+
+def test_a_desk_walkover_of_a_team_match_being_played(c: TestClient) -> None:
+    ev = Event(c, tables=3)
+    _a, b = three_rubbers(ev)
+    key = "W1-1"
+    first, second, _third = (r["match_id"] for r in rubbers(ev, key))
+    ev.command(first, {"kind": "start", "breaker": c.get(f"/api/matches/{first}").json()["players"][0]["id"]})
+    r = c.post(f"/api/tournaments/{ev.tid}/draw/{key}/walkover", json={"winner": b}, headers=admin())
+    assert r.status_code == 200, r.text
+    t = ev.until(lambda t: all(x["status"] != "called" for x in
+                               next(m for m in t["draw"]["matches"] if m["key"] == key)["team"]["rubbers"]))
+    entry = next(m for m in t["draw"]["matches"] if m["key"] == key)
+    assert (entry["status"], entry["winner"]) == ("walkover", b) and t["draw"]["champion"] == b
+    assert c.get(f"/api/matches/{first}").json()["winner"] == f"{b}.1"  # the live one forfeited by the loser
+    ev.until(lambda t: c.get(f"/api/matches/{second}").status_code == 404)
