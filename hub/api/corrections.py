@@ -5,16 +5,19 @@
   a refusal is 422 `bad_result`). For a draw match the draw takes it as any result (the flow, when
   it was scheduled or live; here at once, when a finished match's score is corrected), always the
   match's own latest (hub/tournaments/draw_results.py). `409 result_used` when the corrected result
-  would change a match that has started. The result is stored only while the draw is as that check
-  read it (checked in the append's transaction; judged again when it moved, and `409 draw_moved`
-  when it kept moving), so two desks entering results at once on two processes cannot leave the
-  bracket with another winner than the match's.
+  would change a match that has started. A rubber of a team match is corrected the same way: the
+  flow takes its new result and the team match's score in rubbers and outcome are derived again
+  (hub/draws/team_corrections.py: reopened, or won by the other team, the draw following). The
+  result is stored only while the draw is as that check read it (checked in the append's
+  transaction; judged again when it moved, and `409 draw_moved` when it kept moving), so two desks
+  entering results at once on two processes cannot leave the bracket with another winner than the match's.
 - `POST /api/tournaments/{tid}/draw/{key}/reopen`: a walkover given by the desk is undone (the
   match is ready again, at the end of the queue); a finished match is opened again: its finishing
   event is undone (a result entered by hand, else the last stroke: the match is live again on its
   table, as the tablet's undo would make it), or, when its table or one of its players is in a
   match that has started since, the draw lets the match go and the key goes back to the queue to
-  be played again. A walkover made by a withdrawal is undone by reinstating the player.
+  be played again. A walkover made by a withdrawal is undone by reinstating the player. A team match
+  decided by its rubbers is not reopened as one (409 `team_match`): a rubber's result is corrected.
 - `POST /api/tournaments/{tid}/players/{pid}/reinstate`: a withdrawal undone.
 - `DELETE /api/tournaments/{tid}/players/{pid}`: before the draw the player is gone (not withdrawn:
   a `player_removed` event, hub/draws/player_commands.py); after it `409 draw_made` (withdraw).
@@ -115,8 +118,25 @@ async def _enter_once(request: Request, row: catalog.MatchRow, command: dict[str
             correction = {"key": row.draw_key, "match_id": row.id, "winner": checked["winner"],
                           "scores": checked["score"], "ranking": None}
             await refuse_started(request, state, "result_taken", correction, besides=row.draw_key)
+        held = state.rubber_results.get(row.draw_key)
+        if held is not None and held.match_id == row.id:  # a team match's rubber: its outcome derived again
+            await _refuse_rubber_used(request, state, {"kind": "take_rubber", "rubber": row.draw_key,
+                                                       "match_id": row.id, "winner": checked["winner"],
+                                                       "scores": checked["score"]})
         check = _draw_unmoved(row.tournament_id, state.version)
     return await writer.submit(row.id, None, command, server=True, check=check)
+
+
+async def _refuse_rubber_used(request: Request, state: Any, command: dict[str, Any]) -> None:
+    """409 `result_used` when a rubber's corrected result would change the team match's outcome and a
+    match that depends on it has been played or has started (hub/draws/team_corrections.py)."""
+    try:
+        kind, data = draws.decide(state, command)
+    except draws.DrawReject as r:
+        if r.code == "already_decided":
+            return
+        raise ApiError(r.status, r.code, r.message) from None
+    await refuse_started(request, state, kind, data)
 
 
 @router.post("/matches/{mid}/result", dependencies=ADMIN, response_model=None,
@@ -193,6 +213,9 @@ async def reopen(tid: str, key: str, request: Request) -> dict[str, Any]:
         if key in state.walkovers:
             await refuse_started(request, state, "walkover_voided", {"key": key}, besides=key)
         await _apply(request, tid, {"kind": "void_walkover", "key": key})
+    elif status == "finished" and entry.get("team"):  # decided by its rubbers: their results are what to correct
+        raise ApiError(409, "team_match", f"{key} is a team match: correct the result of one of its rubbers, or "
+                                          "undo it on its tablet, and the team match follows")
     elif status == "finished":
         mid = entry["match_id"]
         data = {"key": key, "match_id": mid}

@@ -248,7 +248,9 @@ async def walkover(tid: str, key: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
     _, entry = await _entry(request, tid, key)
     command = {"kind": "walkover", "key": key, "winner": body.get("winner")}
-    if entry["status"] == "called":
+    if entry["status"] == "called" and entry.get("team"):  # its rubbers: the flow takes them off, or has them forfeited
+        await _apply(request, tid, {**command, "uncall": True})
+    elif entry["status"] == "called":
         await _off_table_with(request, tid, entry, {**command, "uncall": True})
     else:
         await _apply(request, tid, command)

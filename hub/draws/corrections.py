@@ -51,7 +51,7 @@ def disturbed(before: TournamentState, after: TournamentState, *, besides: str |
     return out
 
 
-def _after(state: TournamentState, kind: str, data: Mapping[str, Any]) -> TournamentState:
+def state_after(state: TournamentState, kind: str, data: Mapping[str, Any]) -> TournamentState:
     from hub.draws.evolve import evolve  # evolve is pure and imports nothing of the commands
 
     return evolve(state, TournamentEvent(state.version + 1, kind, dict(data)))
@@ -59,7 +59,7 @@ def _after(state: TournamentState, kind: str, data: Mapping[str, Any]) -> Tourna
 
 def refuse_if_used(state: TournamentState, kind: str, data: Mapping[str, Any], besides: str | None = None) -> None:
     """409 ``result_used`` when the event would change a finished match or an explicit walkover."""
-    after = _after(state, kind, data)
+    after = state_after(state, kind, data)
     for key in disturbed(state, after, besides=besides):
         m = state.derived.by_key[key]
         if m.status == "finished" or key in state.walkovers:
@@ -71,7 +71,7 @@ def refuse_if_used(state: TournamentState, kind: str, data: Mapping[str, Any], b
 def affected_calls(state: TournamentState, kind: str, data: Mapping[str, Any],
                    besides: str | None = None) -> list[tuple[str, str]]:
     """(key, match_id) of the called matches whose players the event would change."""
-    after = _after(state, kind, data)
+    after = state_after(state, kind, data)
     return [(k, state.open_calls[k].match_id) for k in disturbed(state, after, besides=besides)
             if k in state.open_calls]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hub.draws import corrections, draw_commands, match_commands, no_shows, player_commands, teams
+from hub.draws import corrections, draw_commands, match_commands, no_shows, player_commands, team_corrections, teams
 from hub.draws.events import bad
 from hub.draws.state import TournamentState
 
@@ -34,7 +34,8 @@ HANDLERS: dict[str, Handler] = {
     "name_lineup": teams.name_lineup,
     "call_rubber": teams.call_rubber,
     "uncall_rubber": teams.uncall_rubber,
-    "take_rubber": teams.take_rubber,
+    "take_rubber": team_corrections.take_rubber,
+    "void_rubber": team_corrections.void_rubber,
 }
 
 

@@ -229,12 +229,26 @@ def _rubber_uncalled(work: _Working, data: dict[str, Any], version: int) -> None
 
 def _rubber_result_taken(work: _Working, data: dict[str, Any], version: int) -> None:
     rkey = data["rubber"]
+    held = work.get("rubber_results").get(rkey)  # a correction keeps its place in the order of results
     work.mut("rubber_results")[rkey] = Result(rkey, data["match_id"], data["winner"], dict(data["scores"]), None,
-                                              version)
+                                              held.version if held is not None else version,
+                                              match_version=data.get("match_version"))
+    _team_outcome(work, data, version)
+
+
+def _rubber_result_voided(work: _Working, data: dict[str, Any], version: int) -> None:
+    work.mut("rubber_results").pop(data["rubber"], None)  # its call stays: the rubber is played on
+    _team_outcome(work, data, version)
+
+
+def _team_outcome(work: _Working, data: dict[str, Any], version: int) -> None:
+    """The team match won (its result, in rubbers, advances the team), or open again (hub/draws/team_corrections.py)."""
     decides = data.get("decides")
-    if decides is not None:  # the team match is won: its result, in rubbers, advances the team
+    if decides is not None:
         work.mut("results")[decides["key"]] = Result(decides["key"], "", decides["winner"], dict(decides["scores"]),
                                                      None, version)
+    if data.get("reopens") is not None:
+        work.mut("results").pop(data["reopens"], None)
 
 
 _APPLY = {
@@ -262,4 +276,5 @@ _APPLY = {
     "rubber_called": _rubber_called,
     "rubber_uncalled": _rubber_uncalled,
     "rubber_result_taken": _rubber_result_taken,
+    "rubber_result_voided": _rubber_result_voided,
 }

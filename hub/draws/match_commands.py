@@ -69,7 +69,7 @@ def walkover(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[
     data: dict[str, Any] = {"key": match.key}
     if not (uncall and match.status == "called"):
         _must_be_ready(state, match)  # a ready match has no withdrawn player (theirs is a derived walkover)
-    else:
+    elif match.match_id is not None:  # a team match called has no match of its own: its rubbers come off
         data["match_id"] = match.match_id
     winner = _in_match(state, match, fields.required(cmd, "winner"), "winner")
     if state.player(winner).withdrawn:  # a called match may hold one who withdrew since

@@ -3,7 +3,9 @@
 ``settle`` decides, in this order of precedence: a taken result (``finished``), an explicit
 walkover (``walkover``), a call (``called``: a call is kept even when one of its players has
 since withdrawn: the I/O layer uncalls a scheduled match, after which it becomes a derived
-walkover), a withdrawn player (a derived ``walkover``), else ``ready``.
+walkover), a withdrawn player (a derived ``walkover``: also for a team match whose rubbers are on
+their tables, which the I/O layer then takes off or has forfeited), a team match with a rubber
+called (``called``), else ``ready``.
 
 A match *becomes ready* at the version its last source was resolved (the draw's own version
 for first-round matches), or at its last uncall if later; the queue is ordered by it.  A
@@ -96,8 +98,6 @@ def settle(state: TournamentState, key: str, players: Sequence[str], sources_at:
         return Settled("walkover", walkover.winner, losers, None, None, None, walkover.version, ready_at)
     if call is not None:
         return Settled("called", match_id=call.match_id, table_id=call.table_id, ready_at=ready_at)
-    if state.open_rubbers and team_live(state, key):  # a team match: its rubbers are on their tables
-        return Settled("called", ready_at=ready_at)
     gone = state.withdrawn_at
     if gone:
         withdrawn = [gone[p] for p in players if p in gone]
@@ -111,6 +111,8 @@ def settle(state: TournamentState, key: str, players: Sequence[str], sources_at:
             winner = present[0] if present else players[0]
             return Settled("walkover", winner, tuple(p for p in players if p != winner), None, None, None, at,
                            ready_at)
+    if state.open_rubbers and team_live(state, key):  # a team match: its rubbers are on their tables
+        return Settled("called", ready_at=ready_at)
     return Settled("ready", ready_at=ready_at)
 
 

@@ -12,7 +12,8 @@ from hub.draws.teams import rubber_key, rubber_score, team_spec
 
 def team_json(state: TournamentState, match: DrawMatch, *, desk: bool = False) -> dict[str, Any] | None:
     """``team`` of a draw match between teams: ``to_win``, ``score`` (rubbers won), and each
-    rubber: kind, status (``waiting`` for lineups | ``ready`` | ``called`` | ``finished`` | ``dropped``),
+    rubber: kind, status (``waiting`` for lineups | ``ready`` | ``called`` | ``finished`` | ``dropped`` | ``walkover``:
+    the team match was given without play, the rubber to its winner),
     match_id, table_id, winner, scores, ``named`` (teams that named their lineup) and ``lineups``
     ({team: member ids}, shown once both are named; the desk sees every lineup named)."""
     spec = team_spec(state, match)
@@ -31,6 +32,8 @@ def team_json(state: TournamentState, match: DrawMatch, *, desk: bool = False) -
             status = "finished"
         elif call is not None:
             status = "called"
+        elif match.status == "walkover":  # decided without play: every rubber not played goes to the winner
+            status = "walkover"
         elif decided:
             status = "dropped"
         else:
@@ -38,7 +41,7 @@ def team_json(state: TournamentState, match: DrawMatch, *, desk: bool = False) -
         shown = {t: list(v) for t, v in lineups.items()} if both or desk else {}
         rubbers.append({"rubber": i, "key": rkey, "kind": rubber["kind"], "status": status,
                         "match_id": call.match_id if call else None, "table_id": call.table_id if call else None,
-                        "winner": result.winner if result else None,
+                        "winner": result.winner if result else match.winner if status == "walkover" else None,
                         "scores": dict(result.scores) if result else None,
                         "named": [t for t in teams if t in lineups], "lineups": shown})
     return {"to_win": spec["to_win"], "score": rubber_score(state, match.key, teams), "rubbers": rubbers}

@@ -24,7 +24,8 @@ doubles between the teams (player ids the team ids, ``members`` the two named). 
 | name_lineup | key, rubber, team, members | lineup_named {rubber: "{key}/{i}", team, members} |
 | call_rubber | rubber, match_id, table_id | rubber_called {rubber, match_id, table_id, players} |
 | uncall_rubber | rubber | rubber_uncalled {rubber, match_id} |
-| take_rubber | rubber, match_id, winner, scores | rubber_result_taken {rubber, match_id, winner, scores, decides?} |
+| take_rubber | rubber, match_id, winner, scores, match_version? | rubber_result_taken {the same, decides?, reopens?} |
+| void_rubber | rubber, match_id | rubber_result_voided {rubber, match_id, decides?, reopens?} |
 
 ``winner`` and the keys of ``scores`` are the match's player ids (member ids of a singles rubber) or
 team ids; the event stores team ids.  When a rubber's result brings a team to ``to_win``, the event
@@ -32,6 +33,8 @@ carries ``decides: {winner, scores}`` and the fold stores that as the draw match
 in rubbers won): the draw advances the team as it would a player.  Rubbers not yet called are then
 not played; the I/O layer takes off its table a called rubber that has not started.  A rubber being
 played when the team match is decided is played out; its result is recorded and changes nothing.
+``take_rubber`` and ``void_rubber`` live in hub/draws/team_corrections.py (a rubber's result taken,
+corrected or voided re-derives the team match's outcome).
 
 While a rubber of it is called, the team match is ``called`` (with no table of its own).
 ``dispatch_rubbers`` gives free tables the rubbers of team matches that are ready or called, in
@@ -207,7 +210,8 @@ def _team_match(state: TournamentState, key_value: Any) -> tuple[DrawMatch, Mapp
     return match, spec
 
 
-def _rubber(state: TournamentState, value: Any) -> tuple[DrawMatch, Mapping[str, Any], int]:
+def rubber_at(state: TournamentState, value: Any) -> tuple[DrawMatch, Mapping[str, Any], int]:
+    """The team match, its rubbers and the index of the rubber key ``value`` (404 ``unknown_key``)."""
     rkey = fields.ident(value, "rubber")
     if "/" not in rkey or not rkey.rsplit("/", 1)[1].isdigit():
         raise DrawReject(404, "unknown_key", f"no rubber {rkey!r}")
@@ -250,7 +254,7 @@ def name_lineup(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
 
 def call_rubber(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     fields.only(cmd, ("kind", "rubber", "match_id", "table_id"))
-    match, _spec, i = _rubber(state, fields.required(cmd, "rubber"))
+    match, _spec, i = rubber_at(state, fields.required(cmd, "rubber"))
     rkey = rubber_key(match.key, i)
     if rkey not in callable_rubbers(state, match):
         raise conflict("not_ready", f"rubber {i} of {match.key} cannot be called now")
@@ -271,34 +275,6 @@ def uncall_rubber(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, 
     if call is None:
         raise conflict("not_called", f"rubber {rkey} is not called")
     return "rubber_uncalled", {"rubber": rkey, "match_id": call.match_id}
-
-
-def take_rubber(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "rubber", "match_id", "winner", "scores", "match_version"))
-    match, spec, _i = _rubber(state, fields.required(cmd, "rubber"))
-    rkey = fields.required(cmd, "rubber")
-    call = state.rubber_calls.get(rkey)
-    if call is None or call.match_id != cmd.get("match_id"):
-        raise conflict("wrong_match", f"rubber {rkey} is not played by match {cmd.get('match_id')!r}")
-    if rkey in state.rubber_results:
-        raise conflict("already_decided", f"rubber {rkey} has its result")
-
-    def team_of(value: Any) -> str:
-        team = state.member_team.get(value, value) if isinstance(value, str) else None
-        if team not in match.known_players:
-            raise DrawReject(422, "not_in_match", f"{str(value)[:64]!r} does not play rubber {rkey}")
-        return str(team)
-
-    winner = team_of(fields.required(cmd, "winner"))
-    raw_scores = fields.mapping(fields.required(cmd, "scores"), "scores")
-    scores = {team_of(k): fields.whole(v, "scores", 0, 1_000_000) for k, v in raw_scores.items()}
-    data: dict[str, Any] = {"rubber": rkey, "match_id": call.match_id, "winner": winner, "scores": scores}
-    if match.key not in state.results:
-        score = rubber_score(state, match.key, match.known_players)
-        score[winner] += 1
-        if score[winner] >= spec["to_win"]:
-            data["decides"] = {"key": match.key, "winner": winner, "scores": score}
-    return "rubber_result_taken", data
 
 
 # --- dispatch --------------------------------------------------------------------------------------
@@ -389,7 +365,7 @@ def rubber_body(state: TournamentState, rkey: str) -> dict[str, Any]:
     """The ``POST /api/matches`` body of a rubber (without ``tournament_id`` / ``table_id``)."""
     from hub.draws import rounds  # noqa: PLC0415 (rounds imports the state, which is fine; kept local for clarity)
 
-    match, spec, i = _rubber(state, rkey)
+    match, spec, i = rubber_at(state, rkey)
     template = template_of(state, match.stage)
     rubber = spec["rubbers"][i - 1]
     fmt = {**rounds.match_format(state, match.stage, match.round), **rubber.get("format", {})}

@@ -13,6 +13,7 @@ counts (no triples).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hub.people.stats import MatchStats, scores_racks
@@ -51,21 +52,54 @@ def rack_pairs(stats: MatchStats) -> list[list[Any]]:
 
 
 def match_rows(tournament_id: str, match_id: str, version: int, draw_key: str | None,
-               round_info: dict[str, Any] | None, stats: MatchStats) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(the `history_matches` row, the `history_players` rows) of a finished match."""
+               round_info: dict[str, Any] | None, stats: MatchStats,
+               members: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the `history_matches` row, the `history_players` rows) of a finished match.
+
+    Scotch doubles (PROTOCOL.md section 15): `members` maps a member's person id to the entry it
+    plays as (a team's member id, `p3.1`). Each such member gets a row of its own with its own
+    tally (`stats.members`: the turns it played, the side's racks and match), so its strokes count
+    in its own statistics; the match's `players` list the sides, each with its members' entries."""
     state = stats.state
     discipline = state.setup.discipline
+    entries = members or {}
+    setup = state.setup
+
+    def persons(pid: str) -> list[str]:  # a doubles side's members' person ids (none in singles)
+        return [m.person for m in setup.players[setup.player_index[pid]].members]
+
+    sides = []
+    for p in state.players:
+        side: dict[str, Any] = {"player": p.id, "name": p.name, "score": p.score}
+        ids = [entries[m] for m in persons(p.id) if m in entries]
+        if ids:
+            side["members"] = ids
+        sides.append(side)
     match = {
         "ref": match_id, "tournament_id": tournament_id, "match_id": match_id, "draw_key": draw_key,
         "round": round_info, "discipline": discipline, "at": stats.at, "entered": stats.entered,
-        "walkover": False, "version": version, "winner": state.winner,
-        "players": [{"player": p.id, "name": p.name, "score": p.score} for p in state.players],
+        "walkover": False, "version": version, "winner": state.winner, "players": sides,
         "racks": rack_pairs(stats),
     }
     players = [{"ref": match_id, "player_id": p.id, "tournament_id": tournament_id, "at": stats.at,
                 "discipline": discipline, "won": state.winner == p.id, "walkover": False,
                 "stats": stats.tallies[p.id]} for p in state.players]
+    players += [{"ref": match_id, "player_id": entries[m], "tournament_id": tournament_id, "at": stats.at,
+                 "discipline": discipline, "won": state.winner == p.id, "walkover": False,
+                 "stats": stats.members[m]}
+                for p in state.players for m in persons(p.id) if m in entries and m in stats.members]
     return match, players
+
+
+def member_entries(setup: Mapping[str, Any]) -> dict[str, str]:
+    """person id -> the entry (a team's member id) of each doubles member a match's setup names with both."""
+    return {m["person"]: m["id"] for p in setup.get("players") or [] for m in p.get("members") or []
+            if isinstance(m, Mapping) and isinstance(m.get("person"), str) and isinstance(m.get("id"), str)}
+
+
+def side_of(players: Iterable[Mapping[str, Any]], player_id: str) -> str:
+    """The side of a match's `players` an entry played on: itself, or the side it is a member of."""
+    return next((p["player"] for p in players if player_id in (p.get("members") or ())), player_id)
 
 
 def walkover_rows(tournament_id: str, entry: dict[str, Any], names: dict[str, str], discipline: str,

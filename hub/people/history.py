@@ -149,7 +149,7 @@ class History:
             return  # reopened since the row was read: the undo's own refresh will see it
         draw = await self._draw(row.tournament_id) if row.draw_key else None
         match, players = facts.match_rows(row.tournament_id, mid, found.state.version, row.draw_key,
-                                          _round_info(draw, row.draw_key), found)
+                                          _round_info(draw, row.draw_key), found, facts.member_entries(row.setup))
         entries = [(row.tournament_id, p["player_id"]) for p in players]
         async with self._engine.begin() as conn:
             await rows.lock_entries(conn, entries)

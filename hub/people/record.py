@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.people import paging, tally
 from hub.people.directory import Refused
+from hub.people.facts import side_of
 from hub.people.profile import canonical, found, limit_of, person_ids
 from hub.store.schema import history_matches, history_players, people_entries, tournaments
 
@@ -47,15 +48,16 @@ def _item(match: Any, player_id: str, tournament: str, persons: dict[tuple[str, 
     tid = match.tournament_id
     sides = [{"player_id": p["player"], "name": p["name"], "score": p["score"],
               "person": persons.get((tid, p["player"]))} for p in match.players]
-    me = next((s for s in sides if s["player_id"] == player_id), None)
+    side = side_of(match.players, player_id)  # a doubles member's row: the side it played on
+    me = next((s for s in sides if s["player_id"] == side), None)
     round_info = match.round or {}
     return {
         "match_id": match.match_id, "tournament_id": tid, "tournament": tournament, "draw_key": match.draw_key,
         "round": round_info.get("round"), "round_name": round_info.get("name"),
         "round_name_zh": round_info.get("name_zh"), "discipline": match.discipline, "at": int(match.at),
         "entered": bool(match.entered), "walkover": bool(match.walkover), "player_id": player_id,
-        "score": me["score"] if me else None, "won": match.winner == player_id, "winner": match.winner,
-        "opponents": [s for s in sides if s["player_id"] != player_id],
+        "score": me["score"] if me else None, "won": match.winner == side, "winner": match.winner,
+        "opponents": [s for s in sides if s["player_id"] != side],
     }
 
 
@@ -122,13 +124,16 @@ async def versus(engine: AsyncEngine, a: str, b: str) -> dict[str, Any]:
         match = details.get(r.ref)
         if match is None:
             continue
+        pa, pb = side_of(match.players, r.pa), side_of(match.players, r.pb)  # doubles: the members' sides
+        if pa == pb or r.pa == pb or r.pb == pa:  # partners, or a member and its own side: no meeting
+            continue
         racks = {(w, loser): n for w, loser, n in match.racks}
         for counts in (total, by_discipline.setdefault(match.discipline, _side())):
             counts["matches"] += 1
-            counts["a_wins"] += int(match.winner == r.pa)
-            counts["b_wins"] += int(match.winner == r.pb)
-            counts["a_racks"] += racks.get((r.pa, r.pb), 0)
-            counts["b_racks"] += racks.get((r.pb, r.pa), 0)
+            counts["a_wins"] += int(match.winner == pa)
+            counts["b_wins"] += int(match.winner == pb)
+            counts["a_racks"] += racks.get((pa, pb), 0)
+            counts["b_racks"] += racks.get((pb, pa), 0)
         listed.append(_item(match, r.pa, names.get(match.tournament_id, ""), persons))
     return {"a": {"id": first.id, "name": first.name}, "b": {"id": second.id, "name": second.name},
             "total": total, "disciplines": dict(sorted(by_discipline.items())), "matches": listed}

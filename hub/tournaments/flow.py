@@ -348,6 +348,12 @@ class TournamentFlow:
         state = await self._tournaments.state(row.tournament_id)
         if state is None:
             return None
+        if row.id in state.rubber_matches:  # a team match's rubber (hub/tournaments/rubbers.py)
+            self._reserved[row.table_id] = asyncio.get_running_loop().time() + RESERVE_S  # nothing fed meanwhile
+            refusal = await self.rubbers.check_reopen(state, row)
+            if refusal is not None:
+                self._reserved.pop(row.table_id, None)
+            return refusal
         entries = draw_entries(self._tournaments.projection(state))
         entry = entries.get(row.draw_key)
         if entry is None or entry.get("match_id") != row.id or entry["status"] != "finished":

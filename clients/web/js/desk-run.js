@@ -5,7 +5,8 @@
 // and resume a table, give a table a new token, and correct things (PROTOCOL.md section 9): enter
 // a result by hand on a called, live or finished match, and reopen a finished or walkover match
 // (its result voided), which the hub allows while nothing fed by that result has started; a
-// refusal names the match that has started since.
+// refusal names the match that has started since. A team match due whose lineups are missing shows
+// above the tables with the lineup forms (desk-lineups.js): the desk names them here on the day.
 import { t, tc, inParens, lang } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { hub } from "./desk-api.js";
@@ -16,6 +17,7 @@ import { namesForIds } from "./entries.js";
 import { isMatch, matchRoundName, raceList } from "./draw-view.js";
 import { say, noticeLine, nameOf, busy, errorText, ask, named } from "./desk-ui.js";
 import { isNoShow, noShowFlag } from "./desk-noshow.js";
+import { lineupsPanel, lineupsSignature } from "./desk-lineups.js";
 
 const enc = encodeURIComponent;
 
@@ -28,6 +30,8 @@ export function runView(ctx) {
   const tablesBox = el("section", { class: "run-tables", id: "run-tables" });
   const queueBox = el("section", { class: "card run-queue", id: "run-queue" });
   const roundsBox = el("section", { class: "card run-rounds", id: "run-rounds" });
+  const lineupsBox = el("div", { class: "run-lineups", id: "run-lineups" }); // team matches due without lineups
+  let lineupsShown = null; // what lineupsBox shows: it repaints only when that changed (its choices stay)
 
   let pending = false;
   let ticker = null;
@@ -331,7 +335,14 @@ export function runView(ctx) {
       fill(tablesBox, tables().map((tb) => tableCard(tb)));
       return;
     }
-    if (!root.contains(head) || !root.contains(queueBox)) fill(root, head, message, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
+    if (!root.contains(head) || !root.contains(queueBox)) {
+      fill(root, head, message, lineupsBox, tablesBox, el("div", { class: "run-lower" }, queueBox, roundsBox));
+      lineupsShown = null;
+    }
+    if (lineupsSignature(tour()) !== lineupsShown) {
+      lineupsShown = lineupsSignature(tour());
+      fill(lineupsBox, lineupsPanel(ctx, message, paint, { due: true }));
+    }
     // One match count everywhere (the bracket, the home page, draw.counts): a bye is no match.
     const all = entries().filter(isMatch);
     const decided = all.filter((m) => m.status === "finished" || m.status === "walkover").length;

@@ -1,14 +1,13 @@
 // Step "teams" (PROTOCOL.md section 15): a team event in a few steps. Pick a team event (the hub's
 // presets, GET /api/team-presets: the draw step merges the chosen one into its body), add the teams
 // (a name and its members, one a line, the first the captain), and name the lineups of the team
-// matches in play (POST .../draw/{key}/lineup: each rubber's players, hidden from everyone else
-// until both teams have named theirs), one by one or all in order at once.
+// matches in play (desk-lineups.js: each rubber's players, hidden from everyone else until both
+// teams have named theirs), one by one or all in order at once.
 import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
 import { api } from "./desk-api.js";
-import { field, say, noticeLine, busy, nameOf } from "./desk-ui.js";
-import { rubberList } from "./team-view.js";
-import { drawContext } from "./draw-view.js";
+import { field, say, noticeLine, busy } from "./desk-ui.js";
+import { lineupsPanel } from "./desk-lineups.js";
 
 const enc = encodeURIComponent;
 const KEY = (tid) => `cuehub.desk.team.${tid}`;
@@ -93,63 +92,6 @@ export function teamsView(ctx) {
       p.members.map((m, i) => [i ? ", " : "", el("bdi", { text: m.name }), i === p.captain ? ` (${t("tm_captain")})` : ""]))));
   }
 
-  async function nameLineup(key, rubber, team, members) {
-    await api("POST", `/api/tournaments/${enc(ctx.tid)}/draw/${enc(key)}/lineup`, { rubber, team, members });
-  }
-
-  /** Every rubber not named yet, each team's members in turn (the captain can change one before it is called). */
-  async function nameAll(m) {
-    let turn = 0;
-    for (const r of m.team.rubbers) {
-      if (r.status !== "waiting") continue;
-      for (const team of m.players) {
-        if ((r.named || []).includes(team)) continue;
-        const members = ((ctx.tournament().players || []).find((p) => p.id === team) || { members: [] }).members;
-        const n = r.kind === "doubles" ? 2 : 1;
-        const chosen = Array.from({ length: n }, (_, i) => members[(turn + i) % members.length].id);
-        await nameLineup(m.key, r.rubber, team, chosen);
-      }
-      turn += 1;
-    }
-  }
-
-  function rubberForm(tour, m, r, team) {
-    const p = (tour.players || []).find((x) => x.id === team) || { members: [] };
-    const n = r.kind === "doubles" ? 2 : 1;
-    const selects = Array.from({ length: n }, (_, i) => el("select", { dataset: { slot: String(i) } },
-      p.members.map((x, j) => el("option", { value: x.id, text: x.name, selected: j === i }))));
-    const button = el("button", { class: "btn small", type: "button", text: t("tm_name_lineup") });
-    button.addEventListener("click", () => busy(button, message, async () => {
-      await nameLineup(m.key, r.rubber, team, selects.map((s) => s.value));
-      await ctx.reload();
-      say(message, t("tm_lineup_saved", { n: r.rubber }), "ok");
-      paint();
-    }));
-    return el("span", { class: "lineup-form", dataset: { rubber: String(r.rubber), team } },
-      el("bdi", { text: nameOf(tour, team) }), " ", selects, button);
-  }
-
-  function lineups(tour) {
-    const draw = tour.draw;
-    const playing = draw ? (draw.matches || []).filter((m) => m.team && (m.status === "ready" || m.status === "called")) : [];
-    if (!playing.length) return null;
-    const ctxView = drawContext(tour);
-    return el("div", { id: "lineups" }, el("h3", { text: t("tm_lineups") }),
-      el("p", { class: "muted small", text: t("tm_hidden") }),
-      playing.map((m) => {
-        const all = el("button", { class: "btn", type: "button", id: `name-all-${m.key}`, text: t("tm_name_all") });
-        all.addEventListener("click", () => busy(all, message, async () => { await nameAll(m); await ctx.reload(); paint(); }));
-        const open = m.team.rubbers.filter((r) => r.status === "waiting");
-        return el("section", { class: "team-match", dataset: { key: m.key } },
-          el("h4", {}, el("bdi", { text: nameOf(tour, m.players[0]) }), " v ", el("bdi", { text: nameOf(tour, m.players[1]) }), ` · ${m.key}`),
-          open.length ? all : null,
-          el("ul", { class: "lineup-forms" }, open.slice(0, 3).flatMap((r) => m.players.filter((team) => !(r.named || []).includes(team))
-            .map((team) => el("li", {}, el("span", { text: `${t("tm_rubber_n", { n: r.rubber })} · ${t(`tm_kind_${r.kind}`)} · ` }),
-              rubberForm(tour, m, r, team))))),
-          rubberList(m, ctxView));
-      }));
-  }
-
   /** What this step shows of the tournament: it repaints only when that changed, not on every stroke. */
   function signature() {
     const tour = ctx.tournament() || {};
@@ -164,7 +106,7 @@ export function teamsView(ctx) {
     shown = signature();
     const tour = ctx.tournament() || {};
     fill(root, el("h2", { text: t("step_teams") }), presetChoices(), tour.draw ? null : addForm(), teamList(tour),
-      lineups(tour), message);
+      lineupsPanel(ctx, message, paint), message);
   }
 
   return {

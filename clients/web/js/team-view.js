@@ -35,6 +35,7 @@ function rubberState(r, ctx, members) {
   switch (r.status) {
     case "finished": return t("tm_st_finished", { name: nameOf(ctx, members, r.winner) });
     case "dropped": return t("tm_st_dropped");
+    case "walkover": return t("tm_st_walkover", { name: nameOf(ctx, members, r.winner) }); // the team match given without play
     case "called": {
       const lm = ctx.live.get(r.match_id);
       return t(lm && lm.match.status === "live" ? "tm_st_live" : "tm_st_called", { table: where || t("table") });

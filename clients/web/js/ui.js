@@ -4,6 +4,7 @@
 import { t, tc, langSwitch, applyI18n, onLangChange, noteText as translateNote } from "./i18n.js";
 import { remainingMs } from "./live.js";
 import { drawEntry, matchRoundName, raceList } from "./draw-view.js";
+import { primeRubbers, rubberTexts } from "./rubber-view.js";
 import { inPoints, matchTraits, racksScored } from "./disciplines.js";
 
 /** el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...) */
@@ -361,7 +362,9 @@ export async function matchNames(match, retried = false) {
     namesCache.delete(match.tournament_id);
     return matchNames(match, true);
   }
-  return { table: table ? table.name : "", tournament: tr ? tr.name || "" : "", draw: (tr && tr.draw) || null };
+  const draw = (tr && tr.draw) || null;
+  await primeRubbers(match, draw); // a team match's rubber: its number and the score in rubbers (rubber-view.js)
+  return { table: table ? table.name : "", tournament: tr ? tr.name || "" : "", draw };
 }
 
 /** "Winners round 2 · W2-1", "Final · W3-1" when the match plays a draw (projection `draw`), named as
@@ -372,7 +375,8 @@ export function drawText(match, names) {
   if (!d || !d.key) return "";
   const draw = names && names.draw;
   const round = draw ? matchRoundName(draw, drawEntry(draw, d)) : "";
-  return round ? t("draw_round", { round, key: d.key }) : d.key;
+  const rubber = rubberTexts(match, draw); // "Rubber 3 of 5 · Doubles", the team match's score in rubbers
+  return [round ? t("draw_round", { round, key: d.key }) : d.key, ...rubber].join(" · ");
 }
 
 /** The meta line every match screen shows: discipline, format, table, tournament, draw round. */

@@ -14,6 +14,7 @@ export default {
   "tm_st_live": "Live · {table}",
   "tm_st_finished": "Won by {name}",
   "tm_st_dropped": "Not played",
+  "tm_st_walkover": "Walkover to {name}",
   "tm_playing": "Team match in play",
   "tm_members": "Members",
   "tm_captain": "Captain",
@@ -41,5 +42,8 @@ export default {
   "desk_err_rubber_called": "This rubber is called already: its lineup stands.",
   "desk_err_team_decided": "This team match is decided already.",
   "desk_err_team_match": "A team match is played as its rubbers: each is called on its own.",
-  "desk_err_team_played": "This team has played: its members can no longer change."
+  "desk_err_team_played": "This team has played: its members can no longer change.",
+  "tm_lineups_due": "Lineups to name: team matches due",
+  "tm_rubber_of": "Rubber {n} of {total} · {kind}",
+  "tm_team_score": "{a} {sa}–{sb} {b} in rubbers, first to {n}"
 };

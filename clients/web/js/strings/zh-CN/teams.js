@@ -14,6 +14,7 @@ export default {
   "tm_st_live": "进行中 · {table}",
   "tm_st_finished": "{name} 胜",
   "tm_st_dropped": "不再进行",
+  "tm_st_walkover": "{name} 不战而胜",
   "tm_playing": "团体赛进行中",
   "tm_members": "队员",
   "tm_captain": "队长",
@@ -41,5 +42,8 @@ export default {
   "desk_err_rubber_called": "本场已叫号：出场名单不能再改。",
   "desk_err_team_decided": "这场团体赛已分胜负。",
   "desk_err_team_match": "团体赛按分场进行：每一场单独叫号。",
-  "desk_err_team_played": "本队已出赛：队员不能再改。"
+  "desk_err_team_played": "本队已出赛：队员不能再改。",
+  "tm_lineups_due": "待报出场名单：即将进行的团体赛",
+  "tm_rubber_of": "第 {n} 场（共 {total} 场）· {kind}",
+  "tm_team_score": "{a} {sa}–{sb} {b}（分场比分，先胜 {n} 场）"
 };
