@@ -15,22 +15,18 @@ store upgraded from before ratings.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import multiprocessing
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.ratings import store
 from hub.ratings.fit import Rating, fit_pairs, tally_pairs
 from hub.store.db import now_ms
-
-log = logging.getLogger(__name__)
+from hub.store.keeper import Keeper
 
 SWEEP_S = 60.0
 SETTLE_S = 0.3  # let the people keeper hear the same change first
@@ -38,34 +34,23 @@ IN_PROCESS_UNDER = 20_000  # pairs of people: a fit this small takes well under 
 MATCH_KINDS = ("undo", "result_entered")
 
 
-class RatingsKeeper:
+class RatingsKeeper(Keeper):
+    name = "ratings"
+
     def __init__(self, engine: AsyncEngine, people: Any = None, *, sweep_s: float = SWEEP_S) -> None:
+        super().__init__(sweep_s=sweep_s)
         self._engine = engine
         self._people = people  # the people keeper: its idle() means the history rows are written
-        self._sweep_s = sweep_s
-        self._due: dict[str, None] = {}
-        self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._unsubscribe: Callable[[], None] | None = None
+        self._due_disciplines: dict[str, None] = {}
         self._pool: ProcessPoolExecutor | None = None
         self.fits = 0  # how many refits ran (tests, the bench)
         self._last_s = 0.0  # how long the last refresh took
 
     def start(self, matches: Any) -> None:
-        self._unsubscribe = matches.subscribe(self.on_match)
-        self._tasks = [asyncio.create_task(self._work(), name="ratings-keeper"),
-                       asyncio.create_task(self._sweep(), name="ratings-sweep")]
+        self._begin(matches.subscribe(self.on_match))
 
     async def stop(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await super().stop()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -80,37 +65,22 @@ class RatingsKeeper:
                 self.due(discipline)
 
     def due(self, discipline: str) -> None:
-        self._due[discipline] = None
-        self._idle.clear()
-        self._wake.set()
+        self._due_disciplines[discipline] = None
+        self._due()
 
-    async def idle(self) -> None:
-        """Wait until no refit is due (tests)."""
-        await self._idle.wait()
-
-    async def _work(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            # A refit waits as long as the last one took: on a big store the worker fits at most half
-            # the time however fast matches finish (the changes meanwhile are taken by one refit).
-            await asyncio.sleep(max(SETTLE_S, self._last_s))
-            if self._people is not None:
-                await self._people.idle()
-            while self._due:
-                discipline = next(iter(self._due))
-                self._due.pop(discipline, None)
-                started = time.perf_counter()
-                try:
-                    await self.refresh(discipline)
-                except (SQLAlchemyError, OSError) as exc:
-                    log.warning("ratings: could not refit %s (%s); retrying", discipline, exc)
-                    await asyncio.sleep(1.0)
-                    self._due[discipline] = None
-                except Exception:
-                    log.exception("ratings: the refit of %s failed", discipline)
-                self._last_s = time.perf_counter() - started
-            self._idle.set()
+    async def _drain(self) -> None:
+        # A refit waits as long as the last one took: on a big store the worker fits at most half
+        # the time however fast matches finish (the changes meanwhile are taken by one refit).
+        await asyncio.sleep(max(SETTLE_S, self._last_s))
+        if self._people is not None:
+            await self._people.idle()
+        while self._due_disciplines:
+            discipline = next(iter(self._due_disciplines))
+            self._due_disciplines.pop(discipline, None)
+            started = time.perf_counter()
+            await self._attempt(f"the refit of {discipline}", partial(self.refresh, discipline),
+                                partial(self.due, discipline))
+            self._last_s = time.perf_counter() - started
 
     async def refresh(self, discipline: str, *, force: bool = False) -> bool:
         """Refit one discipline when what it reads changed (or `force`); whether it did."""
@@ -148,11 +118,3 @@ class RatingsKeeper:
         for discipline in stale:
             self.due(discipline)
         return len(stale)
-
-    async def _sweep(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except (SQLAlchemyError, OSError) as exc:
-                log.warning("ratings: the sweep could not reach the store (%s)", exc)
-            await asyncio.sleep(self._sweep_s)
