@@ -4,10 +4,10 @@ It hears the match writer (after the ack, as the people keeper does) and notes a
 when one of its matches finishes or a finished one changes (an undo, a result by hand); it returns
 at once. A single task then waits a moment, lets the people keeper write the match's history rows
 (its racks), and refits each due discipline whose fingerprint (hub/ratings/store.py) changed: the
-racks are read from the store, summed per pair in a thread, and fitted in a worker process when
-they are many (a fit is pure Python: in the hub's process it would hold the interpreter's lock for
-seconds against the tables' commands) or in a thread when few; the rows are then replaced in one
-transaction. A sweep at start and every `sweep_s` refits any discipline whose fingerprint moved
+racks are read from the store, then decoded, summed per pair and fitted in a worker process when
+they are many (all of it is pure Python: in the hub's process, even in a thread, it would hold the
+interpreter's lock for seconds against the tables' commands) or in a thread when few; the rows are
+then replaced in one transaction. A sweep at start and every `sweep_s` refits any discipline whose fingerprint moved
 without a match of this process finishing: a merge, a re-link, another hub process's matches, a
 store upgraded from before ratings.
 """
@@ -31,7 +31,13 @@ from hub.store.keeper import Keeper
 SWEEP_S = 60.0
 SETTLE_S = 0.3  # let the people keeper hear the same change first
 IN_PROCESS_UNDER = 20_000  # pairs of people: a fit this small takes well under a tenth of a second
+IN_PROCESS_ROWS = 5_000  # matches: decoding and summing fewer racks takes a few hundredths of a second
 MATCH_KINDS = ("undo", "result_entered")
+
+
+def decode_and_fit(who: dict[tuple[str, str], str], rows: list[tuple[str, str]]) -> dict[str, Rating]:
+    """A big store's whole refit, in the worker process: decode, sum per pair, fit."""
+    return fit_pairs(tally_pairs(store.decode(who, rows)))
 
 
 class RatingsKeeper(Keeper):
@@ -94,7 +100,15 @@ class RatingsKeeper(Keeper):
             return False
         if raw is None:
             return False
-        fitted = await self.fit(await asyncio.to_thread(store.decode, *raw))
+        who, rows = raw
+        if len(rows) < IN_PROCESS_ROWS:
+            fitted = await self.fit(await asyncio.to_thread(store.decode, who, rows))
+        else:
+            # Big: the decoding and the tally (pure Python, seconds at 100,000 matches) go with the
+            # fit to the worker process; in a thread they hold the interpreter's lock against the
+            # tables' commands (bench/ratings_bench.py --acks measured the difference).
+            fitted = await asyncio.get_running_loop().run_in_executor(
+                self._worker(), decode_and_fit, who, [(tid, text) for tid, text in rows])
         async with self._engine.begin() as conn:
             await store.write(conn, discipline, fitted, now, now_ms())
         self.fits += 1
@@ -104,10 +118,13 @@ class RatingsKeeper(Keeper):
         pairs = await asyncio.to_thread(tally_pairs, racks)
         if len(pairs) < IN_PROCESS_UNDER:
             return await asyncio.to_thread(fit_pairs, pairs)
+        return await asyncio.get_running_loop().run_in_executor(self._worker(), fit_pairs, pairs)
+
+    def _worker(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: a fork of a process running an event loop and threads is not safe.
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fit_pairs, pairs)
+        return self._pool
 
     async def sweep(self) -> int:
         """Note every discipline whose rows are stale (or gone from the history) as due; how many."""
