@@ -7,6 +7,7 @@ import { el, fill } from "./ui.js";
 import { hub, session } from "./desk-api.js";
 import { FIRST_STEP } from "./desk-steps.js";
 import { errorText, field, say, noticeLine, busy, ask, knowNames } from "./desk-ui.js";
+import { seriesView } from "./desk-series.js";
 
 const enc = encodeURIComponent;
 
@@ -21,6 +22,7 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
   const message = noticeLine("tournament-message");
   const form = el("form", { class: "card inline-form", id: "new-tournament", onsubmit: create });
   const account = el("section", { class: "card desk-account", id: "desk-account" });
+  const series = seriesView(); // the series over several tournaments (js/desk-series.js)
 
   async function load() {
     try {
@@ -127,12 +129,14 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
 
   return {
     mount(node) {
-      node.append(el("div", { class: "desk-home" }, form, box, account));
+      const seriesSlot = el("div", { class: "desk-series-slot" });
+      node.append(el("div", { class: "desk-home" }, form, box, seriesSlot, account));
+      series.mount(seriesSlot);
       paint();
       load();
       nameInput.focus();
     },
-    paint,
+    paint() { paint(); series.paint(); },
     refresh: load,
     say: (text, kind) => say(message, text, kind),
   };
