@@ -14,16 +14,31 @@
    match, ~700,000 racks for 100,000 matches), timed; the baseline measured in the same run is one
    pure-Python pass summing the racks per pair (`tally_pairs`), which any fit must at least do.
    Target: under 10 s on this box.
+3. `--acks`: what a refit costs a live table (PostgreSQL, HUB_TEST_PG_URL). bench/people_data.py
+   fills a fresh schema with `--acks-matches` finished matches of `--acks-people` people (their
+   history rows, as the people keeper writes them), all moved to one discipline. Then two phases on
+   the same store, each a fresh `cuehub serve` (the ratings keeper on, as always) with a single
+   elimination of 64 players in wpa_nine, race to `--race`, on `--tables` tables whose tablets
+   (bench/venue_bench.py) play legal strokes at `--rate` commands a second for `--seconds` (after a
+   3 s warm-up): "with", the stored history is wpa_nine, so every match that finishes makes the
+   keeper refit all of it (read, tally, fit in its worker process, write); "without", the stored
+   history is moved to chinese_eight first, so the same finishes refit only the live matches (a
+   few racks). Each phase starts with the ratings current (`cuehub ratings rebuild`'s refit, timed).
+   Printed per phase: ack p50 / p99 / max, the refits the keeper wrote during it (polled from
+   `ratings_heads`), the load average; then the ratios with / without; `--repeat` runs of both.
+   `--acks-schema NAME --keep` keeps the filled store for the next run (filling takes minutes).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -136,16 +151,140 @@ def big(seed: int, matches_n: int, people: int) -> None:
           f"spearman {rho:.3f}; scale {POINTS_PER_DOUBLING:g} points = 2:1")
 
 
+def acks(args: argparse.Namespace) -> None:
+    import asyncio
+    import os
+    import tempfile
+    import uuid
+
+    import asyncpg
+    import httpx
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from people_bench import AUTH, DSN, PG_URL, make_schema, sql, start_hub, stop_hub  # noqa: E402
+    from people_data import generate  # noqa: E402
+    from venue_bench import play  # noqa: E402
+
+    from hub.ratings.rebuild import rebuild  # noqa: E402
+    from hub.settings import Settings  # noqa: E402
+    from hub.store.db import make_engine  # noqa: E402
+
+    schema = args.acks_schema or "ratings_acks_" + uuid.uuid4().hex[:8]
+
+    async def refit_all() -> float:
+        engine = make_engine(Settings(database_url=PG_URL, database_schema=schema))
+        try:
+            return float((await rebuild(engine))["seconds"])
+        finally:
+            await engine.dispose()
+
+    async def move_history(discipline: str) -> None:
+        await sql(f'UPDATE "{schema}".history_matches SET discipline = \'{discipline}\'')
+        await sql(f'UPDATE "{schema}".history_players SET discipline = \'{discipline}\'')
+
+    def make_event(base: str, name: str) -> list[dict[str, Any]]:
+        with httpx.Client(base_url=base, headers=AUTH, timeout=120) as c:
+            tid = c.post("/api/tournaments", json={"name": name}).json()["id"]
+            made = [c.post(f"/api/tournaments/{tid}/tables", json={"name": f"T{i + 1}"}).json()
+                    for i in range(args.tables)]
+            c.post(f"/api/tournaments/{tid}/players",
+                   json={"players": [{"name": f"{name} {i}"} for i in range(64)]}).raise_for_status()
+            c.post(f"/api/tournaments/{tid}/draw", json={
+                "type": "single_elimination", "seed": 1,
+                "match": {"discipline": "wpa_nine", "format": {"race_to": args.race}, "options": {}}}
+            ).raise_for_status()
+        return made
+
+    async def live(base: str, tables: list[dict[str, Any]]) -> tuple[dict[str, Any], int]:
+        """The tablets' acks, and how many refits of wpa_nine the keeper wrote meanwhile."""
+        conn = await asyncpg.connect(DSN)
+        seen: set[int] = set()
+        counting = False
+
+        def start_counting() -> None:
+            nonlocal counting
+            counting = True
+
+        async def poll() -> None:
+            query = f'SELECT fitted_at FROM "{schema}".ratings_heads WHERE discipline = \'wpa_nine\''
+            first = await conn.fetchval(query)
+            while True:
+                at = await conn.fetchval(query)
+                if counting and at is not None and at != first:
+                    seen.add(at)
+                await asyncio.sleep(0.2)
+
+        poller = asyncio.create_task(poll())
+        try:
+            r = await play(base.replace("http", "ws", 1), tables, args.rate, args.seconds, start_counting)
+        finally:
+            poller.cancel()
+            with contextlib.suppress(BaseException):
+                await poller
+            await conn.close()
+        return r, len(seen)
+
+    asyncio.run(make_schema(schema))
+    try:
+        t0 = time.perf_counter()
+        filled = asyncio.run(sql(f'SELECT count(*) c FROM "{schema}".history_matches'))[0]["c"]
+        if not filled:
+            asyncio.run(generate(DSN, schema, people=args.acks_people, matches=args.acks_matches,
+                                 log=lambda _line: None))
+        rows = asyncio.run(sql(f'SELECT count(DISTINCT h.ref) m, sum((r.value->>2)::int) r FROM '
+                               f'"{schema}".history_matches h, json_array_elements(h.racks::json) r'))[0]
+        print(f"store {schema}: {rows['m']:,} finished matches, {rows['r']:,} racks "
+              f"({'reused' if filled else 'filled'} in {time.perf_counter() - t0:.0f} s; load "
+              f"{os.getloadavg()[0]:.1f})", flush=True)
+        with tempfile.TemporaryDirectory() as d:
+            for rep in range(args.repeat):
+                done: dict[str, dict[str, Any]] = {}
+                for name, discipline in (("without", "chinese_eight"), ("with", "wpa_nine")):
+                    asyncio.run(move_history(discipline))
+                    took = asyncio.run(refit_all())
+                    proc, base = start_hub(schema, Path(d))
+                    try:
+                        r, refits = asyncio.run(live(base, make_event(base, f"Live {name} {rep}")))
+                    finally:
+                        stop_hub(proc)
+                    done[name] = r
+                    print(f"run {rep + 1} {name:7} the big refit (history in {discipline}; a whole refit took "
+                          f"{took:.1f} s before): acks {r['acks']:5d} ({r['rate']:4.1f}/s)  p50 {r['p50']:6.1f} ms"
+                          f"  p99 {r['p99']:7.1f} ms  max {r['max']:7.1f} ms  wpa_nine refits during it {refits}"
+                          f"  (load {os.getloadavg()[0]:.1f})", flush=True)
+                w, wo = done["with"], done["without"]
+                print(f"run {rep + 1} ratios with / without the big refit: ack p50 "
+                      f"{w['p50'] / max(wo['p50'], 1e-9):.2f}x, p99 {w['p99'] / max(wo['p99'], 1e-9):.2f}x "
+                      f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    finally:
+        if not args.keep:
+            asyncio.run(sql(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--big-matches", type=int, default=100_000)
     ap.add_argument("--big-people", type=int, default=1_000)
     ap.add_argument("--skip-big", action="store_true")
+    ap.add_argument("--skip-prediction", action="store_true")
+    ap.add_argument("--acks", action="store_true", help="measure a refit's cost to live tables' acks")
+    ap.add_argument("--acks-matches", type=int, default=100_000)
+    ap.add_argument("--acks-people", type=int, default=5_000)
+    ap.add_argument("--tables", type=int, default=8)
+    ap.add_argument("--rate", type=float, default=30.0)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--race", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--acks-schema", default=None, help="fill this schema, or reuse it when filled")
+    ap.add_argument("--keep", action="store_true", help="keep the schema for the next run")
     args = ap.parse_args()
-    prediction(args.seed)
+    if not args.skip_prediction:
+        prediction(args.seed)
     if not args.skip_big:
         big(args.seed, args.big_matches, args.big_people)
+    if args.acks:
+        acks(args)
     return 0
 
 

@@ -11,6 +11,7 @@ with ``"format": {"race_to": {"<pid>": 7, "<pid>": 5}}`` (the rules engine's per
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from hub.draws import fields
@@ -65,8 +66,17 @@ def races(handicap: Mapping[str, Any], ratings: Mapping[str, Any] | None, player
         r = (ratings or {}).get(pid)
         return int(r["value"]) if r else int(unrated)
 
-    race_a, race_b = handicap_races(value(a), value(b), int(handicap["race_to"]))
+    race_a, race_b = races_of(value(a), value(b), int(handicap["race_to"]))
     return {a: race_a, b: race_b}
+
+
+@lru_cache(maxsize=4096)
+def races_of(value_a: int, value_b: int, race_to: int) -> tuple[int, int]:
+    """``handicap_races`` remembered by the only things it reads (two whole ratings and a race): the
+    tournament projection shows every match's races on every change, each costing up to race_to
+    race chances (a sum of up to 99 terms each); a result is a pure function of its key, so
+    remembering it keeps the draw pure. 4,096 pairs hold a big field's matches."""
+    return handicap_races(value_a, value_b, race_to)
 
 
 def apply(template: Mapping[str, Any], ratings: Mapping[str, Any] | None, fmt: dict[str, Any],

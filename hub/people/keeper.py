@@ -19,24 +19,19 @@ at the next start, or by `cuehub people rebuild`).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.people.history import History
+from hub.store.keeper import Keeper
 from hub.store.schema import history_heads, history_matches, matches, tournament_events, tournaments
-
-log = logging.getLogger(__name__)
 
 SWEEP_S = 60.0
 SWEEP_RECENT = 10_000
-RETRY_S = 1.0
 MATCH_KINDS = ("undo", "result_entered", "player_renamed")  # may change a finished match's rows
 # Tournament events that change an entry's name, status or place, or the walkovers; the others
 # (calls, queue orders, table pauses) leave the rows as they are until the sweep notes the version.
@@ -77,33 +72,20 @@ async def stale_tournaments(engine: AsyncEngine) -> list[str]:
         return [r.id for r in rows]
 
 
-class PeopleKeeper:
+class PeopleKeeper(Keeper):
+    name = "people"
+
     def __init__(self, engine: AsyncEngine, history: History, *, sweep_s: float = SWEEP_S) -> None:
+        super().__init__(sweep_s=sweep_s)
         self._engine = engine
         self.history = history
-        self._sweep_s = sweep_s
         self._matches: dict[str, None] = {}  # insertion-ordered sets of what is due
         self._tournaments: dict[str, None] = {}
-        self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._unsubscribe: list[Callable[[], None]] = []
+        self._recent: int | None = None  # the first sweep reads every match
 
     def start(self, matches: Any, tournaments: Any) -> None:
         """Listen to the writers and start the worker and the sweeper."""
-        self._unsubscribe = [matches.subscribe(self.on_match), tournaments.subscribe(self.on_tournament)]
-        self._tasks = [asyncio.create_task(self._work(), name="people-keeper"),
-                       asyncio.create_task(self._sweep(), name="people-sweep")]
-
-    async def stop(self) -> None:
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        self._begin(matches.subscribe(self.on_match), tournaments.subscribe(self.on_tournament))
 
     # --- the listeners: note and return ---------------------------------------------------------
 
@@ -126,41 +108,22 @@ class PeopleKeeper:
         self._tournaments[tid] = None
         self._due()
 
-    def _due(self) -> None:
-        self._idle.clear()
-        self._wake.set()
-
-    async def idle(self) -> None:
-        """Wait until nothing is due (tests; an answer that must show what it just changed)."""
-        await self._idle.wait()
-
     # --- the worker ---------------------------------------------------------------------------
 
-    async def _work(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._matches or self._tournaments:
-                # Tournaments first: a finished match's round name and an entry's row come from there.
-                if self._tournaments:
-                    tid = next(iter(self._tournaments))
-                    await self._run(self.history.refresh_tournament, tid, self._tournaments, self.due_tournament)
-                else:
-                    mid = next(iter(self._matches))
-                    await self._run(self.history.refresh_match, mid, self._matches, self.due_match)
-            self._idle.set()
+    async def _drain(self) -> None:
+        while self._matches or self._tournaments:
+            # Tournaments first: a finished match's round name and an entry's row come from there.
+            if self._tournaments:
+                tid = next(iter(self._tournaments))
+                await self._run(self.history.refresh_tournament, tid, self._tournaments, self.due_tournament)
+            else:
+                mid = next(iter(self._matches))
+                await self._run(self.history.refresh_match, mid, self._matches, self.due_match)
 
-    async def _run(self, refresh: Callable[[str], Any], ident: str, due: dict[str, None],
+    async def _run(self, refresh: Callable[[str], Awaitable[Any]], ident: str, due: dict[str, None],
                    again: Callable[[str], None]) -> None:
         due.pop(ident, None)
-        try:
-            await refresh(ident)
-        except (SQLAlchemyError, OSError) as exc:
-            log.warning("people: could not refresh %s (%s); retrying", ident, exc)
-            await asyncio.sleep(RETRY_S)
-            again(ident)
-        except Exception:
-            log.exception("people: the refresh of %s failed", ident)
+        await self._attempt(f"the refresh of {ident}", partial(refresh, ident), partial(again, ident))
 
     async def sweep(self, recent: int | None = None) -> int:
         """Note every stale match and tournament as due; how many."""
@@ -173,12 +136,6 @@ class PeopleKeeper:
             found += 1
         return found
 
-    async def _sweep(self) -> None:
-        recent: int | None = None  # the first sweep reads every match
-        while True:
-            try:
-                await self.sweep(recent)
-                recent = SWEEP_RECENT
-            except (SQLAlchemyError, OSError) as exc:
-                log.warning("people: the sweep could not reach the store (%s)", exc)
-            await asyncio.sleep(self._sweep_s)
+    async def _sweep_once(self) -> None:
+        await self.sweep(self._recent)
+        self._recent = SWEEP_RECENT  # the later sweeps: the latest matches only

@@ -4,10 +4,10 @@ It hears the match writer (after the ack, as the people keeper does) and notes a
 when one of its matches finishes or a finished one changes (an undo, a result by hand); it returns
 at once. A single task then waits a moment, lets the people keeper write the match's history rows
 (its racks), and refits each due discipline whose fingerprint (hub/ratings/store.py) changed: the
-racks are read from the store, summed per pair in a thread, and fitted in a worker process when
-they are many (a fit is pure Python: in the hub's process it would hold the interpreter's lock for
-seconds against the tables' commands) or in a thread when few; the rows are then replaced in one
-transaction. A sweep at start and every `sweep_s` refits any discipline whose fingerprint moved
+racks are read from the store, then decoded, summed per pair and fitted in a worker process when
+they are many (all of it is pure Python: in the hub's process, even in a thread, it would hold the
+interpreter's lock for seconds against the tables' commands) or in a thread when few; the rows are
+then replaced in one transaction. A sweep at start and every `sweep_s` refits any discipline whose fingerprint moved
 without a match of this process finishing: a merge, a re-link, another hub process's matches, a
 store upgraded from before ratings.
 """
@@ -15,57 +15,48 @@ store upgraded from before ratings.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import multiprocessing
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.ratings import store
 from hub.ratings.fit import Rating, fit_pairs, tally_pairs
 from hub.store.db import now_ms
-
-log = logging.getLogger(__name__)
+from hub.store.keeper import Keeper
 
 SWEEP_S = 60.0
 SETTLE_S = 0.3  # let the people keeper hear the same change first
 IN_PROCESS_UNDER = 20_000  # pairs of people: a fit this small takes well under a tenth of a second
+IN_PROCESS_ROWS = 5_000  # matches: decoding and summing fewer racks takes a few hundredths of a second
 MATCH_KINDS = ("undo", "result_entered")
 
 
-class RatingsKeeper:
+def decode_and_fit(who: dict[tuple[str, str], str], rows: list[tuple[str, str]]) -> dict[str, Rating]:
+    """A big store's whole refit, in the worker process: decode, sum per pair, fit."""
+    return fit_pairs(tally_pairs(store.decode(who, rows)))
+
+
+class RatingsKeeper(Keeper):
+    name = "ratings"
+
     def __init__(self, engine: AsyncEngine, people: Any = None, *, sweep_s: float = SWEEP_S) -> None:
+        super().__init__(sweep_s=sweep_s)
         self._engine = engine
         self._people = people  # the people keeper: its idle() means the history rows are written
-        self._sweep_s = sweep_s
-        self._due: dict[str, None] = {}
-        self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._unsubscribe: Callable[[], None] | None = None
+        self._due_disciplines: dict[str, None] = {}
         self._pool: ProcessPoolExecutor | None = None
         self.fits = 0  # how many refits ran (tests, the bench)
         self._last_s = 0.0  # how long the last refresh took
 
     def start(self, matches: Any) -> None:
-        self._unsubscribe = matches.subscribe(self.on_match)
-        self._tasks = [asyncio.create_task(self._work(), name="ratings-keeper"),
-                       asyncio.create_task(self._sweep(), name="ratings-sweep")]
+        self._begin(matches.subscribe(self.on_match))
 
     async def stop(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await super().stop()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -80,37 +71,22 @@ class RatingsKeeper:
                 self.due(discipline)
 
     def due(self, discipline: str) -> None:
-        self._due[discipline] = None
-        self._idle.clear()
-        self._wake.set()
+        self._due_disciplines[discipline] = None
+        self._due()
 
-    async def idle(self) -> None:
-        """Wait until no refit is due (tests)."""
-        await self._idle.wait()
-
-    async def _work(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            # A refit waits as long as the last one took: on a big store the worker fits at most half
-            # the time however fast matches finish (the changes meanwhile are taken by one refit).
-            await asyncio.sleep(max(SETTLE_S, self._last_s))
-            if self._people is not None:
-                await self._people.idle()
-            while self._due:
-                discipline = next(iter(self._due))
-                self._due.pop(discipline, None)
-                started = time.perf_counter()
-                try:
-                    await self.refresh(discipline)
-                except (SQLAlchemyError, OSError) as exc:
-                    log.warning("ratings: could not refit %s (%s); retrying", discipline, exc)
-                    await asyncio.sleep(1.0)
-                    self._due[discipline] = None
-                except Exception:
-                    log.exception("ratings: the refit of %s failed", discipline)
-                self._last_s = time.perf_counter() - started
-            self._idle.set()
+    async def _drain(self) -> None:
+        # A refit waits as long as the last one took: on a big store the worker fits at most half
+        # the time however fast matches finish (the changes meanwhile are taken by one refit).
+        await asyncio.sleep(max(SETTLE_S, self._last_s))
+        if self._people is not None:
+            await self._people.idle()
+        while self._due_disciplines:
+            discipline = next(iter(self._due_disciplines))
+            self._due_disciplines.pop(discipline, None)
+            started = time.perf_counter()
+            await self._attempt(f"the refit of {discipline}", partial(self.refresh, discipline),
+                                partial(self.due, discipline))
+            self._last_s = time.perf_counter() - started
 
     async def refresh(self, discipline: str, *, force: bool = False) -> bool:
         """Refit one discipline when what it reads changed (or `force`); whether it did."""
@@ -124,7 +100,15 @@ class RatingsKeeper:
             return False
         if raw is None:
             return False
-        fitted = await self.fit(await asyncio.to_thread(store.decode, *raw))
+        who, rows = raw
+        if len(rows) < IN_PROCESS_ROWS:
+            fitted = await self.fit(await asyncio.to_thread(store.decode, who, rows))
+        else:
+            # Big: the decoding and the tally (pure Python, seconds at 100,000 matches) go with the
+            # fit to the worker process; in a thread they hold the interpreter's lock against the
+            # tables' commands (bench/ratings_bench.py --acks measured the difference).
+            fitted = await asyncio.get_running_loop().run_in_executor(
+                self._worker(), decode_and_fit, who, [(tid, text) for tid, text in rows])
         async with self._engine.begin() as conn:
             await store.write(conn, discipline, fitted, now, now_ms())
         self.fits += 1
@@ -134,10 +118,13 @@ class RatingsKeeper:
         pairs = await asyncio.to_thread(tally_pairs, racks)
         if len(pairs) < IN_PROCESS_UNDER:
             return await asyncio.to_thread(fit_pairs, pairs)
+        return await asyncio.get_running_loop().run_in_executor(self._worker(), fit_pairs, pairs)
+
+    def _worker(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: a fork of a process running an event loop and threads is not safe.
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fit_pairs, pairs)
+        return self._pool
 
     async def sweep(self) -> int:
         """Note every discipline whose rows are stale (or gone from the history) as due; how many."""
@@ -148,11 +135,3 @@ class RatingsKeeper:
         for discipline in stale:
             self.due(discipline)
         return len(stale)
-
-    async def _sweep(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except (SQLAlchemyError, OSError) as exc:
-                log.warning("ratings: the sweep could not reach the store (%s)", exc)
-            await asyncio.sleep(self._sweep_s)

@@ -10,94 +10,64 @@ process's writes, a merge of people, a store upgraded from before series.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.people.keeper import TOURNAMENT_KINDS
 from hub.series import refresh, store
-
-log = logging.getLogger(__name__)
+from hub.store.keeper import Keeper
 
 SWEEP_S = 60.0
-RETRY_S = 1.0
 KINDS = TOURNAMENT_KINDS  # the events that may change an entry, a place or a walkover
 
 
-class SeriesKeeper:
+class SeriesKeeper(Keeper):
+    name = "series"
+
     def __init__(self, engine: AsyncEngine, tournaments: Any, *, sweep_s: float = SWEEP_S) -> None:
+        super().__init__(sweep_s=sweep_s)
         self._engine = engine
         self._tournaments = tournaments
-        self._sweep_s = sweep_s
         self._due_tournaments: dict[str, None] = {}
         self._due_series: dict[str, None] = {}
-        self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> None:
-        self._unsubscribe = self._tournaments.subscribe(self.on_tournament)
-        self._tasks = [asyncio.create_task(self._work(), name="series-keeper"),
-                       asyncio.create_task(self._sweep(), name="series-sweep")]
-
-    async def stop(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        self._begin(self._tournaments.subscribe(self.on_tournament))
 
     def on_tournament(self, change: Any) -> None:
         if change.event.get("kind") in KINDS:
-            self._due_tournaments[change.tournament_id] = None
-            self._due()
+            self.due_tournament(change.tournament_id)
+
+    def due_tournament(self, tid: str) -> None:
+        self._due_tournaments[tid] = None
+        self._due()
 
     def due_series(self, sid: str) -> None:
         self._due_series[sid] = None
         self._due()
 
-    def _due(self) -> None:
-        self._idle.clear()
-        self._wake.set()
-
-    async def idle(self) -> None:
-        """Wait until nothing is due (tests)."""
-        await self._idle.wait()
-
     async def refresh_now(self, sid: str) -> None:
         """Make `sid`'s standings at once (an API write answers with them)."""
         await refresh.refresh(self._engine, self._tournaments, sid)
 
-    async def _work(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._due_tournaments or self._due_series:
-                try:
-                    if self._due_tournaments:
-                        tid = next(iter(self._due_tournaments))
-                        self._due_tournaments.pop(tid, None)
-                        for sid in await store.series_of(self._engine, tid):
-                            self._due_series[sid] = None
-                        continue
-                    sid = next(iter(self._due_series))
-                    self._due_series.pop(sid, None)
-                    await self.refresh_now(sid)
-                except (SQLAlchemyError, OSError) as exc:
-                    log.warning("series: could not refresh (%s); retrying at the next sweep", exc)
-                    await asyncio.sleep(RETRY_S)
-                except Exception:
-                    log.exception("series: a refresh failed")
-            self._idle.set()
+    async def _series_of(self, tid: str) -> None:
+        for sid in await store.series_of(self._engine, tid):
+            self._due_series[sid] = None
+
+    async def _drain(self) -> None:
+        while self._due_tournaments or self._due_series:
+            if self._due_tournaments:  # first which series a changed tournament is in
+                tid = next(iter(self._due_tournaments))
+                self._due_tournaments.pop(tid, None)
+                await self._attempt(f"finding the series of {tid}", partial(self._series_of, tid),
+                                    partial(self.due_tournament, tid))
+                continue
+            sid = next(iter(self._due_series))
+            self._due_series.pop(sid, None)
+            await self._attempt(f"the refresh of series {sid}", partial(self.refresh_now, sid),
+                                partial(self.due_series, sid))
 
     async def sweep(self) -> int:
         """Note every series whose standings are behind the store; how many."""
@@ -108,11 +78,3 @@ class SeriesKeeper:
                 self.due_series(sid)
                 found += 1
         return found
-
-    async def _sweep(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except (SQLAlchemyError, OSError) as exc:
-                log.warning("series: the sweep could not reach the store (%s)", exc)
-            await asyncio.sleep(self._sweep_s)

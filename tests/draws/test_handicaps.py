@@ -139,3 +139,34 @@ def test_the_projection_shows_each_matchs_races_and_the_stored_ratings() -> None
     plain.add(2)
     plain.do({"kind": "make_draw", "type": "single_elimination", "seed": 1, "match": WPA})
     assert "races" not in plain.view["draw"]["matches"][0] and "ratings" not in plain.view["draw"]
+
+
+def test_each_pairs_races_are_worked_out_once_and_shown_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The projection shows every match's races on every change: they are remembered by the pair's
+    ratings and the race (hub/draws/handicaps.py races_of), with the same result as computed afresh."""
+    import hub.draws.handicaps as handicaps
+
+    calls: list[tuple[int, int, int]] = []
+
+    def counted(a: float, b: float, race_to: int) -> tuple[int, int]:
+        calls.append((int(a), int(b), race_to))
+        return handicap_races(a, b, race_to)
+
+    monkeypatch.setattr(handicaps, "handicap_races", counted)
+    handicaps.races_of.cache_clear()
+    s = Stream()
+    ids = [p["id"] for p in s.do({"kind": "add_players", "players": [
+        {"name": f"P{i}"} for i in range(8)]}).data["players"]]
+    value = {pid: 420 + 37 * i for i, pid in enumerate(ids)}
+    s.do({"kind": "make_draw", "type": "single_elimination", "seeding": "rating", "seed": 1,
+          "match": {**WPA, "handicap": {"by": "rating", "race_to": 9}},
+          "ratings": {pid: rating(v) for pid, v in value.items()}})
+    views = [s.view for _ in range(5)]
+    shown = [m for m in views[0]["draw"]["matches"] if "races" in m]
+    assert len(shown) == 4  # round one: four matches of two known players
+    for m in shown:
+        p, q = m["players"]
+        assert m["races"] == dict(zip([p, q], handicap_races(value[p], value[q], 9), strict=True))
+    assert all(v == views[0] for v in views[1:])
+    assert len(calls) == len(set(calls)) == 4  # each pair worked out once over the five projections
+    handicaps.races_of.cache_clear()

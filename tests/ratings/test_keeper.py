@@ -83,6 +83,28 @@ def test_rebuild_makes_the_same_rows(c: TestClient) -> None:
     assert [tuple(r) for r in rows(c)] == before
 
 
+def test_a_big_stores_refit_decodes_and_fits_in_the_worker_process(c: TestClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past IN_PROCESS_ROWS matches the decoding and the tally go with the fit to the worker process
+    (in a thread they would hold the interpreter's lock against the tables): the same rows."""
+    from hub.ratings import keeper as keeper_module
+
+    ev = Event(c, ["Alpha", "Beta", "Gamma", "Delta"], tables=2)
+    ev.draw()
+    for key in ("W1-1", "W1-2"):
+        e = wait_until(lambda key=key: ev.entry(key)["status"] == "called" and ev.entry(key), what=key)
+        ev.play(key, e["players"][0])
+    keeper = c.app.state.services.ratings  # type: ignore[attr-defined]
+    wait_until(lambda: len(rows(c)) == 4, what="four rated")
+    c.portal.call(keeper.idle)
+    before = [tuple(r) for r in rows(c)]
+    assert keeper._pool is None  # two matches: decoded and fitted in a thread
+    monkeypatch.setattr(keeper_module, "IN_PROCESS_ROWS", 1)
+    assert c.portal.call(lambda: keeper.refresh("wpa_nine", force=True)) is True
+    assert keeper._pool is not None
+    assert [tuple(r) for r in rows(c)] == before
+
+
 def test_ranked_puts_provisional_after_and_shares_ranks() -> None:
     fitted = {"a": Rating(600, 200, False, 600.2), "b": Rating(700, 50, True, 700.0),
               "c": Rating(600, 300, False, 599.9), "d": Rating(550, 120, False, 550.0)}

@@ -8,6 +8,7 @@ import { hub, session } from "./desk-api.js";
 import { FIRST_STEP } from "./desk-steps.js";
 import { errorText, field, say, noticeLine, busy, ask, knowNames } from "./desk-ui.js";
 import { webhooksPanel } from "./desk-webhooks.js";
+import { seriesView } from "./desk-series.js";
 
 const enc = encodeURIComponent;
 
@@ -23,6 +24,7 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
   const form = el("form", { class: "card inline-form", id: "new-tournament", onsubmit: create });
   const account = el("section", { class: "card desk-account", id: "desk-account" });
   const webhooks = webhooksPanel(); // the hub's webhooks and their deliveries (section 16)
+  const series = seriesView(); // the series over several tournaments (js/desk-series.js)
 
   async function load() {
     try {
@@ -129,14 +131,16 @@ export function tournamentsView({ navigate, onSignedOutEverywhere = () => {} }) 
 
   return {
     mount(node) {
-      node.append(el("div", { class: "desk-home" }, form, box, webhooks.node, account));
+      const seriesSlot = el("div", { class: "desk-series-slot" });
+      node.append(el("div", { class: "desk-home" }, form, box, seriesSlot, webhooks.node, account));
+      series.mount(seriesSlot);
       paint();
       load();
       webhooks.start();
       nameInput.focus();
     },
     unmount() { webhooks.stop(); },
-    paint() { paint(); webhooks.paint(); },
+    paint() { paint(); series.paint(); webhooks.paint(); },
     refresh: load,
     say: (text, kind) => say(message, text, kind),
   };
