@@ -10,8 +10,8 @@ import fake_rules
 from fastapi.testclient import TestClient
 from spine_helpers import ADMIN, admin, make_table
 
-from hub.api.throttle import Backoff, Policies
 from hub.app import create_app
+from hub.guards.throttle import Backoff, Policies
 from hub.store import sessions
 from tests.api.peers import Peers
 
