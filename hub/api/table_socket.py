@@ -194,8 +194,8 @@ class TableSession:
     def subscribe(self) -> None:
         """This process's writer: its match changes, and the table notices (a match left the table)."""
         self._unsubscribes += [
-            self.writer.subscribe(self.on_change),
-            self.writer.subscribe(self.on_table_change),
+            self.writer.subscribe(self.on_change, "table_socket"),
+            self.writer.subscribe(self.on_table_change, "table_socket"),
             self.writer.subscribe_tables(self.on_table_notice),
         ]
 

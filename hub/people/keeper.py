@@ -92,7 +92,7 @@ class PeopleKeeper:
 
     def start(self, matches: Any, tournaments: Any) -> None:
         """Listen to the writers and start the worker and the sweeper."""
-        self._unsubscribe = [matches.subscribe(self.on_match), tournaments.subscribe(self.on_tournament)]
+        self._unsubscribe = [matches.subscribe(self.on_match, "people"), tournaments.subscribe(self.on_tournament)]
         self._tasks = [asyncio.create_task(self._work(), name="people-keeper"),
                        asyncio.create_task(self._sweep(), name="people-sweep")]
 

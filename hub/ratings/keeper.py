@@ -54,7 +54,7 @@ class RatingsKeeper:
         self._last_s = 0.0  # how long the last refresh took
 
     def start(self, matches: Any) -> None:
-        self._unsubscribe = matches.subscribe(self.on_match)
+        self._unsubscribe = matches.subscribe(self.on_match, "ratings")
         self._tasks = [asyncio.create_task(self._work(), name="ratings-keeper"),
                        asyncio.create_task(self._sweep(), name="ratings-sweep")]
 
