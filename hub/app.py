@@ -46,6 +46,7 @@ from hub.api import (
     tablet_links,
     teams,
     tournament_exports,
+    tournament_settings,
     tournaments,
     watch_config,
     webhooks,
@@ -98,7 +99,7 @@ def include_routers(app: FastAPI) -> None:
                    registration,  # sign-up and check-in: PROTOCOL.md section 14
                    ratings,  # PROTOCOL.md section 13
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
-                   no_shows, webhooks, tablet_links,  # PROTOCOL.md section 16
+                   tournament_settings, no_shows, webhooks, tablet_links,  # PROTOCOL.md section 16
                    docs, pages, watch_config, watch):
         app.include_router(module.router)
 

@@ -97,7 +97,7 @@ def _registration(request: Request, state: RegistrationState) -> dict[str, Any]:
 
 async def configure(request: Request, tid: str, registration: Any) -> dict[str, Any]:
     """`registration` of `PATCH /api/tournaments/{tid}` (the route is the tournament settings',
-    hub/api/no_shows.py): stored when good, else an ApiError; the registration as it is now."""
+    hub/api/tournament_settings.py): stored when good, else an ApiError; the registration as it is now."""
     state, _ = await _run(request, tid, {"kind": "configure", "registration": registration})
     return _registration(request, state)
 
