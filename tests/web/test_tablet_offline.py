@@ -60,8 +60,8 @@ def test_four_strokes_across_two_turn_changes_entered_offline(hub_process: Hub, 
     page.click("#flag-rail")
     page.click("#enter-stroke")
     # 3. b pots the 2 (the tablet preselects the lowest ball it has not seen go down).
-    page.wait_for_timeout(300)
-    assert page.locator("#fc-grid .ballbtn.on").get_attribute("data-ball") == "2"
+    page.wait_for_selector("#fc-grid .ballbtn.on[data-ball='2']")
+    assert page.locator("#fc-grid .ballbtn.on").count() == 1
     page.click("#pk-grid [data-ball='2']")
     page.click("#enter-stroke")
     # 4. b hits the 4 and no ball reaches a rail: a foul, the turn goes back to a.
