@@ -130,7 +130,9 @@ def test_a_reload_with_no_network_shows_the_tablet(hub_process: Hub, context: An
     page = open_tablet(context, guard, hub_process, t)
     start(page)
     version(page, 1)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
+    # Polled from here: wait_for_function's polling evaluates its predicate with eval, which the
+    # page's CSP (script-src 'self') refuses whenever the first look finds no controller yet.
+    wait_until(lambda: page.evaluate("navigator.serviceWorker.controller !== null"), 10, "the service worker")
     # Every script and stylesheet the tablet loaded is in its service worker's cache (sw.js ASSETS).
     missing = page.evaluate("""async () => {
         const loaded = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
