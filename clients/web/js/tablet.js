@@ -20,20 +20,19 @@
 // follows; nothing is offered for a match that is not on this table.
 import { t, tc, onLangChange, applyI18n, inParens } from "./i18n.js";
 import { TableSession, getJSON, HttpError } from "./live.js";
-import {
-  el, fill, pathId, header, setConn, playerName, scoreline, ball, bihText,
-  confirmDialog, lastText, statusText, resultText, isolated, playerNames,
-} from "./ui.js";
+import { el, fill, pathId, header, setConn, playerName, confirmDialog, isolated, playerNames } from "./ui.js";
 import { newForm, formFromShot } from "./stroke_form.js";
 import { entryText, verdictOf, verdictLine, rejectText } from "./entries.js";
-import { matchTraits, racksScored } from "./disciplines.js";
+import { matchTraits } from "./disciplines.js";
 import { startPanel, pendingPanel, heldPanel, renderStart, renderPending, renderHeld } from "./tablet-start.js";
 import { racksPanel, renderRacks } from "./tablet-racks.js";
 import { strokePanel, renderStroke, undoClicked } from "./tablet-stroke.js";
 import { actionsPanel, renderActions } from "./tablet-actions.js";
 import { logPanel, tabletLog } from "./tablet-log.js";
 import { clockBox, tick } from "./tablet-clock.js";
-import { overPanel, renderOver, roundText, deskDecided, checkEventOver, eventIsOver, matchLabel } from "./tablet-over.js";
+import { tokenPanel, takeTokenFromUrl, askToken } from "./tablet-token.js";
+import { overPanel, renderOver, deskDecided, matchLabel } from "./tablet-over.js";
+import { statePanel, linkBanner, verdictBanner, renderLink, renderVerdict, renderState } from "./tablet-status.js";
 
 const tableId = pathId();
 const TOKEN_KEY = `cuehub.token.${tableId}`;
@@ -67,7 +66,7 @@ try { over = JSON.parse(localStorage.getItem(OVER_KEY) || "null"); } catch (_) {
 try { dismissed = localStorage.getItem(DISMISSED_KEY); } catch (_) { dismissed = null; }
 
 // What the parts in modules of their own read and do (tablet-racks.js, tablet-actions.js,
-// tablet-stroke.js, tablet-start.js, tablet-over.js, tablet-log.js, tablet-clock.js): this page's state through
+// tablet-stroke.js, tablet-start.js, tablet-over.js, tablet-status.js, tablet-log.js, tablet-clock.js): this page's state through
 // getters (and setters where a part changes it), its actions as functions.
 const tab = {
   get match() { return match; },
@@ -77,6 +76,8 @@ const tab = {
   set lock(v) { lock = v; },
   get offlineSince() { return offlineSince; },
   get flow() { return flow; },
+  get conn() { return conn; },
+  get dismissed() { return dismissed; },
   get form() { return form; },
   set form(v) { form = v; },
   get formKey() { return formKey; },
@@ -113,40 +114,13 @@ function leftNames(l) {
 
 const { logEntry, logUpdate, logVerdict, paintLog } = tabletLog(LOG_KEY, tab);
 
-// ------------------------------------------------------------------ token
-function takeTokenFromUrl() {
-  const url = new URL(location.href);
-  let token = url.searchParams.get("token");
-  const hash = new URLSearchParams(url.hash.replace(/^#/, ""));
-  if (!token && hash.get("token")) token = hash.get("token");
-  if (token) {
-    localStorage.setItem(TOKEN_KEY, token);
-    url.searchParams.delete("token");
-    hash.delete("token");
-    const h = hash.toString();
-    history.replaceState(null, "", url.pathname + url.search + (h ? `#${h}` : ""));
-  }
-  return localStorage.getItem(TOKEN_KEY);
-}
-
 // ------------------------------------------------------------------ layout
 header("tablet_title", [el("span", { class: "badge queue hidden", id: "queue-count" }),
   el("span", { class: "tablename", id: "table-name" })]);
 const app = document.getElementById("app");
 
 const notFoundPanel = el("section", { class: "card notfound hidden", id: "not-found" });
-const tokenPanel = el("section", { class: "card token hidden", id: "token-panel" },
-  el("h2", { "data-i18n": "token_prompt" }),
-  el("p", { class: "muted", "data-i18n": "token_help" }),
-  el("p", { class: "err hidden", id: "token-error", "data-i18n": "token_bad" }),
-  el("form", { id: "token-form", onsubmit: (e) => { e.preventDefault(); saveToken(); } },
-    el("input", { id: "token-input", type: "password", autocomplete: "off", required: true, "data-i18n-placeholder": "token_prompt" }),
-    el("button", { class: "btn primary", type: "submit", id: "token-save", "data-i18n": "token_save" })));
-
-const statePanel = el("section", { class: "card state", id: "state" });
 const rejectBanner = el("div", { class: "reject hidden", id: "reject", role: "alert" });
-const linkBanner = el("div", { class: "linkbanner hidden", id: "link-banner", role: "status" });
-const verdictBanner = el("div", { class: "verdict hidden", id: "verdict", role: "status" });
 const leftBanner = el("div", { class: "leftbanner hidden", id: "left-banner", role: "alert" });
 
 // Two columns on a landscape tablet (tablet.css): the entry (reject, start, decision, stroke)
@@ -158,21 +132,6 @@ const cols = el("div", { class: "cols" },
 app.append(notFoundPanel, tokenPanel, cols);
 applyI18n(document);
 paintLog();
-
-function saveToken() {
-  const v = /** @type {HTMLInputElement} */ (document.getElementById("token-input")).value.trim();
-  if (!v) return;
-  localStorage.setItem(TOKEN_KEY, v);
-  tokenPanel.classList.add("hidden");
-  connect(v);
-}
-
-function askToken(bad) {
-  tokenPanel.classList.remove("hidden");
-  document.getElementById("token-error").classList.toggle("hidden", !bad);
-  setConn("auth");
-  document.getElementById("token-input").focus();
-}
 
 // ------------------------------------------------------------------ the table (name, not found)
 
@@ -214,7 +173,7 @@ function connect(token) {
     onSent: (env) => { if (logUpdate(env.id, { status: "sending" })) paintQueue(); },
     onAck: onAck,
     onReject: onReject,
-    onAuthFailed: () => { localStorage.removeItem(TOKEN_KEY); askToken(true); },
+    onAuthFailed: () => { localStorage.removeItem(TOKEN_KEY); askToken(true, TOKEN_KEY, connect); },
     onQueue: paintQueue,
     onFlow: (f) => { flow = f; render(); },
   });
@@ -496,11 +455,11 @@ function render() {
   if (!over && match && match.status !== "finished") shownIds.add(match.id);
   const key = situationKey(match);
   if (key !== formKey && !lock) { const ctx = formContext(); form = ctx ? newForm(ctx) : null; formKey = key; }
-  renderLink();
+  renderLink(tab);
   renderLeft();
   renderOver(tab);
-  renderVerdict();
-  renderState();
+  renderVerdict(tab);
+  renderState(tab);
   if (over) {
     // Nothing of the next match before "Next match": its start, choices and strokes wait.
     for (const p of [startPanel, pendingPanel, racksPanel, strokePanel, actionsPanel]) p.classList.add("hidden");
@@ -515,78 +474,6 @@ function render() {
   tick(tab);
 }
 
-function renderLink() {
-  const offline = conn !== "live" && session && !session.closed;
-  linkBanner.classList.toggle("hidden", !offline);
-  if (!offline) return;
-  const n = session.queue().length;
-  const clock = match && match.clock && match.clock.shot;
-  fill(linkBanner,
-    el("strong", { text: t("offline_title") }), " ", t("offline_body"),
-    n ? el("div", { text: t("offline_unsent", { n }) }) : null,
-    clock && match.status === "live" ? el("div", { text: t("offline_clock") }) : null);
-}
-
-function renderVerdict() {
-  const m = over || match;
-  const v = verdictOf(m);
-  const show = !!(v && m.last && !["start", "lag", "pause", "resume", "timeout"].includes(m.last.kind));
-  verdictBanner.classList.toggle("hidden", !show);
-  if (!show) return;
-  verdictBanner.className = `verdict ${v.foul ? "foul" : "ok"}`;
-  const canUndo = m.version > 0 && session && session.ready && !over;
-  fill(verdictBanner,
-    el("div", { class: "v-head" },
-      el("span", { class: "v-title", id: "verdict-title" }, named(v.headline, m)),
-      v.by ? el("span", { class: "v-by" }, `${tc("k", m.last.kind)} · `, el("bdi", { text: v.by })) : null),
-    v.next ? el("div", { class: "v-next", id: "verdict-next" }, named(v.next, m)) : null,
-    v.notes.length ? el("div", { class: "v-notes" }, named(v.notes.join(" · "), m)) : null,
-    v.foul && canUndo ? el("button", { type: "button", class: "btn danger", id: "verdict-undo", text: t("undo_this"), onclick: () => undoClicked(tab) }) : null);
-}
-
-function renderState() {
-  const m = over || (matchShown() ? match : null);
-  if (!m) {
-    fill(statePanel,
-      tableInfo && tableInfo.name ? el("bdi", { class: "tablecard", text: tableInfo.name }) : null,
-      el("p", { class: "muted", id: "no-match", text: conn !== "live" ? t("loading") : lastWasFinal() ? t("tl_event_over")
-        : t(dismissed ? "tl_waiting_next" : "no_match") }));
-    return;
-  }
-  const r = m.rack || {};
-  const info = [];
-  info.push(el("span", { class: "badge", id: "phase", text: statusText(m) }));
-  if (r.number) info.push(el("span", { class: "badge", text: t("rack_n", { n: r.number }) }));
-  if (r.ball_in_hand) info.push(el("span", { class: "badge bih", id: "bih", text: bihText(r) }));
-  if (matchTraits(m).groups && r.table_open && m.status === "live") info.push(el("span", { class: "badge", text: t("table_open") }));
-  if (isPaused()) info.push(el("span", { class: "badge foul", id: "paused", text: t("paused") }));
-  const res = resultText(m);
-  fill(statePanel,
-    el("div", { class: "disc muted" },
-      tableInfo && tableInfo.name ? [el("bdi", { class: "tablecard" }, el("strong", { text: tableInfo.name })), " · "] : null,
-      `${tc("d", m.discipline)}`),
-    roundText(tab, m) ? el("div", { class: "round muted", id: "round-name" }, named(roundText(tab, m), m)) : null,
-    scoreline(m),
-    el("div", { class: "info" }, info),
-    r.on_table && m.status !== "finished" && !racksScored(m) ? el("div", { class: "ontable" }, el("span", { class: "muted", text: t("balls_on_table") + " " }),
-      el("span", { class: "balls" }, r.on_table.map((n) => ball(n)))) : null,
-    res ? el("div", { class: "result" }, named(res, m)) : null,
-    el("div", { class: "last muted", id: "last" }, named(lastText(m), m)));
-}
-
-/** The match the referee moved on from was the event's last (its draw is finished). */
-function lastWasFinal() {
-  const m = match && match.id === dismissed ? match : null;
-  if (!m || !m.draw || !m.tournament_id) return false;
-  checkEventOver(tab, m);
-  return eventIsOver(m.tournament_id);
-}
-
-/** The current match is shown unless it is the finished one the referee moved on from. */
-function matchShown() {
-  return !!match && !(match.status === "finished" && match.id === dismissed);
-}
-
 function isPaused() {
   if (!match) return false;
   if (typeof match.paused === "boolean") return match.paused;
@@ -596,7 +483,7 @@ function isPaused() {
 }
 
 setInterval(() => tick(tab), 200);
-setInterval(() => { if (conn !== "live") renderLink(); }, 1000);
+setInterval(() => { if (conn !== "live") renderLink(tab); }, 1000);
 
 onLangChange(() => { render(); paintQueue(); paintLog(); paintTableName(); });
 
@@ -609,6 +496,6 @@ if ("serviceWorker" in navigator) {
 paintTableName();
 loadTable().then((found) => {
   if (!found) { showNotFound(); return; }
-  const token = takeTokenFromUrl();
-  if (token) connect(token); else askToken(false);
+  const token = takeTokenFromUrl(TOKEN_KEY);
+  if (token) connect(token); else askToken(false, TOKEN_KEY, connect);
 });
