@@ -18,7 +18,7 @@
 // A match that leaves the table (moved, back to the queue, cancelled, a withdrawal: the socket's
 // `match_left`) is said in plain words ("W1-7 moved to Table 3") and the table's current state
 // follows; nothing is offered for a match that is not on this table.
-import { t, tc, onLangChange, applyI18n, inParens } from "./i18n.js";
+import { t, tc, onLangChange, applyI18n } from "./i18n.js";
 import { TableSession, getJSON, HttpError } from "./live.js";
 import { el, fill, pathId, header, setConn, playerName, confirmDialog, isolated, playerNames } from "./ui.js";
 import { newForm, formFromShot } from "./stroke_form.js";
@@ -31,7 +31,8 @@ import { actionsPanel, renderActions } from "./tablet-actions.js";
 import { logPanel, tabletLog } from "./tablet-log.js";
 import { clockBox, tick } from "./tablet-clock.js";
 import { tokenPanel, takeTokenFromUrl, askToken } from "./tablet-token.js";
-import { overPanel, renderOver, deskDecided, matchLabel } from "./tablet-over.js";
+import { leftBanner, leftNow, leftNames, leftSaidUntil, wasShown, markShown, wentAway, onLeft, reopenedAt, renderLeft } from "./tablet-left.js";
+import { overPanel, renderOver, deskDecided } from "./tablet-over.js";
 import { statePanel, linkBanner, verdictBanner, renderLink, renderVerdict, renderState } from "./tablet-status.js";
 
 const tableId = pathId();
@@ -57,19 +58,18 @@ let lastSeenVersion = null;
 let over = null; // the finished match kept on screen until "Next match" is tapped
 let dismissed = null; // the id of the finished match the referee has moved on from
 let undoneHere = null; // the match this tablet's own Undo reopens (not said as reopened at the desk)
-const leftIds = new Set(); // matches a `match_left` was said for
-const shownIds = new Set(); // matches this tablet has shown as the one to play (a match_left of another is only logged)
-let left = null; // {what, to} of the match that last left this table, said until the next one starts
 let tableInfo = null; // {name, tournament_name} of this table, kept from the last visit
 try { tableInfo = JSON.parse(localStorage.getItem(TABLE_KEY) || "null"); } catch (_) { tableInfo = null; }
 try { over = JSON.parse(localStorage.getItem(OVER_KEY) || "null"); } catch (_) { over = null; }
 try { dismissed = localStorage.getItem(DISMISSED_KEY); } catch (_) { dismissed = null; }
 
 // What the parts in modules of their own read and do (tablet-racks.js, tablet-actions.js,
-// tablet-stroke.js, tablet-start.js, tablet-over.js, tablet-status.js, tablet-log.js, tablet-clock.js): this page's state through
-// getters (and setters where a part changes it), its actions as functions.
+// tablet-stroke.js, tablet-start.js, tablet-over.js, tablet-status.js, tablet-left.js,
+// tablet-log.js, tablet-clock.js): this page's state through getters (and setters where a part
+// changes it), its actions as functions.
 const tab = {
   get match() { return match; },
+  set match(v) { match = v; },
   get over() { return over; },
   get session() { return session; },
   get lock() { return lock; },
@@ -86,7 +86,8 @@ const tab = {
   sentForms, undoTargets,
   get tableName() { return tableInfo && tableInfo.name; },
   named, render, queueCommand, send, isPaused, knowsTheTurn, queuedStrokes, paintQueue, formContext, situationKey,
-  deskDecided, showReject, nextMatch, undoClicked: () => undoClicked(tab),
+  deskDecided, showReject, nextMatch, keepOver, tableId,
+  logEntry: (entry) => logEntry(entry), undoClicked: () => undoClicked(tab),
   logUpdate: (id, changes) => logUpdate(id, changes), // made below, from this object
 };
 
@@ -103,13 +104,7 @@ function keepOver(m) {
 function named(text, ...matches) {
   const ms = matches.length ? matches : [match, over];
   return isolated(text, ms.map(playerNames), tableInfo && tableInfo.name, tableInfo && tableInfo.tournament_name,
-    leftNames(left));
-}
-
-/** The names a "left the table" text may carry: the match's players, the table it went to. */
-function leftNames(l) {
-  if (!l) return [];
-  return [...(l.what || "").split(" – "), ...(l.names || "").split(" – "), l.to && l.to.name].filter(Boolean);
+    leftNames(leftNow()));
 }
 
 const { logEntry, logUpdate, logVerdict, paintLog } = tabletLog(LOG_KEY, tab);
@@ -121,7 +116,6 @@ const app = document.getElementById("app");
 
 const notFoundPanel = el("section", { class: "card notfound hidden", id: "not-found" });
 const rejectBanner = el("div", { class: "reject hidden", id: "reject", role: "alert" });
-const leftBanner = el("div", { class: "leftbanner hidden", id: "left-banner", role: "alert" });
 
 // Two columns on a landscape tablet (tablet.css): the entry (reject, start, decision, stroke)
 // on one side, verdict/projection/clock/actions/log on the other, so the stroke fits one screen.
@@ -169,7 +163,7 @@ function connect(token) {
     onStatus: onStatus,
     onReady: (m) => { setMatch(m, { ready: true }); },
     onState: (m) => { setMatch(m); },
-    onLeft: onLeft,
+    onLeft: (msg, dropped) => onLeft(tab, msg, dropped),
     onSent: (env) => { if (logUpdate(env.id, { status: "sending" })) paintQueue(); },
     onAck: onAck,
     onReject: onReject,
@@ -287,16 +281,16 @@ function setMatch(m, { ready = false } = {}) {
     } else { render(); return; } // an older match of this table: what is on screen stays
   } else if (m) {
     if (over && over.id === m.id) { // reopened (an undo here or at the desk): play on
-      if (undoneHere !== m.id) reopenedAt(m);
+      if (undoneHere !== m.id) reopenedAt(tab, m);
       undoneHere = null;
       keepOver(null);
     } else if (over && m.status === "live") keepOver(null); // the next match began (another tablet): move on
-    if (m.status === "live" && !(left && left.reopened && left.id === m.id && m.version <= left.version)) left = null;
+    if (m.status === "live") leftSaidUntil(m);
   } // m null: nothing on the table now; a finished match on screen stays there until "Next match"
   if (ready && prev && m && prev.id !== m.id && prev.status === "live" && !over) checkEnded(prev.id);
   // A match not started that gives way to another (or to none) left the table; `match_left` says
   // where it went, and a hub that sends none is asked (the tablet says it either way).
-  if (prev && prev.status === "scheduled" && (!m || m.id !== prev.id) && shownIds.has(prev.id) && !over) wentAway(prev);
+  if (prev && prev.status === "scheduled" && (!m || m.id !== prev.id) && wasShown(prev.id) && !over) wentAway(tab, prev);
   match = m;
   noteServerEvents(prev, m);
   if (m && restoreForm && m.version >= restoreForm.version) {
@@ -321,72 +315,6 @@ async function checkEnded(mid) {
 }
 
 /** What a match is, in words: its draw key, else its players. */
-async function wentAway(prev) {
-  const said = { id: prev.id, what: matchLabel(prev), names: prev.draw ? (prev.players || []).map((p) => p.name).join(" – ") : "", to: null };
-  left = said;
-  try {
-    const m = await getJSON(`/api/matches/${encodeURIComponent(prev.id)}`);
-    if (m && m.table_id && m.table_id !== tableId && left === said) {
-      const tb = await getJSON(`/api/tables/${encodeURIComponent(m.table_id)}`).catch(() => null);
-      if (left === said) left = { ...said, to: { table_id: m.table_id, name: tb ? tb.name : m.table_id } };
-    }
-  } catch (_) { /* cancelled (gone) or no link: "no longer on this table" says it */ }
-  if (left && left.id === said.id && !left.logged) {
-    left.logged = true;
-    logEntry({ text: leftText(left), names: leftNames(left), kind: "info" });
-  }
-  render();
-}
-
-function onLeft(msg, dropped) {
-  const gone = [match, over, session && session.match].find((x) => x && x.id === msg.match_id) || null;
-  if (!gone && !(dropped && dropped.length) && leftIds.has(msg.match_id)) return; // said already
-  leftIds.add(msg.match_id);
-  const before = left && left.id === msg.match_id ? left : null; // said already, from the state that came first
-  const said = {
-    id: msg.match_id,
-    what: gone ? matchLabel(gone) : before ? before.what : "",
-    names: gone && gone.draw ? (gone.players || []).map((p) => p.name).join(" – ") : before ? before.names : "",
-    to: msg.to || null,
-  };
-  // A match the referee never had in front of it (called while "Match over" was up) goes quietly.
-  if (shownIds.has(msg.match_id) || (left && left.id === msg.match_id)) left = said;
-  if (over && over.id === msg.match_id) keepOver(null);
-  if (match && match.id === msg.match_id) match = null;
-  if (lock) lock = null;
-  for (const env of dropped || []) logUpdate(env.id, { status: "removed", kind: "info" });
-  if (!(before && before.logged && leftText(before) === leftText(said))) logEntry({ text: leftText(said), names: leftNames(said), kind: "info" });
-  said.logged = true;
-  paintQueue();
-  render();
-}
-
-/** The finished match on screen came back (the desk reopened it, or corrected it on another
- * tablet): said like a match that left, until the next entry. */
-function reopenedAt(m) {
-  left = { id: m.id, what: matchLabel(m), names: "", to: null, reopened: true, version: m.version, logged: false };
-  logEntry({ text: leftText(left), names: leftNames(left), kind: "info" });
-  left.logged = true;
-}
-
-function leftText(l = left) {
-  if (!l) return "";
-  const what = l.what || t("tl_that_match");
-  if (l.reopened) return t("tl_reopened", { what });
-  if (l.to) return t("tl_moved_to", { what, table: l.to.name || l.to.table_id });
-  return t("tl_left", { what });
-}
-
-function renderLeft() {
-  leftBanner.classList.toggle("hidden", !left);
-  if (!left) return;
-  fill(leftBanner,
-    el("strong", { id: "left-text" }, named(leftText())),
-    left.names ? el("span", { class: "left-names" }, named(inParens(left.names))) : null,
-    left.reopened ? null : el("div", { class: "muted small", id: "left-now" }, named(match ? t("tl_now_here", { what: matchLabel(match) }) : t("tl_nothing_here"))),
-    el("button", { type: "button", class: "btn small", id: "left-ok", text: t("tl_ok"), onclick: () => { left = null; render(); } }));
-}
-
 function nextMatch() {
   if (!over) return;
   dismissed = over.id;
@@ -452,11 +380,11 @@ function render() {
   const shown = over || match;
   document.body.dataset.version = shown && !lock ? String(shown.version) : "";
   document.body.dataset.over = over ? over.id : "";
-  if (!over && match && match.status !== "finished") shownIds.add(match.id);
+  if (!over && match && match.status !== "finished") markShown(match.id);
   const key = situationKey(match);
   if (key !== formKey && !lock) { const ctx = formContext(); form = ctx ? newForm(ctx) : null; formKey = key; }
   renderLink(tab);
-  renderLeft();
+  renderLeft(tab);
   renderOver(tab);
   renderVerdict(tab);
   renderState(tab);
