@@ -25,7 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import hub
 from hub import around, draws
 from hub.api import (
-    access,
     commands,
     corrections,
     disciplines,
@@ -36,23 +35,25 @@ from hub.api import (
     models,
     no_shows,
     pairing,
-    peer,
     people,
-    rate,
     ratings,
     registration,
     series,
     session,
     setup,
+    table_tokens,
     tables,
     tablet_links,
     teams,
     tournament_exports,
+    tournament_settings,
     tournaments,
+    watch_config,
     webhooks,
 )
 from hub.api import table_socket as table
-from hub.api.throttle import Policies
+from hub.guards import access, peer, rate
+from hub.guards.throttle import Policies
 from hub.matches.clocks import ClockService
 from hub.matches.instrumented import InstrumentedWriter
 from hub.matches.listings import Listings
@@ -93,13 +94,13 @@ def check_install() -> None:
 def include_routers(app: FastAPI) -> None:
     """Every router of the hub, in the order their paths are matched."""
     for module in (health, hub_metrics, setup, disciplines, commands, tournaments, tournament_exports, draw_formats,
-                   corrections, people, series, table, access,
+                   corrections, people, series, table, table_tokens,
                    teams,  # team matches' lineups: PROTOCOL.md section 15
                    registration,  # sign-up and check-in: PROTOCOL.md section 14
                    ratings,  # PROTOCOL.md section 13
                    session, pairing, tables,  # the desk: PROTOCOL.md section 8
-                   no_shows, webhooks, tablet_links,  # PROTOCOL.md section 16
-                   docs, pages, watch):
+                   tournament_settings, no_shows, webhooks, tablet_links,  # PROTOCOL.md section 16
+                   docs, pages, watch_config, watch):
         app.include_router(module.router)
 
 

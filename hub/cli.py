@@ -31,7 +31,7 @@ def uvicorn_options(settings: Settings, app: Any) -> dict[str, Any]:
     - heartbeats (a ping every HUB_WS_PING_S, closed when unanswered as long) on both;
     - the frame cap of the table sockets (watch sockets have the gateway's, 1 MiB);
     - no proxy headers from uvicorn: the app believes X-Forwarded-For/-Proto only from
-      HUB_TRUSTED_PROXIES, and logs one it ignores (hub/api/peer.py);
+      HUB_TRUSTED_PROXIES, and logs one it ignores (hub/guards/peer.py);
     - idle and slow clients closed, the fd ceiling kept (hub/ops/ports.py: keep-alive, head and body
       deadlines, the connection guard in uvicorn's httptools protocol).
     """

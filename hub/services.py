@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hub.settings import Settings
 
 if TYPE_CHECKING:
-    from hub.api.rate import LocalTableRate, RedisTableRate, TokenCache
-    from hub.api.throttle import Guard, Policies
+    from hub.guards.rate import LocalTableRate, RedisTableRate, TokenCache
+    from hub.guards.throttle import Guard, Policies
     from hub.matches.clocks import ClockService
     from hub.matches.listings import Listings
     from hub.matches.presence import Presence
@@ -83,7 +83,7 @@ class Services:
     desk_guard: Guard | None = None
     tournament_list: TournamentList | None = None
     exports: ExportCache | None = None  # the tournaments' exports, per version (hub/tournaments/exports.py)
-    # Open table sockets by table id: closers keyed by id(closer) (hub/api/access.py).
+    # Open table sockets by table id: closers keyed by id(closer) (hub/guards/access.py).
     table_sessions: dict[str, dict[int, Callable[[int], None]]] = field(default_factory=dict)
 
 

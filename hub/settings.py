@@ -115,7 +115,7 @@ class Settings(BaseSettings):
     session_idle_s: float = Field(12 * 3600.0, gt=0)
     # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (IPs or CIDRs, "*" for any;
     # "none" or empty: none, the default, so no local process can pick its own address).
-    # hub/api/peer.py applies it: it decides the client address the sign-in and pairing backoff
+    # hub/guards/peer.py applies it: it decides the client address the sign-in and pairing backoff
     # count per, and whether the session cookie is marked Secure (the request came over HTTPS).
     trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ()
     # The address tablets reach the hub at, for the QR code on table cards (e.g.

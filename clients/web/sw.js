@@ -7,7 +7,7 @@
 // and the draw formats' views (GET /api/draw-formats: draw-formats.js, the same way).
 // The table socket and the hub's other reads are never cached here: entries wait in the tablet's
 // own queue (live.js).
-const CACHE = "cuehub-tablet-v10"; // v10: rubber-view.js (ui.js names a team match's rubber); v9: device.js and tablet-doubles.js, the teams strings; (split from live.js and tablet.js); v8: draw-formats.js and /api/draw-formats (the rounds named by the format's view, not its name); v7: the people, ratings and series areas of the language tables; v6: the sign-up strings (js/strings/*/entry.js, imported by i18n.js); v5: disciplines.js and /api/disciplines (the pages read traits, not names); v4: the language tables in js/strings/
+const CACHE = "cuehub-tablet-v11"; // v11: rubber-view.js (ui.js names a team match's rubber); v10: tablet-racks.js, tablet-actions.js, tablet-stroke.js, tablet-start.js, tablet-over.js, tablet-status.js, tablet-left.js, tablet-token.js, tablet-log.js, tablet-clock.js (split from tablet.js); v9: device.js and tablet-doubles.js, the teams strings; (split from live.js and tablet.js); v8: draw-formats.js and /api/draw-formats (the rounds named by the format's view, not its name); v7: the people, ratings and series areas of the language tables; v6: the sign-up strings (js/strings/*/entry.js, imported by i18n.js); v5: disciplines.js and /api/disciplines (the pages read traits, not names); v4: the language tables in js/strings/
 const DISCIPLINES = "/api/disciplines";
 const DRAW_FORMATS = "/api/draw-formats";
 const SHELL = "/tablet/_shell";
@@ -55,6 +55,16 @@ const ASSETS = [
   "/static/js/device.js",
   "/static/js/tablet-doubles.js",
   "/static/js/rubber-view.js",
+  "/static/js/tablet-racks.js",
+  "/static/js/tablet-stroke.js",
+  "/static/js/tablet-start.js",
+  "/static/js/tablet-over.js",
+  "/static/js/tablet-status.js",
+  "/static/js/tablet-left.js",
+  "/static/js/tablet-token.js",
+  "/static/js/tablet-actions.js",
+  "/static/js/tablet-log.js",
+  "/static/js/tablet-clock.js",
   "/static/js/draw-formats.js",
 ];
 

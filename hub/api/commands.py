@@ -9,8 +9,9 @@ from fastapi.responses import JSONResponse
 
 from hub.api import deps, models
 from hub.api.envelope import BadEnvelope, parse_envelope
-from hub.api.errors import ApiError, error_body, read_json, reject_status
-from hub.api.rate import rate_of, token_cache_of
+from hub.api.errors import ApiError, read_json, reject_status
+from hub.guards.edge_json import error_body
+from hub.guards.rate import rate_of, token_cache_of
 from hub.matches.writer import Ack, Answer, TokenRevoked
 from hub.wire import table as wire_table
 

@@ -1,4 +1,5 @@
-"""OpenAPI models of the no-show calls (hub/api/no_shows.py, PROTOCOL.md section 16)."""
+"""OpenAPI models of the no-show calls and the tournament's settings (hub/api/no_shows.py,
+hub/api/tournament_settings.py; PROTOCOL.md section 16)."""
 
 from __future__ import annotations
 

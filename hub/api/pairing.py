@@ -9,7 +9,7 @@
   "tournament_id"}` once: `token` is a new token of that tablet's own for the table
   (`table_tokens`; rotating the table's token ends it). Wrong, spent or expired -> 404.
 
-Guessing (hub/api/throttle.py): a code attempt is counted before it is checked, against its
+Guessing (hub/guards/throttle.py): a code attempt is counted before it is checked, against its
 address's backoff and then the hub-wide budget (429 past either). A secret is not: it cannot be
 guessed, so a jammed budget never keeps a card's QR code from working. A request that carries the
 admin credential (the bearer token, or the desk's cookie with its X-Requested-With header) is
@@ -27,9 +27,10 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from hub.api import competition_models as cm
-from hub.api import deps, models, peer
+from hub.api import deps, models
 from hub.api.errors import ApiError, read_json
-from hub.api.throttle import TooManyAttempts, guard_of, too_many_response
+from hub.guards import peer
+from hub.guards.throttle import TooManyAttempts, guard_of, too_many_response
 from hub.store import catalog, pairing
 
 log = logging.getLogger(__name__)

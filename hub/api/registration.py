@@ -4,7 +4,7 @@
   closing time, cap, auto-accept and check-in window; `GET /api/tournaments/{tid}/registration`
   (public): those settings with counts (no names, no contacts).
 - `POST /api/tournaments/{tid}/entries` (no token): a sign-up, slowed down per address and budgeted
-  hub-wide (hub/api/throttle.py `Policies.sign_up`, `sign_up_hub`; the organiser's credential is
+  hub-wide (hub/guards/throttle.py `Policies.sign_up`, `sign_up_hub`; the organiser's credential is
   never refused). Its answer carries the entry's secret, shown once: only its SHA-256 is stored.
 - The desk (admin): `GET .../entries` (with contacts), `POST .../entries/{eid}/accept`, `/reject`,
   `/waitlist`, `/check_in`.
@@ -27,11 +27,13 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
-from hub.api import deps, models, peer
+from hub.api import deps, models
 from hub.api import registration_models as rm
-from hub.api.errors import ApiError, error_body, read_json
-from hub.api.throttle import TooManyAttempts, guard_of
+from hub.api.errors import ApiError, read_json
 from hub.draws.events import DrawReject
+from hub.guards import peer
+from hub.guards.edge_json import error_body
+from hub.guards.throttle import TooManyAttempts, guard_of
 from hub.registration.registrar import Registrar
 from hub.registration.state import RegistrationState, desk_entry, public_entry, public_registration
 from hub.tournaments.writer import UnknownTournament
@@ -96,7 +98,7 @@ def _registration(request: Request, state: RegistrationState) -> dict[str, Any]:
 
 async def configure(request: Request, tid: str, registration: Any) -> dict[str, Any]:
     """`registration` of `PATCH /api/tournaments/{tid}` (the route is the tournament settings',
-    hub/api/no_shows.py): stored when good, else an ApiError; the registration as it is now."""
+    hub/api/tournament_settings.py): stored when good, else an ApiError; the registration as it is now."""
     state, _ = await _run(request, tid, {"kind": "configure", "registration": registration})
     return _registration(request, state)
 

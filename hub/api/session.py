@@ -2,7 +2,7 @@
 
 - `POST /api/session` `{"token": <admin token>}` -> 204 and the cookie `cuehub_session` (HttpOnly,
   SameSite=Strict, Path=/, Secure when the request came over HTTPS). A wrong token answers 401
-  `wrong_token`; repeated attempts from one address are slowed down (hub/api/throttle.py), past
+  `wrong_token`; repeated attempts from one address are slowed down (hub/guards/throttle.py), past
   that 429 `too_many_attempts` with Retry-After.
 - `GET /api/session` -> `{"signed_in", "expires_at"}` for the desk page (it cannot read the cookie).
 - `DELETE /api/session` -> 204: the session is deleted from the store (the old cookie is refused by
@@ -21,9 +21,11 @@ from fastapi import APIRouter, Request, Response, Security
 from fastapi.responses import JSONResponse
 
 from hub.api import competition_models as cm
-from hub.api import deps, models, peer
-from hub.api.errors import ApiError, error_body, read_json
-from hub.api.throttle import TooManyAttempts, guard_of, too_many_response
+from hub.api import deps, models
+from hub.api.errors import ApiError, read_json
+from hub.guards import peer
+from hub.guards.edge_json import error_body
+from hub.guards.throttle import TooManyAttempts, guard_of, too_many_response
 from hub.store import sessions
 
 log = logging.getLogger(__name__)

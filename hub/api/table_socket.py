@@ -23,11 +23,11 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from hub.api import access
 from hub.api.commands import answer_json
 from hub.api.envelope import BadEnvelope, parse_envelope
-from hub.api.errors import strict_loads
-from hub.api.rate import rate_of
+from hub.guards import access
+from hub.guards.edge_json import strict_loads
+from hub.guards.rate import rate_of
 from hub.matches.departures import STAYED, departure
 from hub.matches.presence import Presence, Tablet, restore
 from hub.matches.tablet_links import tablet_ident
@@ -53,7 +53,7 @@ CLOSE_AUTH = 4401
 QUEUE_LIMIT = 256
 CLOSE_SLOW = 4408
 # Over the command rate (HUB_TABLE_RATE / HUB_TABLE_BURST; one budget per table, shared with HTTP
-# commands: hub/api/rate.py) a frame is answered `rate_limited` and not run (send it again later,
+# commands: hub/guards/rate.py) a frame is answered `rate_limited` and not run (send it again later,
 # same id); a socket that keeps flooding past a whole burst is closed 4429.
 CLOSE_FLOOD = 4429
 # How often an idle socket re-checks that its token is still the table's (rotation in another
@@ -194,8 +194,8 @@ class TableSession:
     def subscribe(self) -> None:
         """This process's writer: its match changes, and the table notices (a match left the table)."""
         self._unsubscribes += [
-            self.writer.subscribe(self.on_change),
-            self.writer.subscribe(self.on_table_change),
+            self.writer.subscribe(self.on_change, "table_socket"),
+            self.writer.subscribe(self.on_table_change, "table_socket"),
             self.writer.subscribe_tables(self.on_table_notice),
         ]
 

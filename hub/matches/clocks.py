@@ -158,7 +158,7 @@ class ClockService:
     async def start(self) -> None:
         """Subscribe, then re-arm every live match from its projection (subscribing first, so no
         change falls between the listing and the pushes)."""
-        self._unsubscribe = self._writer.subscribe(self._on_change)
+        self._unsubscribe = self._writer.subscribe(self._on_change, "clocks")
         self._worker = asyncio.create_task(self._run(), name="clocks")
         self._started_at = self._now()
         if self._presence is not None:

@@ -66,7 +66,7 @@ class Listings:
         self._listings: dict[str | None, Listing] = {}
         self._generation = 0  # bumped by a change that can add or remove a listed match
         self._moved: dict[str, int] = {}  # match id -> latest version this process stored
-        self._unsubscribe = writer.subscribe(self._on_change)
+        self._unsubscribe = writer.subscribe(self._on_change, "listings")
 
     def close(self) -> None:
         self._unsubscribe()

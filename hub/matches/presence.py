@@ -111,7 +111,7 @@ class Presence:
         await store.compact(self._engine, self._now() - COMPACT_AFTER_MS)
         self._remote = await store.read(self._engine, except_holder=self.holder)
         if self._writer is not None:
-            self._unsubscribe = self._writer.subscribe(self._on_change)
+            self._unsubscribe = self._writer.subscribe(self._on_change, "presence")
         self._task = asyncio.create_task(self._beat(), name="presence")
 
     async def stop(self) -> None:

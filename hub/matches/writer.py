@@ -20,6 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hub.matches.cache import LiveMatch, MatchCache
+from hub.matches.listeners import MATCH_LISTENERS
 from hub.rules.interface import MatchRules
 from hub.store import catalog
 from hub.store import match_events as store
@@ -111,20 +112,26 @@ class MatchWriter:
         self._rules = rules
         self._clock = clock
         self.cache = MatchCache(engine, rules, clock)
-        self._listeners: list[Listener] = []
+        # The attached listeners by role, in the order they are called (read by tests, diagnostics).
+        self.listeners: dict[str, list[Listener]] = {role: [] for role in MATCH_LISTENERS}
         self._table_listeners: list[TableListener] = []
         self.reopen_guard: ReopenGuard | None = None
         self._swept_at = 0
 
     # --- listeners ----------------------------------------------------------------------------
 
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call `listener(change)` after every stored change; returns the unsubscribe function."""
-        self._listeners.append(listener)
+    def subscribe(self, listener: Listener, role: str) -> Callable[[], None]:
+        """Call `listener(change)` after every stored change, in the order of its `role` in
+        MATCH_LISTENERS (hub/matches/listeners.py, where every role is named); returns the
+        unsubscribe function."""
+        if role not in self.listeners:
+            raise ValueError(f"{role!r} is not in MATCH_LISTENERS (hub/matches/listeners.py)")
+        same_role = self.listeners[role]
+        same_role.append(listener)
 
         def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+            if listener in same_role:
+                same_role.remove(listener)
 
         return unsubscribe
 
@@ -146,7 +153,7 @@ class MatchWriter:
                 log.exception("table listener failed on %s", notice.table_id)
 
     def _notify(self, change: Change) -> None:
-        for listener in list(self._listeners):
+        for listener in [one for same_role in self.listeners.values() for one in same_role]:
             try:
                 listener(change)
             except Exception:  # a broken listener must never hurt the writer or the others

@@ -85,7 +85,7 @@ class PeopleKeeper(Keeper):
 
     def start(self, matches: Any, tournaments: Any) -> None:
         """Listen to the writers and start the worker and the sweeper."""
-        self._begin(matches.subscribe(self.on_match), tournaments.subscribe(self.on_tournament))
+        self._begin(matches.subscribe(self.on_match, "people"), tournaments.subscribe(self.on_tournament))
 
     # --- the listeners: note and return ---------------------------------------------------------
 

@@ -53,7 +53,7 @@ class RatingsKeeper(Keeper):
         self._last_s = 0.0  # how long the last refresh took
 
     def start(self, matches: Any) -> None:
-        self._begin(matches.subscribe(self.on_match))
+        self._begin(matches.subscribe(self.on_match, "ratings"))
 
     async def stop(self) -> None:
         await super().stop()

@@ -1,4 +1,4 @@
-"""Attempt counters behind the sign-in and pairing backoff (hub/api/throttle.py decides, this
+"""Attempt counters behind the sign-in and pairing backoff (hub/guards/throttle.py decides, this
 stores). Kept in the store, not in memory, so several hub processes behind one address apply one
 backoff. A backoff's write is a compare-and-set on `version`, so racing requests each see the
 other; a budget's count (`count_in_window`) is one upsert that adds the attempt and returns the

@@ -106,7 +106,7 @@ class TournamentFlow:
 
     async def start(self) -> None:
         self._unsubscribe = [
-            self._matches.subscribe(self._on_match),
+            self._matches.subscribe(self._on_match, "flow"),
             self._matches.subscribe_tables(self._on_table),
             self._tournaments.subscribe(self._on_tournament),
         ]

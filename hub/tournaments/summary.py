@@ -105,7 +105,7 @@ class TournamentList:
         self._lock = asyncio.Lock()
         tournaments.subscribe(self._changed)
         if writer is not None:
-            writer.subscribe(self._changed)
+            writer.subscribe(self._changed, "tournament_list")
 
     def serves(self, engine: Any, tournaments: Any) -> bool:
         """Made for these services (a new lifespan of the app brings new ones)."""

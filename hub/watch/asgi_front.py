@@ -10,8 +10,8 @@ This FastAPI endpoint is the fallback, for the app under any ASGI server. `cuehu
 `cuehub demo` give uvicorn a WebSocket protocol of ours (fastws.py) that hands /ws/watch
 upgrades to the websockets front of the same core (server.py: same event loop, same feeds, a much
 cheaper write per watcher), so this endpoint is not reached there. With HUB_WATCH_PORT set, that
-front also listens on a port of its own; `GET /api/config` tells the pages where to watch
-(`watch_url` / `watch_port`, null when unset: /ws/watch on the page's own host).
+front also listens on a port of its own; `GET /api/config` (hub/api/watch_config.py) tells the
+pages where to watch (`watch_url` / `watch_port`, null when unset: /ws/watch on the page's own host).
 
 `since` is honoured on `match:` channels; `table:` and `tournament:` channels always answer a
 fresh snapshot (a table may be on another match by then; the tournament projection is a state,
@@ -24,13 +24,12 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 
-from hub.api import access, models
-from hub.api.peer import address_keys
 from hub.bus import bus_for
+from hub.guards import access
+from hub.guards.peer import address_keys
 from hub.services import services_of
 from hub.watch.core import Conn, WatchCore
 from hub.watch.server import WatchServer
@@ -65,17 +64,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 router = APIRouter(lifespan=lifespan)
-
-
-@router.get("/api/config", tags=["setup and reads"], response_model=None,
-            responses=models.ok(models.WatchConfig, "Where the pages should watch."))
-async def config(request: Request) -> dict[str, Any]:
-    """Where the pages should watch: `watch_url` (a path on this host or a ws(s):// URL) or
-    `watch_port` (the in-process gateway's port on this host); both null: /ws/watch here."""
-    services = services_of(request.app)
-    settings = services.settings
-    server = services.watch_server
-    return {"watch_url": settings.watch_url, "watch_port": server.port if server is not None else None}
 
 
 @router.websocket("/ws/watch")

@@ -14,7 +14,7 @@ A fresh socket starts with a fresh budget, so snapshots are budgeted per client 
 HUB_SNAPSHOTS_PER_ADDRESS (default SNAPSHOTS_PER_ADDRESS) snapshots of a channel a minute from one
 address, as a token bucket (a minute's worth at once, then that many a minute), past which a
 subscribe answers `too_many_snapshots` as well. The address is the one the hub trusts for its rate
-limits (hub/api/peer.py: X-Forwarded-For only from HUB_TRUSTED_PROXIES; an IPv6 client counted on
+limits (hub/guards/peer.py: X-Forwarded-For only from HUB_TRUSTED_PROXIES; an IPv6 client counted on
 its /64 and its /48). The default leaves room for a venue whose phones share one NAT address (a
 hundred and twenty of them opening the same page in one minute, then two a second) while a script
 opening sockets in a loop gets no more than that.

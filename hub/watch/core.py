@@ -96,7 +96,8 @@ class WatchCore:
         self._bus_state()
         if self.writer is not None:
             self._pump = asyncio.create_task(self._pump_changes(), name="watch-pump")
-            self._unsubscribe = [self.writer.subscribe(self.on_change), self.writer.subscribe_tables(self.on_change)]
+            self._unsubscribe = [self.writer.subscribe(self.on_change, "watch"),
+                                 self.writer.subscribe_tables(self.on_change)]
             if self.tournaments is not None:
                 self._unsubscribe.append(self.tournaments.subscribe(self.on_change))
 

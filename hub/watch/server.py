@@ -49,8 +49,8 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from hub.api.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
-from hub.api.peer import TrustedProxies, address_keys
+from hub.guards.access import CLOSE_FORBIDDEN_ORIGIN, origin_allowed
+from hub.guards.peer import TrustedProxies, address_keys
 from hub.ops.heap import freeze_startup_heap
 from hub.ops.metrics import CONTENT_TYPE, Metrics
 from hub.ops.ports import guarded_ws_connection

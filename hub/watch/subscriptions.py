@@ -12,7 +12,7 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from hub.api.errors import strict_loads
+from hub.guards.edge_json import strict_loads
 from hub.ops.logbudget import LogBudget, clip, suppressed
 from hub.ops.metrics import Metrics
 from hub.rules.interface import MatchRules

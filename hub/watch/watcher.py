@@ -89,7 +89,7 @@ class Conn:
         self.overflows = 0
         self.task: asyncio.Task[None] | None = None
         self.sending = False
-        # The counters of the client's address (hub/api/peer.py address_keys; the front sets them):
+        # The counters of the client's address (hub/guards/peer.py address_keys; the front sets them):
         # the snapshot budget per address (budgets.AddressBudgets). Empty: not known.
         self.client: tuple[str, ...] = ()
 

@@ -39,7 +39,7 @@ class Sources:
         self._off: list[Callable[[], None]] = []
 
     def attach(self, writer: MatchWriter, tournaments: TournamentWriter) -> None:
-        self._off = [writer.subscribe(self.on_match), tournaments.subscribe(self.on_tournament)]
+        self._off = [writer.subscribe(self.on_match, "webhooks"), tournaments.subscribe(self.on_tournament)]
 
     def detach(self) -> None:
         for off in self._off:

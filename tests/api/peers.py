@@ -1,6 +1,6 @@
 """Requests from several client addresses through one TestClient, so one app runs one lifespan.
 
-hub/api/peer.py's ForwardedHeaders, trusting every proxy, takes each request's client address from
+hub/guards/peer.py's ForwardedHeaders, trusting every proxy, takes each request's client address from
 its X-Forwarded-For header, as it does in front of a real hub behind a trusted proxy. (Starlette's
 TestClient only learned a `client=` address in versions newer than our FastAPI floor allows, and
 one TestClient per address would start the app's services once per client.)
@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from hub.api.peer import ForwardedHeaders
+from hub.guards.peer import ForwardedHeaders
 
 
 class Peer:

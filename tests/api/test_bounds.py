@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer, envelope, make_match, make_table
 from starlette.websockets import WebSocketDisconnect
 
-from hub.api.rate import TableRate
 from hub.app import create_app
+from hub.guards.rate import TableRate
 from hub.ops.logbudget import LogBudget
 from hub.settings import Settings
 from hub.store.db import make_engine

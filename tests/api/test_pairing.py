@@ -16,8 +16,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from hub.api import pairing as pairing_api
 from hub.api.pairing import qr_data_url
-from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
+from hub.guards.throttle import Backoff, Budget, Policies
 from tests.api.peers import Peers
 from tests.frames import auth_frame
 

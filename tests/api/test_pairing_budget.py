@@ -11,8 +11,8 @@ import fake_rules
 import pytest
 from spine_helpers import ADMIN, admin, make_table
 
-from hub.api.throttle import Backoff, Budget, Guard, Policies, TooManyAttempts
 from hub.app import create_app
+from hub.guards.throttle import Backoff, Budget, Guard, Policies, TooManyAttempts
 from hub.store import throttle as store
 from hub.store.db import make_engine, migrate
 from tests.api.peers import Peers

@@ -1,4 +1,4 @@
-"""Who is asking (hub/api/peer.py): X-Forwarded-For/-Proto believed only from a trusted proxy (the
+"""Who is asking (hub/guards/peer.py): X-Forwarded-For/-Proto believed only from a trusted proxy (the
 right-most forwarded address that is not itself a proxy), ignored and logged once from anyone
 else; IPv6 clients counted per /64 and per /48; the sign-in backoff shared by a /48."""
 
@@ -11,9 +11,9 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
-from hub.api.peer import ForwardedHeaders, client_keys
-from hub.api.throttle import Backoff, Policies
 from hub.app import create_app
+from hub.guards.peer import ForwardedHeaders, client_keys
+from hub.guards.throttle import Backoff, Policies
 from hub.settings import Settings, SettingsError
 
 
@@ -44,7 +44,7 @@ def test_a_trusted_proxy_names_the_client_and_the_scheme():
 
 def test_an_untrusted_peer_is_ignored_and_logged_once(caplog):
     c = echo_app(["10.0.0.0/8"], "192.0.2.50")
-    with caplog.at_level(logging.WARNING, "hub.api.peer"):
+    with caplog.at_level(logging.WARNING, "hub.guards.peer"):
         for i in range(3):
             r = c.get("/who", headers={"X-Forwarded-For": f"198.51.100.{i}", "X-Forwarded-Proto": "https"})
             assert r.json()["client"] == "192.0.2.50" and r.json()["scheme"] == "http"

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from spine_helpers import admin, bearer
 
-from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
+from hub.guards.throttle import Backoff, Budget, Policies
 from hub.settings import Settings
 from tests.api.peers import Peers
 

@@ -1,4 +1,4 @@
-"""The sign-in and pairing backoff (hub/api/throttle.py): the pure policies, then the Guard on a
+"""The sign-in and pairing backoff (hub/guards/throttle.py): the pure policies, then the Guard on a
 real store with an injected clock and sleep (no real waiting)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from hub.api.throttle import Admitted, Backoff, Budget, Guard, Policies, Refused, TooManyAttempts
+from hub.guards.throttle import Admitted, Backoff, Budget, Guard, Policies, Refused, TooManyAttempts
 from hub.store import throttle as store
 from hub.store.db import make_engine, migrate
 from hub.store.throttle import Counter

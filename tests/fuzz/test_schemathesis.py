@@ -21,8 +21,8 @@ from schemathesis.checks import not_a_server_error, response_schema_conformance,
 from schemathesis.python import asgi
 from spine_helpers import ADMIN
 
-from hub.api.throttle import Backoff, Budget, Policies
 from hub.app import create_app
+from hub.guards.throttle import Backoff, Budget, Policies
 from hub.settings import Settings
 
 EXAMPLES = int(os.environ.get("CUEHUB_FUZZ_EXAMPLES", "25"))

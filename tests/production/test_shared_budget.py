@@ -1,4 +1,4 @@
-"""One command budget per table across hub processes (hub/api/rate.py): two real `cuehub serve`
+"""One command budget per table across hub processes (hub/guards/rate.py): two real `cuehub serve`
 processes on PostgreSQL and the Redis bus spend one bucket per table, so commands sent to both at
 once get what one process would admit, not twice that; and a process whose Redis does not answer
 falls back to its own bucket instead of holding commands up."""
@@ -18,7 +18,7 @@ import httpx
 import pytest
 from spine_helpers import ADMIN, PG_URL
 
-from hub.api.rate import RedisTableRate
+from hub.guards.rate import RedisTableRate
 from tests.production.test_multiprocess import REDIS_URL, ROOT, Hub, setup_match
 from tests.services import free_port, require_redis
 
@@ -76,7 +76,7 @@ async def test_without_redis_a_process_keeps_its_own_budget(caplog: pytest.LogCa
     now = [100.0]
     rate = RedisTableRate(f"redis://127.0.0.1:{free_port()}/0", "nobody", 1.0, 2, clock=lambda: now[0])
     try:
-        with caplog.at_level(logging.WARNING, "hub.api.rate"):
+        with caplog.at_level(logging.WARNING, "hub.guards.rate"):
             assert [await rate.take("t1") for _ in range(3)] == [0.0, 0.0, 1.0]  # its own burst of 2
             now[0] += 0.5  # within FALLBACK_S: Redis is not asked again; the bucket refilled half a token
             assert await rate.take("t1") == pytest.approx(0.5)

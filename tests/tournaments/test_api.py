@@ -237,7 +237,7 @@ def test_paused_tables_get_no_match(c: TestClient) -> None:
     assert r.status_code == 200 and r.json()["status"] == "paused"
     assert ev.get()["tables"][0]["status"] == "paused"
     ev.win(first["key"], first["players"][0])
-    time.sleep(0.3)  # time enough for the flow to call a match, were the table not paused
+    c.portal.call(c.app.state.services.flow.idle, ev.tid)  # the flow would have called a match by now
     t = ev.get()
     assert t["tables"][0]["match"]["status"] == "finished" and t["queue"]  # nothing new on the paused table
     assert c.post(f"/api/tables/{table}/pause", headers=admin()).status_code == 409

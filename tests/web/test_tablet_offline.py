@@ -60,8 +60,8 @@ def test_four_strokes_across_two_turn_changes_entered_offline(hub_process: Hub, 
     page.click("#flag-rail")
     page.click("#enter-stroke")
     # 3. b pots the 2 (the tablet preselects the lowest ball it has not seen go down).
-    page.wait_for_timeout(300)
-    assert page.locator("#fc-grid .ballbtn.on").get_attribute("data-ball") == "2"
+    page.wait_for_selector("#fc-grid .ballbtn.on[data-ball='2']")
+    assert page.locator("#fc-grid .ballbtn.on").count() == 1
     page.click("#pk-grid [data-ball='2']")
     page.click("#enter-stroke")
     # 4. b hits the 4 and no ball reaches a rail: a foul, the turn goes back to a.
@@ -130,7 +130,9 @@ def test_a_reload_with_no_network_shows_the_tablet(hub_process: Hub, context: An
     page = open_tablet(context, guard, hub_process, t)
     start(page)
     version(page, 1)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
+    # Polled from here: wait_for_function's polling evaluates its predicate with eval, which the
+    # page's CSP (script-src 'self') refuses whenever the first look finds no controller yet.
+    wait_until(lambda: page.evaluate("navigator.serviceWorker.controller !== null"), 10, "the service worker")
     # Every script and stylesheet the tablet loaded is in its service worker's cache (sw.js ASSETS).
     missing = page.evaluate("""async () => {
         const loaded = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)

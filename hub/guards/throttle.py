@@ -1,6 +1,6 @@
 """Slowing down guessing: repeated sign-in tokens and pairing codes (PROTOCOL.md section 8).
 
-Per client address (hub/api/peer.py: an IPv4 address; an IPv6 client's /64 and its /48) a
+Per client address (hub/guards/peer.py: an IPv4 address; an IPv6 client's /64 and its /48) a
 `Backoff`: the first `free` attempts go through at once; after that every attempt takes the next
 free slot, the slots spaced 1 s, 2 s, 4 s, ... 30 s apart, so attempts sent in parallel are spread
 out just like attempts sent one after the other. An attempt whose slot is at most `hold_ms` away
@@ -35,7 +35,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from hub.api.errors import error_body
+from hub.guards.edge_json import error_body
 from hub.services import services_of
 from hub.store import throttle as store
 from hub.store.db import now_ms

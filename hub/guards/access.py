@@ -1,10 +1,9 @@
-"""Access control beyond the bearer checks in deps.py (SECURITY.md):
+"""Access control beyond the bearer checks in hub/api/deps.py (SECURITY.md), for REST and the
+sockets alike:
 
-- `POST /api/tables/{table_id}/token` (admin): a new table token; the old one stops working at
-  once for HTTP and new sockets, and open table sockets authenticated with it are closed 4401
-  (in this process at once, in other processes at their next frame: sockets re-check their token).
 - the browser origin policy (HUB_ALLOWED_ORIGINS) for CORS and for WebSocket `Origin` headers;
-- the registry of open table sockets per app, so a rotation can close them.
+- the registry of open table sockets per app, so a token rotation (hub/api/table_tokens.py) can
+  close them.
 """
 
 from __future__ import annotations
@@ -12,19 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
-from hub.api import deps, models
-from hub.api.errors import ApiError, error_body
+from hub.guards.edge_json import error_body
 from hub.services import services_of
 from hub.settings import Settings
-from hub.store import catalog
-
-router = APIRouter(prefix="/api")
 
 CLOSE_FORBIDDEN_ORIGIN = 4403
 
@@ -104,22 +99,3 @@ def close_table_sessions(app: Any, table_id: str, code: int = 4401) -> int:
     for close in closers:
         close(code)
     return len(closers)
-
-
-# --- token rotation -----------------------------------------------------------------------------
-
-
-@router.post("/tables/{table_id}/token", dependencies=[Depends(deps.require_admin)], tags=["setup and reads"],
-             response_model=None, openapi_extra=models.body(models.Empty, required=False),
-             responses=models.ok(models.TokenRotated, "The new token, shown once.")
-             | models.errors(401, 403, 404, 503))
-async def rotate_table_token(table_id: str, request: Request) -> dict[str, Any]:
-    """A new token for the table, shown once; the previous one is revoked."""
-    out = await catalog.rotate_table_token(deps.engine(request), table_id)
-    if out is None:
-        raise ApiError(404, "not_found", f"no table {table_id!r}")
-    closed = close_table_sessions(request.app, table_id)
-    cache = deps.services(request).token_cache  # hub/api/rate.py: tokens seen lately
-    if cache is not None:
-        cache.clear()
-    return {**out, "closed_sockets": closed}
