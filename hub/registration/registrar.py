@@ -11,6 +11,13 @@ steps loses nothing: the next settle (any command, or the start: hub/registratio
 finds the step still to take in the stored state. The people directory links each added player as
 it links every entry (hub/people/linking.py, in the tournament writer's transaction).
 
+Sign-ups are committed in groups (PROTOCOL.md section 14's flood): the sign-ups of one tournament
+that arrive while its lock is held wait in a queue; the next holder decides them one after another
+on the state each leaves (so duplicates and the cap are exact and the order is the queue's), stores
+all their events in one transaction, settles once (the accepted entries added to the tournament in
+one add_players) and only then answers each. A refused sign-up is answered its refusal; the others
+of its group are not affected.
+
 The desk may withdraw or remove a player through the players API: the tournament writer's listener
 turns that into the entry's `entry_withdrawn` (and a promotion off the waitlist before the draw).
 """
@@ -38,6 +45,7 @@ from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 8
+MAX_GROUP = 256  # sign-ups committed together at most (add_players takes up to 512 players)
 MAX_STEPS = 2 * 5000  # a settle never loops for ever, whatever the state says
 Listener = Callable[[str, RegistrationState], None]
 
@@ -47,6 +55,9 @@ class _Live:
     tid: str
     state: RegistrationState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Sign-ups waiting for the lock, and the task that takes them (one at a time, or none).
+    waiting: list[tuple[Mapping[str, Any], asyncio.Future[Event]]] = field(default_factory=list)
+    drainer: asyncio.Task[None] | None = None
 
 
 class Registrar:
@@ -121,11 +132,95 @@ class Registrar:
         if await catalog.get_tournament(self._engine, tid) is None:
             raise UnknownTournament(tid)
         live = await self._load(tid)
+        if settle and command.get("kind") == "sign_up":
+            return await self._sign_up(live, command)
         async with live.lock:
             event = await self._apply_locked(live, command)
             if settle:
                 await self._settle_locked(live)
             return live.state, event
+
+    async def _sign_up(self, live: _Live, command: Mapping[str, Any]) -> tuple[RegistrationState, Event | None]:
+        """Queue the sign-up for the tournament's drainer; answered once its group is stored and settled."""
+        done: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
+        live.waiting.append((command, done))
+        if live.drainer is None:
+            live.drainer = asyncio.get_running_loop().create_task(self._drain(live))
+            self._tasks.add(live.drainer)
+            live.drainer.add_done_callback(self._tasks.discard)
+        # Shielded: a caller that goes away does not cancel the group (its sign-up may be stored).
+        event = await asyncio.shield(done)
+        return live.state, event
+
+    async def _drain(self, live: _Live) -> None:
+        """Take the waiting sign-ups in groups, under the tournament's lock, until none wait."""
+        try:
+            async with live.lock:
+                while live.waiting:
+                    group, live.waiting = live.waiting[:MAX_GROUP], live.waiting[MAX_GROUP:]
+                    await self._sign_up_group(live, group)
+                # No await since the last look at `waiting`: a sign-up queued from now on starts a drainer.
+                live.drainer = None
+        except BaseException:  # cancelled (stop): nobody is left waiting
+            live.drainer = None
+            _fail(live.waiting, RuntimeError("registration stopped"))
+            live.waiting = []
+            raise
+
+    async def _sign_up_group(self, live: _Live, group: list[tuple[Mapping[str, Any], asyncio.Future[Event]]]) -> None:
+        try:
+            stored = await self._append_group(live, group)
+            if stored:
+                await self._settle_locked(live)
+        except Exception as failed:  # the group's answer (a 500, as one sign-up's failure was); the next group goes on
+            log.exception("registration %s: a group of %d sign-ups failed", live.tid, len(group))
+            _fail(group, failed)
+            return
+        except BaseException:
+            _fail(group, RuntimeError("registration stopped"))
+            raise
+        for done, event in stored:
+            if not done.done():
+                done.set_result(event)
+
+    async def _append_group(self, live: _Live, group: list[tuple[Mapping[str, Any], asyncio.Future[Event]]]
+                            ) -> list[tuple[asyncio.Future[Event], Event]]:
+        """Decide each sign-up on the state the previous one left and store the events in one
+        transaction; a refused one gets its refusal (nothing of it stored). Returns what was stored."""
+        for _ in range(ATTEMPTS):
+            await self._catch_up(live)
+            draw_made, _ = await self._draw(live.tid)
+            now = self.clock()
+            state = live.state
+            taken: list[tuple[asyncio.Future[Event], Event]] = []
+            refused: list[tuple[asyncio.Future[Event], Exception]] = []
+            for command, done in group:
+                try:
+                    decided = rules.decide(state, command, now, draw_made)
+                except Exception as reject:
+                    refused.append((done, reject))
+                    continue
+                assert decided is not None  # a sign-up always decides an event or refuses
+                event = Event(state.version + 1, decided[0], decided[1], now)
+                state = evolve(state, event)
+                taken.append((done, event))
+            try:
+                if taken:
+                    async with self._engine.begin() as conn:
+                        for _done, event in taken:
+                            await store.append(conn, live.tid, event)
+                            if event.kind == "entry_added":
+                                entry = event.data["entry"]
+                                await store.keep_secret(conn, entry["secret_hash"], live.tid, entry["id"])
+            except store.StreamConflict:
+                continue  # another process stored first: decide the group again on the newer state
+            for done, why in refused:
+                if not done.done():
+                    done.set_exception(why)
+            for _done, event in taken:
+                self._took(live, event)
+            return taken
+        raise store.StreamConflict(f"{live.tid}: the registration kept changing")
 
     async def settle(self, tid: str) -> None:
         live = await self._load(tid)
@@ -163,6 +258,7 @@ class Registrar:
                 log.exception("registration listener failed on %s", live.tid)
 
     async def _settle_locked(self, live: _Live) -> None:
+        one_by_one = False
         for _ in range(MAX_STEPS):
             await self._catch_up(live)
             draw_made, players = await self._draw(live.tid)
@@ -171,6 +267,11 @@ class Registrar:
                 return
             how, entry = step
             try:
+                adds = rules.adds_in_a_row(live.state, players, MAX_GROUP) if how == "add" and not one_by_one else []
+                if len(adds) > 1:
+                    if not await self._add_all(live, adds):
+                        one_by_one = True  # the tournament refused the group: each is taken (or refused) alone
+                    continue
                 await self._take(live, how, entry, draw_made, players)
             except store.StreamConflict:
                 continue  # folded again on the next turn
@@ -197,6 +298,37 @@ class Registrar:
             follow = ({"kind": "player_added", "entry": entry.id, "player": None, "refused": code} if how == "add"
                       else {"kind": "player_out", "entry": entry.id, "how": "kept"})
             await self._apply_locked(live, follow)
+
+    async def _add_all(self, live: _Live, entries: list[Entry]) -> bool:
+        """Add the entries' players in one tournament command, their `player_added` events in its
+        transaction; False (nothing stored) when the tournament refuses the group."""
+        command = {"kind": "add_players", "players": [{"name": e.name, "club": e.club} for e in entries]}
+        stored: list[Event] = []
+
+        async def store_with(append: catalog.InTransaction) -> None:
+            stored.clear()
+            async with self._engine.begin() as conn:
+                await append(conn)
+                data = await _latest_event_data(conn, live.tid)
+                state, now = live.state, self.clock()
+                for entry, player in zip(entries, data["players"], strict=True):
+                    decided = rules.decide(state, {"kind": "player_added", "entry": entry.id, "player": player["id"]},
+                                           now, True)
+                    assert decided is not None
+                    event = Event(state.version + 1, decided[0], decided[1], now)
+                    await store.append(conn, live.tid, event)
+                    state = evolve(state, event)
+                    stored.append(event)
+
+        try:
+            await self._tournaments.apply(live.tid, command, store_with=store_with)
+        except (DrawReject, NotStored) as refused:
+            log.info("registration %s: the tournament refused %d players at once (%s); adding them one by one",
+                     live.tid, len(entries), getattr(refused, "code", "conflict"))
+            return False
+        for event in stored:
+            self._took(live, event)
+        return True
 
     async def _with_tournament(self, live: _Live, entry: Entry, command: dict[str, Any]) -> None:
         """Store the tournament's event and the registration's in one transaction."""
@@ -238,6 +370,12 @@ class Registrar:
             await self.apply(tid, {"kind": "player_left", "player": pid})
         except Exception:
             log.exception("registration %s: following the withdrawal of %s failed", tid, pid)
+
+
+def _fail(group: list[tuple[Mapping[str, Any], asyncio.Future[Event]]], failed: Exception) -> None:
+    for _, done in group:
+        if not done.done():
+            done.set_exception(failed)
 
 
 async def _latest_event_data(conn: AsyncConnection, tid: str) -> dict[str, Any]:
