@@ -25,6 +25,7 @@ turns that into the entry's `entry_withdrawn` (and a promotion off the waitlist 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.draws.events import DrawReject
 from hub.registration import decide as rules
+from hub.registration import groups
 from hub.registration.state import Entry, Event, RegistrationState, evolve, fold
 from hub.store import catalog, tournament_events
 from hub.store import registration_events as store
@@ -45,7 +47,6 @@ from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 8
-MAX_GROUP = 256  # sign-ups committed together at most (add_players takes up to 512 players)
 MAX_STEPS = 2 * 5000  # a settle never loops for ever, whatever the state says
 Listener = Callable[[str, RegistrationState], None]
 
@@ -55,9 +56,7 @@ class _Live:
     tid: str
     state: RegistrationState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # Sign-ups waiting for the lock, and the task that takes them (one at a time, or none).
-    waiting: list[tuple[Mapping[str, Any], asyncio.Future[Event]]] = field(default_factory=list)
-    drainer: asyncio.Task[None] | None = None
+    sign_ups: groups.Queue | None = None  # made on the first sign-up
 
 
 class Registrar:
@@ -133,94 +132,49 @@ class Registrar:
             raise UnknownTournament(tid)
         live = await self._load(tid)
         if settle and command.get("kind") == "sign_up":
-            return await self._sign_up(live, command)
+            if live.sign_ups is None:
+                live.sign_ups = groups.Queue(functools.partial(self._sign_up_group, live), self._tasks)
+            added = await live.sign_ups.submit(command)
+            return live.state, added
         async with live.lock:
             event = await self._apply_locked(live, command)
             if settle:
                 await self._settle_locked(live)
             return live.state, event
 
-    async def _sign_up(self, live: _Live, command: Mapping[str, Any]) -> tuple[RegistrationState, Event | None]:
-        """Queue the sign-up for the tournament's drainer; answered once its group is stored and settled."""
-        done: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
-        live.waiting.append((command, done))
-        if live.drainer is None:
-            live.drainer = asyncio.get_running_loop().create_task(self._drain(live))
-            self._tasks.add(live.drainer)
-            live.drainer.add_done_callback(self._tasks.discard)
-        # Shielded: a caller that goes away does not cancel the group (its sign-up may be stored).
-        event = await asyncio.shield(done)
-        return live.state, event
-
-    async def _drain(self, live: _Live) -> None:
-        """Take the waiting sign-ups in groups, under the tournament's lock, until none wait."""
+    async def _sign_up_group(self, live: _Live, group: list[groups.Waiting]) -> None:
+        """Store a group of sign-ups in one transaction (hub/registration/groups.py), settle once,
+        then answer each. A failure of the group (not a refusal) is each of its sign-ups' answer."""
         try:
             async with live.lock:
-                while live.waiting:
-                    group, live.waiting = live.waiting[:MAX_GROUP], live.waiting[MAX_GROUP:]
-                    await self._sign_up_group(live, group)
-                # No await since the last look at `waiting`: a sign-up queued from now on starts a drainer.
-                live.drainer = None
-        except BaseException:  # cancelled (stop): nobody is left waiting
-            live.drainer = None
-            _fail(live.waiting, RuntimeError("registration stopped"))
-            live.waiting = []
-            raise
-
-    async def _sign_up_group(self, live: _Live, group: list[tuple[Mapping[str, Any], asyncio.Future[Event]]]) -> None:
-        try:
-            stored = await self._append_group(live, group)
-            if stored:
-                await self._settle_locked(live)
-        except Exception as failed:  # the group's answer (a 500, as one sign-up's failure was); the next group goes on
+                for _ in range(ATTEMPTS):
+                    await self._catch_up(live)
+                    draw_made, _ = await self._draw(live.tid)
+                    taken, refused = groups.decide_group(live.state, group, self.clock(), draw_made)
+                    try:
+                        await groups.store_group(self._engine, live.tid, [event for _, event in taken])
+                        break
+                    except store.StreamConflict:
+                        continue  # another process stored first: decide the group again on the newer state
+                else:
+                    raise store.StreamConflict(f"{live.tid}: the registration kept changing")
+                for done, why in refused:
+                    if not done.done():
+                        done.set_exception(why)
+                for _done, event in taken:
+                    _took(live, event, self._listeners)
+                if taken:
+                    await self._settle_locked(live)
+        except Exception as failed:  # the answer a single sign-up's failure was (a 500); the next group goes on
             log.exception("registration %s: a group of %d sign-ups failed", live.tid, len(group))
-            _fail(group, failed)
+            groups.fail(group, failed)
             return
         except BaseException:
-            _fail(group, RuntimeError("registration stopped"))
+            groups.fail(group, RuntimeError("registration stopped"))
             raise
-        for done, event in stored:
+        for done, event in taken:
             if not done.done():
                 done.set_result(event)
-
-    async def _append_group(self, live: _Live, group: list[tuple[Mapping[str, Any], asyncio.Future[Event]]]
-                            ) -> list[tuple[asyncio.Future[Event], Event]]:
-        """Decide each sign-up on the state the previous one left and store the events in one
-        transaction; a refused one gets its refusal (nothing of it stored). Returns what was stored."""
-        for _ in range(ATTEMPTS):
-            await self._catch_up(live)
-            draw_made, _ = await self._draw(live.tid)
-            now = self.clock()
-            state = live.state
-            taken: list[tuple[asyncio.Future[Event], Event]] = []
-            refused: list[tuple[asyncio.Future[Event], Exception]] = []
-            for command, done in group:
-                try:
-                    decided = rules.decide(state, command, now, draw_made)
-                except Exception as reject:
-                    refused.append((done, reject))
-                    continue
-                assert decided is not None  # a sign-up always decides an event or refuses
-                event = Event(state.version + 1, decided[0], decided[1], now)
-                state = evolve(state, event)
-                taken.append((done, event))
-            try:
-                if taken:
-                    async with self._engine.begin() as conn:
-                        for _done, event in taken:
-                            await store.append(conn, live.tid, event)
-                            if event.kind == "entry_added":
-                                entry = event.data["entry"]
-                                await store.keep_secret(conn, entry["secret_hash"], live.tid, entry["id"])
-            except store.StreamConflict:
-                continue  # another process stored first: decide the group again on the newer state
-            for done, why in refused:
-                if not done.done():
-                    done.set_exception(why)
-            for _done, event in taken:
-                self._took(live, event)
-            return taken
-        raise store.StreamConflict(f"{live.tid}: the registration kept changing")
 
     async def settle(self, tid: str) -> None:
         live = await self._load(tid)
@@ -245,17 +199,9 @@ class Registrar:
                         await store.keep_secret(conn, entry["secret_hash"], live.tid, entry["id"])
             except store.StreamConflict:
                 continue  # another process stored first: decide again on the newer state
-            self._took(live, event)
+            _took(live, event, self._listeners)
             return event
         raise store.StreamConflict(f"{live.tid}: the registration kept changing")
-
-    def _took(self, live: _Live, event: Event) -> None:
-        live.state = evolve(live.state, event)
-        for listener in list(self._listeners):
-            try:
-                listener(live.tid, live.state)
-            except Exception:
-                log.exception("registration listener failed on %s", live.tid)
 
     async def _settle_locked(self, live: _Live) -> None:
         one_by_one = False
@@ -267,7 +213,8 @@ class Registrar:
                 return
             how, entry = step
             try:
-                adds = rules.adds_in_a_row(live.state, players, MAX_GROUP) if how == "add" and not one_by_one else []
+                group = how == "add" and not one_by_one
+                adds = rules.adds_in_a_row(live.state, players, groups.MAX_GROUP) if group else []
                 if len(adds) > 1:
                     if not await self._add_all(live, adds):
                         one_by_one = True  # the tournament refused the group: each is taken (or refused) alone
@@ -327,7 +274,7 @@ class Registrar:
                      live.tid, len(entries), getattr(refused, "code", "conflict"))
             return False
         for event in stored:
-            self._took(live, event)
+            _took(live, event, self._listeners)
         return True
 
     async def _with_tournament(self, live: _Live, entry: Entry, command: dict[str, Any]) -> None:
@@ -350,7 +297,7 @@ class Registrar:
                 stored.append(event)
 
         await self._tournaments.apply(live.tid, command, store_with=store_with)
-        self._took(live, stored[-1])  # the attempt that committed (the writer may retry a lost race)
+        _took(live, stored[-1], self._listeners)  # the attempt that committed (the writer may retry a lost race)
 
     # --- the desk's own withdrawals -----------------------------------------------------------
 
@@ -361,21 +308,25 @@ class Registrar:
         live = self._live.get(change.tournament_id)
         if live is None or not any(e.player == pid for e in live.state.entries.values()):
             return
-        task = asyncio.get_running_loop().create_task(self._player_left(change.tournament_id, pid))
+        task = asyncio.get_running_loop().create_task(_follow_withdrawal(self, change.tournament_id, pid))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _player_left(self, tid: str, pid: str) -> None:
+
+def _took(live: _Live, event: Event, listeners: list[Listener]) -> None:
+    live.state = evolve(live.state, event)
+    for listener in list(listeners):
         try:
-            await self.apply(tid, {"kind": "player_left", "player": pid})
+            listener(live.tid, live.state)
         except Exception:
-            log.exception("registration %s: following the withdrawal of %s failed", tid, pid)
+            log.exception("registration listener failed on %s", live.tid)
 
 
-def _fail(group: list[tuple[Mapping[str, Any], asyncio.Future[Event]]], failed: Exception) -> None:
-    for _, done in group:
-        if not done.done():
-            done.set_exception(failed)
+async def _follow_withdrawal(registrar: Registrar, tid: str, pid: str) -> None:
+    try:
+        await registrar.apply(tid, {"kind": "player_left", "player": pid})
+    except Exception:
+        log.exception("registration %s: following the withdrawal of %s failed", tid, pid)
 
 
 async def _latest_event_data(conn: AsyncConnection, tid: str) -> dict[str, Any]:
