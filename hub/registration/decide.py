@@ -231,16 +231,37 @@ def decide(state: RegistrationState, command: Mapping[str, Any], now: int,
     raise bad(f"unknown registration command {kind!r}")
 
 
+def _step_of(entry: Entry, players: Mapping[str, bool]) -> str | None:
+    held = entry.player is not None and not entry.player_out
+    if entry.status in PLAYING and not held and entry.refused is None:
+        return "add"
+    if entry.status not in PLAYING and held:
+        return "out"
+    if held and entry.status in PLAYING and players.get(entry.player or "", True):
+        return "gone"  # the desk removed or withdrew the player itself: nothing to take out
+    return None
+
+
 def next_step(state: RegistrationState, players: Mapping[str, bool]) -> tuple[str, Entry] | None:
     """What the tournament's players lack to follow the entries: ("add", entry) for a playing
     entry that is no player (yet, or again), ("out", entry) for a player whose entry stopped
     playing. `players`: the tournament's player ids -> whether they are withdrawn."""
     for entry in state.entries.values():
-        held = entry.player is not None and not entry.player_out
-        if entry.status in PLAYING and not held and entry.refused is None:
-            return "add", entry
-        if entry.status not in PLAYING and held:
-            return "out", entry
-        if held and entry.status in PLAYING and players.get(entry.player or "", True):
-            return "gone", entry  # the desk removed or withdrew the player itself: nothing to take out
+        how = _step_of(entry, players)
+        if how is not None:
+            return how, entry
     return None
+
+
+def adds_in_a_row(state: RegistrationState, players: Mapping[str, bool], limit: int) -> list[Entry]:
+    """The entries `next_step` would add one after another (at most `limit`), stopping before the
+    first other step: adding them in one tournament command takes the steps in the same order."""
+    adds: list[Entry] = []
+    for entry in state.entries.values():
+        how = _step_of(entry, players)
+        if how is None:
+            continue
+        if how != "add" or len(adds) >= limit:
+            break
+        adds.append(entry)
+    return adds

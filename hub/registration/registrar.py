@@ -11,6 +11,13 @@ steps loses nothing: the next settle (any command, or the start: hub/registratio
 finds the step still to take in the stored state. The people directory links each added player as
 it links every entry (hub/people/linking.py, in the tournament writer's transaction).
 
+Sign-ups are committed in groups (PROTOCOL.md section 14's flood): the sign-ups of one tournament
+that arrive while its lock is held wait in a queue; the next holder decides them one after another
+on the state each leaves (so duplicates and the cap are exact and the order is the queue's), stores
+all their events in one transaction, settles once (the accepted entries added to the tournament in
+one add_players) and only then answers each. A refused sign-up is answered its refusal; the others
+of its group are not affected.
+
 The desk may withdraw or remove a player through the players API: the tournament writer's listener
 turns that into the entry's `entry_withdrawn` (and a promotion off the waitlist before the draw).
 """
@@ -18,6 +25,7 @@ turns that into the entry's `entry_withdrawn` (and a promotion off the waitlist 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.draws.events import DrawReject
 from hub.registration import decide as rules
+from hub.registration import groups
 from hub.registration.state import Entry, Event, RegistrationState, evolve, fold
 from hub.store import catalog, tournament_events
 from hub.store import registration_events as store
@@ -47,6 +56,7 @@ class _Live:
     tid: str
     state: RegistrationState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sign_ups: groups.Queue | None = None  # made on the first sign-up
 
 
 class Registrar:
@@ -121,11 +131,50 @@ class Registrar:
         if await catalog.get_tournament(self._engine, tid) is None:
             raise UnknownTournament(tid)
         live = await self._load(tid)
+        if settle and command.get("kind") == "sign_up":
+            if live.sign_ups is None:
+                live.sign_ups = groups.Queue(functools.partial(self._sign_up_group, live), self._tasks)
+            added = await live.sign_ups.submit(command)
+            return live.state, added
         async with live.lock:
             event = await self._apply_locked(live, command)
             if settle:
                 await self._settle_locked(live)
             return live.state, event
+
+    async def _sign_up_group(self, live: _Live, group: list[groups.Waiting]) -> None:
+        """Store a group of sign-ups in one transaction (hub/registration/groups.py), settle once,
+        then answer each. A failure of the group (not a refusal) is each of its sign-ups' answer."""
+        try:
+            async with live.lock:
+                for _ in range(ATTEMPTS):
+                    await self._catch_up(live)
+                    draw_made, _ = await self._draw(live.tid)
+                    taken, refused = groups.decide_group(live.state, group, self.clock(), draw_made)
+                    try:
+                        await groups.store_group(self._engine, live.tid, [event for _, event in taken])
+                        break
+                    except store.StreamConflict:
+                        continue  # another process stored first: decide the group again on the newer state
+                else:
+                    raise store.StreamConflict(f"{live.tid}: the registration kept changing")
+                for done, why in refused:
+                    if not done.done():
+                        done.set_exception(why)
+                for _done, event in taken:
+                    _took(live, event, self._listeners)
+                if taken:
+                    await self._settle_locked(live)
+        except Exception as failed:  # the answer a single sign-up's failure was (a 500); the next group goes on
+            log.exception("registration %s: a group of %d sign-ups failed", live.tid, len(group))
+            groups.fail(group, failed)
+            return
+        except BaseException:
+            groups.fail(group, RuntimeError("registration stopped"))
+            raise
+        for done, event in taken:
+            if not done.done():
+                done.set_result(event)
 
     async def settle(self, tid: str) -> None:
         live = await self._load(tid)
@@ -150,19 +199,12 @@ class Registrar:
                         await store.keep_secret(conn, entry["secret_hash"], live.tid, entry["id"])
             except store.StreamConflict:
                 continue  # another process stored first: decide again on the newer state
-            self._took(live, event)
+            _took(live, event, self._listeners)
             return event
         raise store.StreamConflict(f"{live.tid}: the registration kept changing")
 
-    def _took(self, live: _Live, event: Event) -> None:
-        live.state = evolve(live.state, event)
-        for listener in list(self._listeners):
-            try:
-                listener(live.tid, live.state)
-            except Exception:
-                log.exception("registration listener failed on %s", live.tid)
-
     async def _settle_locked(self, live: _Live) -> None:
+        one_by_one = False
         for _ in range(MAX_STEPS):
             await self._catch_up(live)
             draw_made, players = await self._draw(live.tid)
@@ -171,6 +213,12 @@ class Registrar:
                 return
             how, entry = step
             try:
+                group = how == "add" and not one_by_one
+                adds = rules.adds_in_a_row(live.state, players, groups.MAX_GROUP) if group else []
+                if len(adds) > 1:
+                    if not await self._add_all(live, adds):
+                        one_by_one = True  # the tournament refused the group: each is taken (or refused) alone
+                    continue
                 await self._take(live, how, entry, draw_made, players)
             except store.StreamConflict:
                 continue  # folded again on the next turn
@@ -198,6 +246,37 @@ class Registrar:
                       else {"kind": "player_out", "entry": entry.id, "how": "kept"})
             await self._apply_locked(live, follow)
 
+    async def _add_all(self, live: _Live, entries: list[Entry]) -> bool:
+        """Add the entries' players in one tournament command, their `player_added` events in its
+        transaction; False (nothing stored) when the tournament refuses the group."""
+        command = {"kind": "add_players", "players": [{"name": e.name, "club": e.club} for e in entries]}
+        stored: list[Event] = []
+
+        async def store_with(append: catalog.InTransaction) -> None:
+            stored.clear()
+            async with self._engine.begin() as conn:
+                await append(conn)
+                data = await _latest_event_data(conn, live.tid)
+                state, now = live.state, self.clock()
+                for entry, player in zip(entries, data["players"], strict=True):
+                    decided = rules.decide(state, {"kind": "player_added", "entry": entry.id, "player": player["id"]},
+                                           now, True)
+                    assert decided is not None
+                    event = Event(state.version + 1, decided[0], decided[1], now)
+                    await store.append(conn, live.tid, event)
+                    state = evolve(state, event)
+                    stored.append(event)
+
+        try:
+            await self._tournaments.apply(live.tid, command, store_with=store_with)
+        except (DrawReject, NotStored) as refused:
+            log.info("registration %s: the tournament refused %d players at once (%s); adding them one by one",
+                     live.tid, len(entries), getattr(refused, "code", "conflict"))
+            return False
+        for event in stored:
+            _took(live, event, self._listeners)
+        return True
+
     async def _with_tournament(self, live: _Live, entry: Entry, command: dict[str, Any]) -> None:
         """Store the tournament's event and the registration's in one transaction."""
         stored: list[Event] = []
@@ -218,7 +297,7 @@ class Registrar:
                 stored.append(event)
 
         await self._tournaments.apply(live.tid, command, store_with=store_with)
-        self._took(live, stored[-1])  # the attempt that committed (the writer may retry a lost race)
+        _took(live, stored[-1], self._listeners)  # the attempt that committed (the writer may retry a lost race)
 
     # --- the desk's own withdrawals -----------------------------------------------------------
 
@@ -229,15 +308,25 @@ class Registrar:
         live = self._live.get(change.tournament_id)
         if live is None or not any(e.player == pid for e in live.state.entries.values()):
             return
-        task = asyncio.get_running_loop().create_task(self._player_left(change.tournament_id, pid))
+        task = asyncio.get_running_loop().create_task(_follow_withdrawal(self, change.tournament_id, pid))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _player_left(self, tid: str, pid: str) -> None:
+
+def _took(live: _Live, event: Event, listeners: list[Listener]) -> None:
+    live.state = evolve(live.state, event)
+    for listener in list(listeners):
         try:
-            await self.apply(tid, {"kind": "player_left", "player": pid})
+            listener(live.tid, live.state)
         except Exception:
-            log.exception("registration %s: following the withdrawal of %s failed", tid, pid)
+            log.exception("registration listener failed on %s", live.tid)
+
+
+async def _follow_withdrawal(registrar: Registrar, tid: str, pid: str) -> None:
+    try:
+        await registrar.apply(tid, {"kind": "player_left", "player": pid})
+    except Exception:
+        log.exception("registration %s: following the withdrawal of %s failed", tid, pid)
 
 
 async def _latest_event_data(conn: AsyncConnection, tid: str) -> dict[str, Any]:
