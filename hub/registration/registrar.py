@@ -35,16 +35,21 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hub.draws.events import DrawReject
+from hub.ops.logbudget import LogBudget
 from hub.registration import decide as rules
 from hub.registration import groups
 from hub.registration.state import Entry, Event, RegistrationState, evolve, fold
 from hub.store import catalog, tournament_events
 from hub.store import registration_events as store
 from hub.store.db import now_ms
+from hub.store.outage import log_failure
 from hub.store.schema import tournament_events as tournament_table
 from hub.tournaments.writer import NotStored, TournamentChange, TournamentWriter, UnknownTournament
 
 log = logging.getLogger(__name__)
+# A group's failure: a short line while the store is away (each caller is answered 503 anyway), a
+# traceback for anything else; bounded, so a flood of sign-ups during an outage is a few lines.
+_GROUP_LOG_BUDGET = LogBudget(lines=3, window_s=60.0)
 
 ATTEMPTS = 8
 MAX_STEPS = 2 * 5000  # a settle never loops for ever, whatever the state says
@@ -165,8 +170,9 @@ class Registrar:
                     _took(live, event, self._listeners)
                 if taken:
                     await self._settle_locked(live)
-        except Exception as failed:  # the answer a single sign-up's failure was (a 500); the next group goes on
-            log.exception("registration %s: a group of %d sign-ups failed", live.tid, len(group))
+        except Exception as failed:  # each caller's answer (503 with the store away); the next group goes on
+            what = f"registration {live.tid}: a group of {len(group)} sign-ups failed"
+            log_failure(log, _GROUP_LOG_BUDGET, what, failed)
             groups.fail(group, failed)
             return
         except BaseException:
