@@ -86,7 +86,7 @@ def test_the_queue_offers_call_now_on_a_plain_match_only(queue_hub: ServedHub, b
         ctx.close()
 
 
-def test_a_decided_team_match_refused_a_reopen_says_why_in_both_languages(queue_hub: ServedHub) -> None:
+def test_a_decided_team_match_refused_a_reopen_says_why_in_both_languages(queue_hub: ServedHub, browser: Any) -> None:
     hub = queue_hub
     tid, (usa, europe) = _team_event(hub, "Team reopen")
     # rubbers 1 and 2 have no member in common: both go to the two tables at once
@@ -108,3 +108,19 @@ def test_a_decided_team_match_refused_a_reopen_says_why_in_both_languages(queue_
     assert "correct a rubber" in en["desk_err_team_match_reopen"]
     assert "分场" in zh["desk_err_team_match_reopen"]
     assert en["desk_err_team_match_reopen"] != en["desk_err_team_match"]
+    for locale, lang, said in (("en-US", "en", en), ("zh-CN", "zh-CN", zh)):
+        ctx, page, guard = _signed_in(browser, hub, locale, "tablet")
+        try:
+            page.goto(f"{hub.url}/desk/{tid}/run?lang={lang}")
+            item = "#run-rounds .entry[data-key='W1-1']"
+            page.wait_for_selector(f"{item}[data-status=finished] [data-action=reopen]")
+            page.click(f"{item} [data-action=reopen]")
+            page.click("#modal-confirm")
+            page.wait_for_selector("#run-message.err")
+            text = page.inner_text("#run-message")
+            assert said["desk_err_team_match_reopen"] in text and said["desk_err_team_match"] not in text, text
+            shot(page, f"desk-team-reopen-refused-{lang}")
+            assert _entry(hub, tid, "W1-1")["status"] == "finished"
+            assert guard.errors == [], guard.errors
+        finally:
+            ctx.close()
