@@ -3,7 +3,8 @@ changed with `PATCH /api/tournaments/{tid}` (hub/api/tournament_settings.py).
 
 - `GET /api/tournaments/{tid}/no_shows` (public): `{"no_show_minutes", "server_time", "flagged": [{"key",
   "match_id", "table_id", "players", "called_at", "no_show_at", "since_ms"}]}`: the called matches not
-  started within the setting (or the desk's wait), oldest call first. Derived from stored facts (the
+  started within the setting (or the desk's wait), oldest call first; a called rubber of a team
+  match among them, its key the rubber's (`W1-1/2`). Derived from stored facts (the
   call's time, the setting, the waits) and the clock, so a restarted hub flags the same ones.
 - `POST /api/tournaments/{tid}/draw/{key}/wait` (admin) `{"minutes"?: 5}`: the flag goes away and comes
   back that many minutes from now if the match has still not started (`no_show_waited`).
@@ -33,7 +34,7 @@ WRITE_ERRORS = models.errors(401, 403, 404, 409, 413, 422)
             responses=models.ok(nm.NoShows, "The called matches flagged as no-shows now.") | models.errors(404))
 async def list_no_shows(tid: str, request: Request) -> dict[str, Any]:
     state = await _state(request, tid)
-    mids = [c.match_id for c in state.open_calls.values()]
+    mids = [c.match_id for c in (*state.open_calls.values(), *state.open_rubbers.values())]  # rubbers too
     statuses = await catalog.match_statuses(deps.engine(request), mids)
     started = [mid for mid, status in statuses.items() if status != "scheduled"]
     now = now_ms()

@@ -276,6 +276,10 @@ async def call_now(tid: str, key: str, request: Request) -> dict[str, Any]:
     state, entry = await _entry(request, tid, key)
     if entry["status"] != "ready":
         raise ApiError(409, "not_ready", f"{key} is {entry['status']}, not waiting in the queue")
+    try:  # before any table is looked at: a team match is refused as such (409 team_match), whatever is free
+        body_ = draws.match_body(state, key)
+    except draws.DrawReject as r:
+        raise ApiError(r.status, r.code, r.message) from None
     engine = deps.engine(request)
     tables = await catalog.list_tables(engine, tid)
     busy = await catalog.open_matches(engine, tid)
@@ -296,7 +300,6 @@ async def call_now(tid: str, key: str, request: Request) -> dict[str, Any]:
         table_id = free[0]
     flow = deps.services(request).flow
     match_id = catalog.new_id("m")
-    body_ = draws.match_body(state, key)
 
     async def store_with(append: catalog.InTransaction) -> Any:
         return await deps.writer(request).create_match(

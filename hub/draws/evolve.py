@@ -217,7 +217,9 @@ def _lineup_named(work: _Working, data: dict[str, Any], version: int) -> None:
 
 def _rubber_called(work: _Working, data: dict[str, Any], version: int) -> None:
     rkey = data["rubber"]
-    work.mut("rubber_calls")[rkey] = Call(rkey, data["match_id"], data["table_id"], tuple(data["players"]), version)
+    # the call's time starts a rubber's no-show clock as a match's (hub/draws/no_shows.py)
+    work.mut("rubber_calls")[rkey] = Call(rkey, data["match_id"], data["table_id"], tuple(data["players"]), version,
+                                          work.at)
     work.mut("rubber_matches")[data["match_id"]] = rkey
 
 

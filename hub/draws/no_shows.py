@@ -56,9 +56,10 @@ def wait_no_show(state: TournamentState, command: Mapping[str, Any]) -> tuple[st
 
 
 def no_show_at(state: TournamentState, key: str) -> int | None:
-    """When the called match of `key` is flagged if it has not started (server ms), or None when
-    the key is not called. Calls stored before calls had a time (``at`` 0) are never flagged."""
-    call = state.open_calls.get(key)
+    """When the called match of `key` (a draw key, or a rubber's ``W1-1/2``) is flagged if it has not
+    started (server ms), or None when the key is not called. Calls stored before calls had a time
+    (``at`` 0) are never flagged."""
+    call = state.open_calls.get(key) or state.open_rubbers.get(key)
     if call is None or not call.at:
         return None
     due = call.at + round(state.no_show_minutes * MINUTE_MS)
@@ -67,10 +68,11 @@ def no_show_at(state: TournamentState, key: str) -> int | None:
 
 def flagged(state: TournamentState, started: Iterable[str], now: int) -> list[dict[str, Any]]:
     """The called matches past their no-show time whose match has not started (`started`: match
-    ids that have), oldest call first: {key, match_id, table_id, players, called_at, no_show_at, since_ms}."""
+    ids that have), oldest call first: {key, match_id, table_id, players, called_at, no_show_at, since_ms}.
+    A called rubber of a team match is one of them, its key the rubber's (``W1-1/2``)."""
     begun = set(started)
     out: list[dict[str, Any]] = []
-    for key, call in state.open_calls.items():
+    for key, call in {**state.open_calls, **state.open_rubbers}.items():
         due = no_show_at(state, key)
         if due is None or due > now or call.match_id in begun:
             continue

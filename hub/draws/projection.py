@@ -91,6 +91,8 @@ def _with_team(state: TournamentState, m: DrawMatch) -> dict[str, Any]:
     if team is not None:  # a team match: its score in rubbers and each rubber (hub/draws/teams.py)
         out["team"] = team
         out["match_id"] = out["match_id"] or None
+        # never called as one match (POST .../call answers 409 team_match): the desk offers no "Call now"
+        out["callable"] = False
     return out
 
 

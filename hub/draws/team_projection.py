@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hub.draws import no_shows
 from hub.draws.settle import DrawMatch
 from hub.draws.state import TournamentState
 from hub.draws.teams import rubber_key, rubber_score, team_spec
@@ -43,5 +44,13 @@ def team_json(state: TournamentState, match: DrawMatch, *, desk: bool = False) -
                         "match_id": call.match_id if call else None, "table_id": call.table_id if call else None,
                         "winner": result.winner if result else match.winner if status == "walkover" else None,
                         "scores": dict(result.scores) if result else None,
-                        "named": [t for t in teams if t in lineups], "lineups": shown})
+                        "named": [t for t in teams if t in lineups], "lineups": shown,
+                        **_no_show(state, rkey, status)})
     return {"to_win": spec["to_win"], "score": rubber_score(state, match.key, teams), "rubbers": rubbers}
+
+
+def _no_show(state: TournamentState, rkey: str, status: str) -> dict[str, Any]:
+    """A called rubber says when it was called and when it is flagged as a no-show if not started
+    (``called_at``, ``no_show_at``: server ms), as a called draw match does (PROTOCOL.md section 16)."""
+    due = no_shows.no_show_at(state, rkey) if status == "called" else None
+    return {} if due is None else {"called_at": state.rubber_calls[rkey].at, "no_show_at": due}

@@ -50,12 +50,12 @@ export function runView(ctx) {
   const vs = (m) => (m.players || []).map(name).join(" – ");
   const keyAndNames = (key) => (entry(key) ? `${key}${inParens(vs(entry(key)))}` : key);
 
-  function act(button, work, okText, { self = null, players = tour().players || [] } = {}) {
+  function act(button, work, okText, { self = null, players = tour().players || [], texts = {} } = {}) {
     return busy(button, null, async () => {
       try {
         await work();
       } catch (e) {
-        say(message, namesForIds(errorText(e, { self, label: keyAndNames }), { players }), "err");
+        say(message, namesForIds(errorText(e, { self, label: keyAndNames, texts }), { players }), "err");
         return;
       }
       open = null;
@@ -188,7 +188,8 @@ export function runView(ctx) {
   let nextFor = new Map();
   function dealNext(queue) {
     const busyPlayers = new Set(entries().filter((m) => m.status === "called").flatMap((m) => m.players || []));
-    const ready = queue.filter((k) => !((entry(k) || {}).players || []).some((p) => busyPlayers.has(p)));
+    // a team match (callable: false) never takes a table as one: its rubbers do, lineups named
+    const ready = queue.filter((k) => (entry(k) || {}).callable !== false && !((entry(k) || {}).players || []).some((p) => busyPlayers.has(p)));
     const waiting = tables().filter((tb) => tb.status !== "paused" && !(tb.match && tb.match.status === "scheduled"));
     const left = (tb) => (tb.status === "free" || !tb.match || tb.match.status !== "live" ? -1 : remaining(tb.match));
     waiting.sort((a, b) => left(a) - left(b));
@@ -216,9 +217,10 @@ export function runView(ctx) {
         el("span", { class: "q-names" }, named(vs(m))), el("span", { class: "muted small", text: m.round })),
       el("div", { class: "q-actions" },
         i > 0 ? button(t("dk_first"), (b) => act(b, () => hub.orderQueue(ctx.tid, [key, ...queue.filter((k) => k !== key)]), t("dk_made_first", { key })), { action: "first" }) : null,
-        button(t("dk_call"), () => toggle("call", key), { action: "call" }),
+        // a team match is not called as one (its rubbers are): the hub marks it callable: false
+        m.callable !== false ? button(t("dk_call"), () => toggle("call", key), { action: "call" }) : null,
         button(t("dk_walkover"), () => toggle("walkover", key), { action: "walkover", cls: "danger" })),
-      isOpen("call", key) ? tableChooser("call", (tableId, b) => act(b, () => hub.callNow(ctx.tid, key, tableId), t("dk_called", { key }))) : null,
+      isOpen("call", key) && m.callable !== false ? tableChooser("call", (tableId, b) => act(b, () => hub.callNow(ctx.tid, key, tableId), t("dk_called", { key }))) : null,
       isOpen("walkover", key) ? walkoverChooser(m) : null);
   }
 
@@ -227,7 +229,8 @@ export function runView(ctx) {
    * the queue; the hub refuses once a match fed by it has started, naming that match. */
   async function reopen(m, b) {
     if (!(await ask(t("dk_reopen_confirm", { key: m.key, names: vs(m) })))) return;
-    await act(b, () => hub.reopen(ctx.tid, m.key), t("dk_reopened", { key: m.key }), { self: m.key });
+    // a team match refused (409 team_match) is decided by its rubbers: say so, not the calling sentence
+    await act(b, () => hub.reopen(ctx.tid, m.key), t("dk_reopened", { key: m.key }), { self: m.key, texts: { team_match: "team_match_reopen" } });
   }
 
   /** A decided match can be reopened (a bye cannot: nobody played). Whether the draw has moved

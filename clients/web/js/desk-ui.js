@@ -19,8 +19,9 @@ export function refusedKey(e, self = null) {
  * sentence of their own in the page's language (naming the match in the way, `label(key)` its
  * players too) with the code; a refusal whose code the desk knows as its sentence in the page's
  * language, then the hub's own words in English (they are English) or the code in Chinese;
- * otherwise the hub's message and code. */
-export function errorText(e, { self = null, label = null } = {}) {
+ * otherwise the hub's message and code. `texts` names the sentence for a code where the action
+ * gives it its own meaning ({team_match: "team_match_reopen"}: one code, refused call or reopen). */
+export function errorText(e, { self = null, label = null, texts = {} } = {}) {
   if (!e || e.status === 0) return t("desk_network");
   if (e.status === 429) return t("desk_too_many", { s: e.retryAfter || 1 });
   if (e.status === 401) return t("desk_session_ended");
@@ -30,8 +31,9 @@ export function errorText(e, { self = null, label = null } = {}) {
     if (key) return `${t(`desk_err_${e.code}_key`, { key: label ? label(key) : key })}${inParens(e.code)}`;
     return `${t(`desk_err_${e.code}`)} ${t("desk_hub_said", { msg })}`;
   }
-  if (e.code && hasText(`desk_err_${e.code}`)) {
-    return lang() === "en" ? `${t(`desk_err_${e.code}`)} ${t("desk_hub_said", { msg })}` : `${t(`desk_err_${e.code}`)}${inParens(e.code)}`;
+  const said = e.code && Object.hasOwn(texts, e.code) ? texts[e.code] : e.code;
+  if (e.code && hasText(`desk_err_${said}`)) {
+    return lang() === "en" ? `${t(`desk_err_${said}`)} ${t("desk_hub_said", { msg })}` : `${t(`desk_err_${said}`)}${inParens(e.code)}`;
   }
   return t("desk_error", { msg });
 }

@@ -42,6 +42,7 @@ export default {
   "desk_err_rubber_called": "This rubber is called already: its lineup stands.",
   "desk_err_team_decided": "This team match is decided already.",
   "desk_err_team_match": "A team match is played as its rubbers: each is called on its own.",
+  "desk_err_team_match_reopen": "A team match is decided by its rubbers: correct a rubber's result instead.",
   "desk_err_team_played": "This team has played: its members can no longer change.",
   "tm_lineups_due": "Lineups to name: team matches due",
   "tm_rubber_of": "Rubber {n} of {total} · {kind}",

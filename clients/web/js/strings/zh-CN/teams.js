@@ -42,6 +42,7 @@ export default {
   "desk_err_rubber_called": "本场已叫号：出场名单不能再改。",
   "desk_err_team_decided": "这场团体赛已分胜负。",
   "desk_err_team_match": "团体赛按分场进行：每一场单独叫号。",
+  "desk_err_team_match_reopen": "团体赛由各分场决定胜负：请改正某一分场的结果。",
   "desk_err_team_played": "本队已出赛：队员不能再改。",
   "tm_lineups_due": "待报出场名单：即将进行的团体赛",
   "tm_rubber_of": "第 {n} 场（共 {total} 场）· {kind}",
