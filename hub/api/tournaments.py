@@ -28,9 +28,8 @@ from fastapi.responses import JSONResponse
 
 from hub import draws
 from hub.api import competition_models as cm
-from hub.api import deps, draw_templates, models
+from hub.api import deps, draw_templates, models, rubber_no_shows
 from hub.api.errors import ApiError, read_json
-from hub.draws import teams
 from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
 from hub.people import linking as people_linking
@@ -247,59 +246,12 @@ async def _off_table_with(request: Request, tid: str, entry: dict[str, Any], com
     await _apply(request, tid, command, store_with=store_with)
 
 
-def _is_rubber(key: str) -> bool:
-    """A rubber's key (`W1-1/2`, docs/teams.md): the routes taking one match it with `{key:path}`."""
-    return "/" in key
-
-
-async def _called_rubber(request: Request, tid: str, rkey: str) -> tuple[TournamentState, Any]:
-    """The state and the call of the called rubber `rkey`: 404 unknown_key for no such rubber, 409
-    not_called for one not on a table (a rubber not called is the flow's: it is called once its
-    lineups are in, or dropped once its team match is decided)."""
-    if await catalog.get_tournament(deps.engine(request), tid) is None:
-        raise ApiError(404, "not_found", f"no tournament {tid!r}")
-    state = await _state(request, tid)
-    call = state.open_rubbers.get(rkey)
-    if call is None:
-        try:
-            teams.rubber_at(state, rkey)
-        except draws.DrawReject as r:
-            raise ApiError(r.status, r.code, r.message) from None
-        raise ApiError(409, "not_called", f"rubber {rkey} is not on a table")
-    status = (await catalog.match_statuses(deps.engine(request), [call.match_id])).get(call.match_id)
-    if status != "scheduled":
-        raise ApiError(409, "match_started", f"{rkey} is being played: settle it on the table (concede, forfeit)")
-    return state, call
-
-
-async def _rubber_walkover(request: Request, tid: str, rkey: str, winner: Any) -> None:
-    """The desk's walkover of a called rubber not started: its match gets a result entered for the side
-    there (its race won, the absent side 0; as `POST /api/matches/{mid}/result` stores one, since a
-    forfeit needs a started match), and the flow takes it like any rubber's result, so the team
-    match's score follows. `winner`: the side there, a member id of the rubber or its team's id."""
-    state, call = await _called_rubber(request, tid, rkey)
-    sides = list(call.players)
-    present = [s for s in sides if winner in (s, state.member_team.get(s, s))] if isinstance(winner, str) else []
-    if len(present) != 1:
-        raise ApiError(422, "not_in_match", f"winner must be a side of {rkey}: one of {sides} or their teams")
-    writer = deps.writer(request)
-    proj = await writer.projection(call.match_id)
-    race = {p["id"]: p.get("race_to") for p in (proj or {}).get("players", [])}
-    won = race.get(present[0]) if isinstance(race.get(present[0]), int) else 1  # a match of racks or minutes: 1-0
-    score = {side: won if side == present[0] else 0 for side in sides}
-    absent = ", ".join(s for s in sides if s != present[0])
-    command = {"kind": "result_entered", "winner": present[0], "score": score, "reason": f"no-show: {absent}"}
-    answer = await writer.submit(call.match_id, f"no-show:{rkey}:{call.match_id}", command, server=True)
-    if not isinstance(answer, Ack):
-        raise ApiError(409, answer.code, f"{rkey}: {answer.message}")
-
-
 @router.post("/tournaments/{tid}/draw/{key:path}/walkover", dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(cm.Walkover), responses=PROJECTION | WRITE_ERRORS)
 async def walkover(tid: str, key: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
-    if _is_rubber(key):  # a called rubber (a no-show): its absent side forfeits it
-        await _rubber_walkover(request, tid, key, body.get("winner"))
+    if rubber_no_shows.is_rubber(key):  # a called rubber (a no-show): its result to the side there
+        await rubber_no_shows.walkover(request, tid, key, body.get("winner"))
         await _flow_idle(request, tid)
         return await _projection(request, tid)
     _, entry = await _entry(request, tid, key)
@@ -317,8 +269,8 @@ async def walkover(tid: str, key: str, request: Request) -> dict[str, Any]:
 @router.post("/tournaments/{tid}/draw/{key:path}/requeue", dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(models.Empty, required=False), responses=PROJECTION | WRITE_ERRORS)
 async def requeue(tid: str, key: str, request: Request) -> dict[str, Any]:
-    if _is_rubber(key):  # off its table; called again after the team's other rubbers ready (docs/teams.md)
-        _, call = await _called_rubber(request, tid, key)
+    if rubber_no_shows.is_rubber(key):  # off its table; called after the team's other rubbers ready
+        _, call = await rubber_no_shows.called_rubber(request, tid, key)
         await _off_table_with(request, tid, {"key": key, "match_id": call.match_id},
                               {"kind": "uncall_rubber", "rubber": key, "requeue": True})
         await _flow_idle(request, tid)

@@ -39,13 +39,15 @@ def team_event(hub: ServedHub, name: str) -> tuple[str, list[str]]:
     r = httpx.patch(f"{hub.url}/api/tournaments/{tid}", json={"no_show_minutes": 0.01},
                     headers={"Authorization": f"Bearer {ADMIN}"})
     assert r.status_code == 200, r.text
-    teams = [{"name": "Team USA", "members": [{"name": n} for n in ("Shane Van Boening", "Fedor Gorst", "Skyler Woodward")]},
-             {"name": "中华台北 Chinese Taipei", "members": [{"name": n} for n in ("柯秉逸 Ko Pin-yi", "吴珈庆 Wu Jiaqing", "张荣麟")]}]
+    rosters = {"Team USA": ("Shane Van Boening", "Fedor Gorst", "Skyler Woodward"),
+               "中华台北 Chinese Taipei": ("柯秉逸 Ko Pin-yi", "吴珈庆 Wu Jiaqing", "张荣麟")}
+    teams = [{"name": team, "members": [{"name": n} for n in names]} for team, names in rosters.items()]
     ids = [p["id"] for p in hub.admin_post(f"/api/tournaments/{tid}/players", {"players": teams})["players"]]
     hub.admin_post(f"/api/tournaments/{tid}/draw", {"type": "single_elimination", "match": SINGLES3})
     for i in (1, 2, 3):
         for team in ids:
-            hub.admin_post(f"/api/tournaments/{tid}/draw/W1-1/lineup", {"rubber": i, "team": team, "members": [f"{team}.{i}"]})
+            body = {"rubber": i, "team": team, "members": [f"{team}.{i}"]}
+            hub.admin_post(f"/api/tournaments/{tid}/draw/W1-1/lineup", body)
     return tid, ids
 
 
@@ -86,7 +88,7 @@ def test_the_desk_acts_on_a_flagged_rubber(rns_hub: ServedHub, browser: Any, loc
         else:
             assert team_match(hub, tid)["team"]["rubbers"][0]["status"] == "called"
         # a walkover to the side there (Chinese Taipei's member), one click: the team score follows
-        page.click(".noshow-flag[data-noshow='W1-1/2'] [data-action=noshow-walkover] >> nth=1")
+        page.click(".noshow-flag[data-noshow='W1-1/2'] [data-action=noshow-walkover]:has-text('吴珈庆')")
         page.wait_for_selector(".noshow-flag[data-noshow='W1-1/2']", state="detached")
         _until(lambda: team_match(hub, tid)["team"]["rubbers"][1]["status"] == "finished")
         tm = team_match(hub, tid)
