@@ -60,7 +60,8 @@ async def walkover(request: Request, tid: str, rkey: str, winner: Any) -> None:
     race = {p["id"]: p.get("race_to") for p in (proj or {}).get("players", [])}
     won = race.get(present[0]) if isinstance(race.get(present[0]), int) else 1  # a match of racks or minutes: 1-0
     score = {side: won if side == present[0] else 0 for side in sides}
-    absent = ", ".join(s for s in sides if s != present[0])
+    names = {p["id"]: p.get("name") or p["id"] for p in (proj or {}).get("players", [])}  # the reason is on screens
+    absent = ", ".join(str(names.get(s, s)) for s in sides if s != present[0])
     command = {"kind": "result_entered", "winner": present[0], "score": score, "reason": f"no-show: {absent}"}
     answer = await writer.submit(call.match_id, f"no-show:{rkey}:{call.match_id}", command, server=True)
     if not isinstance(answer, Ack):

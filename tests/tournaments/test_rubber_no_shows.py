@@ -77,6 +77,9 @@ def test_walkover_of_a_rubber_gives_it_to_the_side_there(c: TestClient) -> None:
     t = ev.until(lambda t: rubbers(ev, "W1-1")[0]["status"] == "finished")
     done = rubbers(ev, "W1-1")[0]
     assert done["winner"] == team_of(here)
+    result = c.get(f"/api/matches/{first['match_id']}").json()
+    away = next(p for p in result["players"] if p["id"] != here)
+    assert result["winner"] == here and result["result"]["reason"] == f"no-show: {away['name']}"
     team = next(m for m in t["draw"]["matches"] if m["key"] == "W1-1")["team"]
     assert team["score"][team_of(here)] == 1  # the team match's score follows the rubber's result
     assert not any(f["key"] == "W1-1/1" for f in flagged(c, ev.tid))
