@@ -7,10 +7,12 @@ changed with `PATCH /api/tournaments/{tid}` (hub/api/tournament_settings.py).
   match among them, its key the rubber's (`W1-1/2`). Derived from stored facts (the
   call's time, the setting, the waits) and the clock, so a restarted hub flags the same ones.
 - `POST /api/tournaments/{tid}/draw/{key}/wait` (admin) `{"minutes"?: 5}`: the flag goes away and comes
-  back that many minutes from now if the match has still not started (`no_show_waited`).
+  back that many minutes from now if the match has still not started (`no_show_waited`); a called
+  rubber's key (`W1-1/2`, taken with its slash: `{key:path}`) too.
 
 The desk's other two choices are the calls of section 7 and the hub's requeue:
-`POST .../draw/{key}/walkover` `{"winner": the player who is there}` and `POST .../draw/{key}/requeue`.
+`POST .../draw/{key}/walkover` `{"winner": the player who is there}` and `POST .../draw/{key}/requeue`
+(for a rubber: its match's result is entered for the side there; requeued, it comes after the other rubbers).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ async def list_no_shows(tid: str, request: Request) -> dict[str, Any]:
             "flagged": no_shows.flagged(state, started, now)}
 
 
-@router.post("/tournaments/{tid}/draw/{key}/wait", dependencies=ADMIN, response_model=None,
+@router.post("/tournaments/{tid}/draw/{key:path}/wait", dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(nm.Wait, required=False),
              responses=models.ok(nm.Waited, "When the match is flagged again.") | WRITE_ERRORS)
 async def wait(tid: str, key: str, request: Request) -> dict[str, Any]:

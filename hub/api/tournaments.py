@@ -9,6 +9,10 @@ tables. Beyond the fixed names of section 7 the organiser also has:
   table, or to the first free one);
 - `POST /api/tournaments/{tid}/draw/{key}/requeue`: take a called match that has not started off its
   table; it goes back to the end of the queue (the next ready match takes the table);
+- a rubber of a team match (key `W1-1/2`, docs/teams.md) called and not started: `.../walkover`
+  `{"winner": its side there}` (its match's result entered for that side; the team match's score follows) and
+  `.../requeue` (called again after the team match's other rubbers ready); those two routes take the
+  key with its slash (`{key:path}`);
 - `POST /api/tournaments/{tid}/queue` `{"keys": [...]}`: those ready matches are called first, in that order.
 
 The results for export are `hub/api/tournament_exports.py`'s.
@@ -24,7 +28,7 @@ from fastapi.responses import JSONResponse
 
 from hub import draws
 from hub.api import competition_models as cm
-from hub.api import deps, draw_templates, models
+from hub.api import deps, draw_templates, models, rubber_no_shows
 from hub.api.errors import ApiError, read_json
 from hub.draws.state import TournamentState
 from hub.matches.writer import Ack, MatchWriter
@@ -242,10 +246,14 @@ async def _off_table_with(request: Request, tid: str, entry: dict[str, Any], com
     await _apply(request, tid, command, store_with=store_with)
 
 
-@router.post("/tournaments/{tid}/draw/{key}/walkover", dependencies=ADMIN, response_model=None,
+@router.post("/tournaments/{tid}/draw/{key:path}/walkover", dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(cm.Walkover), responses=PROJECTION | WRITE_ERRORS)
 async def walkover(tid: str, key: str, request: Request) -> dict[str, Any]:
     body = await _body(request)
+    if rubber_no_shows.is_rubber(key):  # a called rubber (a no-show): its result to the side there
+        await rubber_no_shows.walkover(request, tid, key, body.get("winner"))
+        await _flow_idle(request, tid)
+        return await _projection(request, tid)
     _, entry = await _entry(request, tid, key)
     command = {"kind": "walkover", "key": key, "winner": body.get("winner")}
     if entry["status"] == "called" and entry.get("team"):  # its rubbers: the flow takes them off, or has them forfeited
@@ -258,9 +266,15 @@ async def walkover(tid: str, key: str, request: Request) -> dict[str, Any]:
     return await _projection(request, tid)
 
 
-@router.post("/tournaments/{tid}/draw/{key}/requeue", dependencies=ADMIN, response_model=None,
+@router.post("/tournaments/{tid}/draw/{key:path}/requeue", dependencies=ADMIN, response_model=None,
              openapi_extra=models.body(models.Empty, required=False), responses=PROJECTION | WRITE_ERRORS)
 async def requeue(tid: str, key: str, request: Request) -> dict[str, Any]:
+    if rubber_no_shows.is_rubber(key):  # off its table; called after the team's other rubbers ready
+        _, call = await rubber_no_shows.called_rubber(request, tid, key)
+        await _off_table_with(request, tid, {"key": key, "match_id": call.match_id},
+                              {"kind": "uncall_rubber", "rubber": key, "requeue": True})
+        await _flow_idle(request, tid)
+        return await _projection(request, tid)
     _, entry = await _entry(request, tid, key)
     if entry["status"] != "called":
         raise ApiError(409, "not_called", f"{key} is {entry['status']}, not on a table")

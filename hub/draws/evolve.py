@@ -221,12 +221,16 @@ def _rubber_called(work: _Working, data: dict[str, Any], version: int) -> None:
     work.mut("rubber_calls")[rkey] = Call(rkey, data["match_id"], data["table_id"], tuple(data["players"]), version,
                                           work.at)
     work.mut("rubber_matches")[data["match_id"]] = rkey
+    if rkey in work.get("no_show_waits"):  # a new call, a new clock
+        work.mut("no_show_waits").pop(rkey)
 
 
 def _rubber_uncalled(work: _Working, data: dict[str, Any], version: int) -> None:
     call = work.mut("rubber_calls").pop(data["rubber"], None)
     if call is not None:
         work.mut("rubber_matches").pop(call.match_id, None)
+    if data.get("requeued"):  # dispatch_rubbers puts it behind the rubbers not requeued
+        work.mut("uncalled_at")[data["rubber"]] = version
 
 
 def _rubber_result_taken(work: _Working, data: dict[str, Any], version: int) -> None:

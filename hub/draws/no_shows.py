@@ -9,7 +9,7 @@ flag needs nothing kept in memory: a restarted hub flags the same matches at the
 | command kind | fields | event kind {data} |
 | --- | --- | --- |
 | set_no_show_minutes | minutes (a number > 0, at most 1440; fractions allowed) | no_show_minutes_set {minutes} |
-| wait_no_show | key (a called match), minutes? (default 5, > 0, at most 120) | no_show_waited {key, minutes} |
+| wait_no_show | key (called match or rubber), minutes? (default 5, > 0, at most 120) | no_show_waited {key, minutes} |
 
 A wait runs from the moment it is stored: the flag comes back ``minutes`` after it (or at the
 deadline of the setting, whichever is later). A new call of the key forgets its wait.
@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hub.draws.events import DrawReject, bad, conflict
+from hub.draws.teams import rubber_at
 
 if TYPE_CHECKING:
     from hub.draws.state import TournamentState
@@ -48,7 +49,10 @@ def wait_no_show(state: TournamentState, command: Mapping[str, Any]) -> tuple[st
     if not isinstance(key, str):
         raise bad("key must be a draw match's key")
     minutes = _minutes(command.get("minutes", WAIT_MINUTES), "minutes", MAX_WAIT_MINUTES)
-    if key not in state.open_calls:
+    if key not in state.open_calls and key not in state.open_rubbers:  # a rubber's key (W1-1/2) too
+        if "/" in key:
+            rubber_at(state, key)  # 404 unknown_key for no such rubber
+            raise conflict("not_called", f"rubber {key} is not on a table")
         if state.draw is None or key not in {m.key for m in state.derived.matches}:
             raise DrawReject(404, "unknown_key", f"no draw match {key!r}")
         raise conflict("not_called", f"{key} is not on a table")

@@ -23,7 +23,7 @@ doubles between the teams (player ids the team ids, ``members`` the two named). 
 | --- | --- | --- |
 | name_lineup | key, rubber, team, members | lineup_named {rubber: "{key}/{i}", team, members} |
 | call_rubber | rubber, match_id, table_id | rubber_called {rubber, match_id, table_id, players} |
-| uncall_rubber | rubber | rubber_uncalled {rubber, match_id} |
+| uncall_rubber | rubber, requeue? | rubber_uncalled {rubber, match_id, requeued?} |
 | take_rubber | rubber, match_id, winner, scores, match_version? | rubber_result_taken {the same, decides?, reopens?} |
 | void_rubber | rubber, match_id | rubber_result_voided {rubber, match_id, decides?, reopens?} |
 
@@ -38,7 +38,8 @@ corrected or voided re-derives the team match's outcome).
 
 While a rubber of it is called, the team match is ``called`` (with no table of its own).
 ``dispatch_rubbers`` gives free tables the rubbers of team matches that are ready or called, in
-rubber order, each once both lineups are named and none of its members is in another live rubber.
+rubber order (a rubber the desk requeued, ``requeue: true``, after the others, oldest requeue first),
+each once both lineups are named and none of its members is in another live rubber.
 
 Reject codes: 422 ``not_member`` (a lineup naming someone not in the team), ``lineup_size`` (1 a
 side for singles, 2 for doubles), ``doubles_pairs`` (a doubles draw whose entrants are not all
@@ -269,12 +270,18 @@ def call_rubber(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, di
 
 
 def uncall_rubber(state: TournamentState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-    fields.only(cmd, ("kind", "rubber"))
+    fields.only(cmd, ("kind", "rubber", "requeue"))
     rkey = fields.ident(fields.required(cmd, "rubber"), "rubber")
+    requeue = cmd.get("requeue", False)
+    if not isinstance(requeue, bool):
+        raise bad("requeue must be true or false")
     call = state.open_rubbers.get(rkey)
     if call is None:
         raise conflict("not_called", f"rubber {rkey} is not called")
-    return "rubber_uncalled", {"rubber": rkey, "match_id": call.match_id}
+    data: dict[str, Any] = {"rubber": rkey, "match_id": call.match_id}
+    if requeue:  # the desk's no-show choice: the other rubbers ready go before it
+        data["requeued"] = True
+    return "rubber_uncalled", data
 
 
 # --- dispatch --------------------------------------------------------------------------------------
@@ -324,6 +331,8 @@ def dispatch_rubbers(state: TournamentState, tables: Sequence[tuple[str, bool]])
     """[(rubber key, table id)]: each free table (not paused, listed once, not holding a call still
     waiting for its result) takes the first callable rubber none of whose members is in a live rubber."""
     candidates = [rkey for m in team_matches_in_play(state) for rkey in callable_rubbers(state, m)]
+    # a requeued rubber (a no-show) waits behind the rubbers not requeued; stable, so rubber order holds
+    candidates.sort(key=lambda rkey: state.uncalled_at.get(rkey, 0))
     if not candidates:
         return []
     busy = busy_members(state)

@@ -8,7 +8,7 @@
 // the screen at once if it is showing (a busy evening's queue never announces the past).
 import { t } from "./i18n.js";
 import { el, fill } from "./ui.js";
-import { matchRoundName } from "./draw-view.js";
+import { calledEntryOf, matchRoundName } from "./draw-view.js";
 import { serverNow } from "./live.js";
 
 /** A draw match said by its round's name ("Final", "Semi-finals": as the bracket heads it), its key
@@ -20,9 +20,9 @@ export function roundLabel(draw, entry, key) {
 }
 
 /** "Called N min ago" for a called match `m` (a table's match) past its no-show time
- * (`no_show_at` of its draw match, PROTOCOL.md section 16), else null. */
+ * (`no_show_at` of its draw match or rubber, PROTOCOL.md section 16), else null. */
 export function calledAgo(draw, m) {
-  const e = m && m.draw && draw ? (draw.matches || []).find((x) => x.key === m.draw.key) : null;
+  const e = m && m.draw && draw ? calledEntryOf(draw.matches, m.draw.key, m) : null; // a rubber's too
   if (!e || e.status !== "called" || !e.no_show_at || m.status !== "scheduled" || serverNow() < e.no_show_at) return null;
   return t("bd_called_ago", { n: Math.max(0, Math.floor((serverNow() - e.called_at) / 60000)) });
 }

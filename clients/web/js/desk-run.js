@@ -14,7 +14,7 @@ import { forgetCodes } from "./desk-codes.js";
 import { setupText } from "./desk-setup.js";
 import { resultForm } from "./desk-result.js";
 import { namesForIds } from "./entries.js";
-import { isMatch, matchRoundName, raceList } from "./draw-view.js";
+import { calledEntryOf, isMatch, matchRoundName, raceList } from "./draw-view.js";
 import { say, noticeLine, nameOf, busy, errorText, ask, named } from "./desk-ui.js";
 import { isNoShow, noShowFlag } from "./desk-noshow.js";
 import { lineupsPanel, lineupsSignature } from "./desk-lineups.js";
@@ -118,6 +118,8 @@ export function runView(ctx) {
   function tableCard(tb) {
     const m = tb.match;
     const e = m && m.draw ? entry(m.draw.key) : null;
+    // what the no-show flag reads: the draw match, or the rubber of a team match on this table
+    const called = e || (m && m.draw ? calledEntryOf(entries(), m.draw.key, m) : null);
     const key = m && m.draw ? m.draw.key : m ? m.id : null;
     const scheduled = m && m.status === "scheduled";
     const label = m && m.draw ? m.draw.key : t("dk_by_hand");
@@ -154,7 +156,7 @@ export function runView(ctx) {
     const token = rotated.get(tb.id);
     const nextKey = nextFor.get(tb.id);
     const next = nextKey ? entry(nextKey) : null;
-    return el("article", { class: `run-table card st-${tb.status}${isNoShow(e, m) ? " no-show" : ""}`, dataset: { table: tb.id, status: tb.status } },
+    return el("article", { class: `run-table card st-${tb.status}${isNoShow(called, m) ? " no-show" : ""}`, dataset: { table: tb.id, status: tb.status } },
       el("div", { class: "rt-head" },
         el("h3", { class: "rt-name", text: tb.name }),
         el("span", { class: `pill st-${tb.status}`, text: t(`dk_ts_${tb.status}`) })),
@@ -169,7 +171,7 @@ export function runView(ctx) {
           el("span", { class: "rt-pname", text: p.name }), el("span", { class: "rt-score", text: String(p.score ?? 0) })))),
         m.status !== "scheduled" ? el("a", { class: "small", href: `/watch/${enc(m.id)}`, target: "_blank", rel: "noopener", text: t("dk_watch") }) : null)
         : el("p", { class: "muted rt-empty", text: paused ? t("dk_table_paused_help") : t("dk_table_waiting") }),
-      isNoShow(e, m) ? noShowFlag(ctx.tid, e, { name, act, button }) : null,
+      isNoShow(called, m) ? noShowFlag(ctx.tid, called, { name, act, button, match: m }) : null,
       next ? el("p", { class: "rt-next small" }, el("span", { class: "muted", text: t("dk_next_here") }), " ",
         el("strong", { text: next.key }), " ", el("span", {}, named(vs(next)))) : null,
       isOpen("walkover", key) && e ? walkoverChooser(e) : null,

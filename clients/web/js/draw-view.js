@@ -269,3 +269,16 @@ export function sideMembers(m, pid, ctx) {
   const entry = ctx.players.get(pid);
   return { id: pid, members: (entry && entry.members) || [], due: null };
 }
+
+/** The entry of a table's match by its draw key (`m.draw.key`) in a projection's `draw.matches`: the
+ * draw match's own, or for a rubber of a team match (key `W1-1/2`, docs/teams.md) its rubber as an
+ * entry: its status, `called_at` and `no_show_at`, the match's players (member ids, or team ids for a
+ * doubles rubber) and `rubber: true`; null when neither is there. */
+export function calledEntryOf(matches, key, m) {
+  const list = matches || [];
+  const own = list.find((x) => x.key === key);
+  if (own || !key || !key.includes("/")) return own || null;
+  const parent = list.find((x) => x.key === key.slice(0, key.lastIndexOf("/")));
+  const r = parent && parent.team ? (parent.team.rubbers || []).find((x) => x.key === key) : null;
+  return r ? { ...r, key, rubber: true, players: ((m && m.players) || []).map((p) => p.id) } : null;
+}
