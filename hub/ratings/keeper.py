@@ -78,9 +78,13 @@ class RatingsKeeper(Keeper):
         # A refit waits as long as the last one took: on a big store the worker fits at most half
         # the time however fast matches finish (the changes meanwhile are taken by one refit).
         await asyncio.sleep(max(SETTLE_S, self._last_s))
-        if self._people is not None:
-            await self._people.idle()
         while self._due_disciplines:
+            # The racks are read from the people's histories: wait for them before every refit, not
+            # once per drain; a match finished during the last refit is due again here, and its
+            # history may not be written yet (the refit would see nothing new, and nothing would
+            # wake it again before the next sweep).
+            if self._people is not None:
+                await self._people.idle()
             discipline = next(iter(self._due_disciplines))
             self._due_disciplines.pop(discipline, None)
             started = time.perf_counter()

@@ -3,6 +3,7 @@ merges at the sweep, and `cuehub ratings rebuild` makes the same rows again."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +13,9 @@ from services import wait_until
 from spine_helpers import admin
 
 from hub.app import create_app
+from hub.ratings import keeper as keeper_module
 from hub.ratings.fit import Rating
+from hub.ratings.keeper import RatingsKeeper
 from hub.ratings.rebuild import rebuild
 from hub.ratings.store import ranked
 from hub.settings import Settings
@@ -110,3 +113,31 @@ def test_ranked_puts_provisional_after_and_shares_ranks() -> None:
               "c": Rating(600, 300, False, 599.9), "d": Rating(550, 120, False, 550.0)}
     order = ranked(fitted)
     assert [(p, rank) for p, _, rank in order] == [("a", 1), ("c", 1), ("d", 3), ("b", 4)]
+
+
+def test_a_discipline_due_again_during_a_refit_waits_for_the_people_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match finished while a refit runs is due again; its history may not be written yet, so the
+    next refit waits for the people keeper again (else it saw nothing new and slept until the sweep)."""
+
+    monkeypatch.setattr(keeper_module, "SETTLE_S", 0.0)
+    steps: list[str] = []
+
+    class People:
+        async def idle(self) -> None:
+            steps.append("people idle")
+
+    async def run() -> None:
+        keeper = RatingsKeeper(engine=None, people=People())  # type: ignore[arg-type]
+
+        async def refresh(discipline: str, *, force: bool = False) -> bool:
+            steps.append(f"refit {discipline}")
+            if steps.count(f"refit {discipline}") == 1:
+                keeper.due(discipline)  # the second match finished meanwhile
+            return True
+
+        keeper.refresh = refresh  # type: ignore[method-assign]
+        keeper.due("wpa_nine")
+        await keeper._drain()
+
+    asyncio.run(run())
+    assert steps == ["people idle", "refit wpa_nine", "people idle", "refit wpa_nine"]
