@@ -9,37 +9,15 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
-
-import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.services import free_port  # noqa: E402
+from venue_bench import start_hub  # noqa: E402,F401 - the benches here start their hub as venue_bench does
 
 ADMIN = "venue-bench-admin"  # the admin token venue_bench.make_event signs with
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
-
-
-def start_hub(workdir: Path, **env: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    full = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "PYTHONPATH": str(ROOT),
-            "HUB_TABLE_RATE": "1000", "HUB_TABLE_BURST": "1000", "HUB_SNAPSHOTS_PER_ADDRESS": "1000000", **env}
-    log = open(workdir / "hub.log", "wb")  # noqa: SIM115 - open for the process's life
-    proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--port", str(port), "--database-url",
-                             f"sqlite+aiosqlite:///{workdir / 'hub.db'}", "--log-level", "warning"],
-                            cwd=workdir, env=full, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(400):
-        try:
-            if httpx.get(base + "/healthz", timeout=0.5).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError("the hub did not start")
 
 
 def stop_hub(proc: subprocess.Popen[bytes]) -> None:

@@ -59,11 +59,12 @@ AUTH = {"Authorization": f"Bearer {ADMIN}"}
 WPA = {"discipline": "wpa_nine", "format": {"race_to": 9}, "options": {}}
 
 
-def start_hub(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_hub(workdir: Path, **extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A fresh `cuehub serve` on a SQLite file in `workdir` (`extra`: more HUB_* settings)."""
     port = free_port()
     env = {**os.environ, "HUB_ADMIN_TOKEN": ADMIN, "PYTHONPATH": str(ROOT),
            "HUB_TABLE_RATE": "1000", "HUB_TABLE_BURST": "1000",
-           "HUB_SNAPSHOTS_PER_ADDRESS": "1000000"}  # every watcher is on this host
+           "HUB_SNAPSHOTS_PER_ADDRESS": "1000000", **extra}  # every watcher is on this host
     log = open(workdir / "hub.log", "wb")  # noqa: SIM115 - open for the process's life
     proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--port", str(port), "--database-url",
                              f"sqlite+aiosqlite:///{workdir / 'hub.db'}", "--log-level", "warning"],
