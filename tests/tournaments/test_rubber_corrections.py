@@ -27,14 +27,16 @@ def rubber_status(key: str, i: int):  # noqa: ANN201 (a predicate on the project
     return lambda t: next(m for m in t["draw"]["matches"] if m["key"] == key)["team"]["rubbers"][i - 1]["status"]
 
 
-def three_rubbers(ev: Event) -> tuple[str, str]:
+def three_rubbers(ev: Event, called: int = 3) -> tuple[str, str]:
+    """Two teams of three, a team match of three singles rubbers to 2, every lineup named; waits
+    until rubber `called` is called (3 with three tables free, 1 with one)."""
     add_teams(ev, ["USA", "Europe"], size=3)
     ev.draw(match={**RACE2, "team": {"rubbers": [{"kind": "singles"}] * 3, "to_win": 2}})
     a, b = ev.entry("W1-1")["players"]
     for i in range(1, 4):
         lineup(ev, "W1-1", i, a, [f"{a}.{i}"])
         lineup(ev, "W1-1", i, b, [f"{b}.{i}"])
-    ev.until(lambda t: rubber_status("W1-1", 3)(t) == "called")
+    ev.until(lambda t: rubber_status("W1-1", called)(t) == "called")
     return a, b
 
 
@@ -151,7 +153,7 @@ def test_a_rubber_undone_on_its_tablet_is_played_on_and_the_team_match_open_agai
 
 def test_a_rubber_undone_takes_its_table_back_from_the_next_rubber_not_started(c: TestClient) -> None:
     ev = Event(c, tables=1)
-    a, _b = three_rubbers_on_one_table(ev)
+    a, _b = three_rubbers(ev, called=1)
     key = "W1-1"
     win_rubber(ev, key, 1, a)
     ev.until(lambda t: rubber_status(key, 2)(t) == "called")
@@ -162,17 +164,6 @@ def test_a_rubber_undone_takes_its_table_back_from_the_next_rubber_not_started(c
     assert c.get(f"/api/matches/{first}").json()["status"] == "live"
     ev.until(lambda t: c.get(f"/api/matches/{second}").status_code == 404)  # taken off, never played
     assert ev.get()["tables"][0]["match"]["id"] == first
-
-
-def three_rubbers_on_one_table(ev: Event) -> tuple[str, str]:
-    add_teams(ev, ["USA", "Europe"], size=3)
-    ev.draw(match={**RACE2, "team": {"rubbers": [{"kind": "singles"}] * 3, "to_win": 2}})
-    a, b = ev.entry("W1-1")["players"]
-    for i in range(1, 4):
-        lineup(ev, "W1-1", i, a, [f"{a}.{i}"])
-        lineup(ev, "W1-1", i, b, [f"{b}.{i}"])
-    ev.until(lambda t: rubber_status("W1-1", 1)(t) == "called")
-    return a, b
 
 
 def test_a_team_match_is_not_reopened_as_one(c: TestClient) -> None:
