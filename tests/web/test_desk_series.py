@@ -6,12 +6,12 @@ Chinese, on a laptop and a phone."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
 
 from .conftest import ADMIN_TOKEN, Hub, PageWatch, shot
+from .test_series_page import settle
 
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 NAMES = ["Ko Pin-yi", "杨帆 Yang Fan", "Fedor Gorst", "Albin Ouschan"]
@@ -27,18 +27,7 @@ def _tournament(hub_process: Hub, name: str, finish: bool) -> str:
                                                       "match": {"discipline": "wpa_nine", "format": {"race_to": 2},
                                                                 "options": {}}})
     for key in ("W1-1", "W1-2", "W2-1") if finish else ("W1-1",):
-        deadline = time.monotonic() + 20
-        while True:
-            entry = next(m for m in httpx.get(f"{hub_process.url}/api/tournaments/{tid}").json()["draw"]["matches"]
-                         if m["key"] == key)
-            if entry["status"] == "called":
-                break
-            assert time.monotonic() < deadline, f"{key} never called"
-            time.sleep(0.1)
-        a, b = entry["players"]
-        r = httpx.post(f"{hub_process.url}/api/matches/{entry['match_id']}/result", headers=AUTH, timeout=10,
-                       json={"winner": a, "score": {a: 2, b: 0}})
-        assert r.status_code == 200, r.text
+        settle(hub_process, tid, key)
     return tid
 
 

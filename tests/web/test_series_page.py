@@ -27,7 +27,8 @@ def _tournament(hub_process: Hub, name: str) -> str:
     return tid
 
 
-def _settle(hub_process: Hub, tid: str, key: str) -> None:
+def settle(hub_process: Hub, tid: str, key: str) -> None:
+    """Wait until the draw calls `key`, then enter its result by hand (its first player wins 2-0)."""
     deadline = time.monotonic() + 20
     while True:
         entry = next(m for m in httpx.get(f"{hub_process.url}/api/tournaments/{tid}").json()["draw"]["matches"]
@@ -44,14 +45,14 @@ def _settle(hub_process: Hub, tid: str, key: str) -> None:
 
 def _finish(hub_process: Hub, tid: str, keys: tuple[str, ...] = ("W1-1", "W1-2", "W2-1")) -> None:
     for key in keys:
-        _settle(hub_process, tid, key)
+        settle(hub_process, tid, key)
 
 
 @pytest.fixture(scope="module")
 def season(hub_process: Hub) -> dict[str, Any]:
     one, two = _tournament(hub_process, "Week 1"), _tournament(hub_process, "Week 2")
     _finish(hub_process, one)
-    _settle(hub_process, two, "W1-1")
+    settle(hub_process, two, "W1-1")
     sid = hub_process.post("/api/series", {"name": "Summer tour 夏季巡回赛", "points": {"1": 100, "2": 75, "3": 55}})[
         "id"
     ]
