@@ -338,10 +338,18 @@ class TableFeeds:
             table = self.feeds.get(table_id)
             if table is None:
                 table = self.feeds[table_id] = TableFeed(table_id)
-                await self._reload(table)
+                try:
+                    await self._reload(table)
+                except BaseException:
+                    # Never left half-loaded: a feed whose first read failed (the store cut at that
+                    # moment) would keep every later watcher and tablet of the table waiting on
+                    # `ready` for good. Those waiting now try again (and meet the store themselves).
+                    self.feeds.pop(table_id, None)
+                    table.ready.set()
+                    raise
                 table.ready.set()
         await table.ready.wait()
-        return table
+        return table if self.feeds.get(table_id) is table else await self.load(table_id)
 
     async def _reload(self, table: TableFeed) -> None:
         table.switched_while_loading = None

@@ -98,9 +98,16 @@ class TournamentFeeds:
             tour = self.feeds.get(tid)
             if tour is None:
                 tour = self.feeds[tid] = TournamentFeed(tid)
-                await self._reload(tour)
+                try:
+                    await self._reload(tour)
+                except BaseException:
+                    # Never left half-loaded (as feeds.TableFeeds.load): those waiting try again.
+                    if self.feeds.get(tid) is tour:
+                        del self.feeds[tid]
+                    tour.ready.set()
+                    raise
         await tour.ready.wait()
-        return tour
+        return tour if self.feeds.get(tid) is tour else await self.load(tid)
 
     async def _reload(self, tour: TournamentFeed) -> None:
         if tour.loading:
