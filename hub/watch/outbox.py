@@ -45,16 +45,17 @@ class Outbox:
     never holds the hub for long, and an update that comes mid-round joins the frames of the
     sockets not written yet.
 
-    While the event loop keeps up (`lag.LoopLag`: it has had idle moments lately), nothing is held:
+    While the event loop keeps up (`lag.LoopLag`: it has not run 90 % of the last second or so),
+    nothing is held:
     an update is written through, each socket as the update is handed to it (`_write_through`: the
     first update of a turn of the loop, to at most THROUGH_SOCKETS sockets, as `broadcast()` does;
     no second pass a turn later), and whatever goes to the outbox is written from the next turn on.
     Later updates of the same turn go to the outbox, so a burst still shares a write.
 
-    Only when the loop is behind (its thread running, with no idle moment for lag.LAG_S) is a round
-    held back, so that more updates share its writes: each write costs the kernel about as much for
-    one frame as for several (on loopback the sender's CPU also pays for the receiver's TCP work),
-    and the loop that holds a round is free meanwhile for the command path that makes the updates.
+    Only when the loop is behind (its thread running 90 % of the time over about lag.TAU_S: not a
+    burst, a backlog) is a round held back, so that more updates share its writes: each write costs
+    the kernel about as much for one frame as for several (on loopback the sender's CPU also pays
+    for the receiver's TCP work), and the loop that holds a round is free meanwhile for the command path that makes the updates.
     How long (`hold`): a round that starts within HOLD_FACTOR x (the last round's cost) of its end
     waits until then, never more than MAX_HOLD_S; a round that cost more than MAX_HOLD_S (thousands
     of watchers) is followed by a wait as long as it cost, at most BUSY_HOLD_S. A round's cost is the
