@@ -55,7 +55,8 @@ class Outbox:
     Only when the loop is behind (its thread running 90 % of the time over about lag.TAU_S: not a
     burst, a backlog) is a round held back, so that more updates share its writes: each write costs
     the kernel about as much for one frame as for several (on loopback the sender's CPU also pays
-    for the receiver's TCP work), and the loop that holds a round is free meanwhile for the command path that makes the updates.
+    for the receiver's TCP work), and the loop that holds a round is free meanwhile for the command
+    path that makes the updates.
     How long (`hold`): a round that starts within HOLD_FACTOR x (the last round's cost) of its end
     waits until then, never more than MAX_HOLD_S; a round that cost more than MAX_HOLD_S (thousands
     of watchers) is followed by a wait as long as it cost, at most BUSY_HOLD_S. A round's cost is the
