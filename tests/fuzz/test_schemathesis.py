@@ -29,7 +29,7 @@ EXAMPLES = int(os.environ.get("CUEHUB_FUZZ_EXAMPLES", "25"))
 
 _tmp = Path(tempfile.mkdtemp(prefix="cuehub-schemathesis-"))
 # Generated sign-ins and pairing codes are guesses from one address: without these policies the
-# backoff (tests/api/test_throttle.py) would answer most of them 429 before any handler logic ran.
+# backoff (tests/guards/test_throttle.py) would answer most of them 429 before any handler logic ran.
 APP = create_app(Settings(database_url=f"sqlite+aiosqlite:///{_tmp / 'hub.db'}", admin_token=ADMIN),
                  throttle_policies=Policies(sign_in=Backoff(free=10**9), pairing=Backoff(free=10**9),
                                             pairing_hub=Budget(limit=10**9)))
