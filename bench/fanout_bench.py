@@ -4,11 +4,13 @@ broadcasts the same message bytes with websockets.broadcast(), and Node's `ws` d
     python bench/fanout_bench.py [--watchers 1000] [--rates 20,50] [--seconds 10]
                                  [--sat-rate 400] [--sat-seconds 5] [--redis] [--repeat N]
                                  [--sat-watchers 5000] [--no-stalled]
-                                 [--rows floor,node,default,hub,gateway,2hubs,2gateways] [--client c|node]
+                                 [--rows floor,node,picows,default,hub,gateway,2hubs,2gateways] [--client c|node]
 
 Runs, for the floor, for `node ws` (bench/node_floor.js: a bare `ws` server broadcasting the same
 bytes; where `node` is installed, `ws` put in bench/node_modules by `npm install` on first use, not
-in git) and for the hub (SQLite, memory bus): `default`, a plain `cuehub serve` (what pages and
+in git), for `picows` (a bare picows server broadcasting the same bytes: a Cython WebSocket for
+asyncio, weighed as a faster watch front; where `pip install picows` put it, not a dependency)
+and for the hub (SQLite, memory bus): `default`, a plain `cuehub serve` (what pages and
 watchers get with nothing set: /ws/watch on the hub's port, served by the watch gateway's
 websockets front, hub/watch/uvicorn_front.py); `hub`, the app under `uvicorn --factory`
 (uvicorn's own WebSocket protocol: the FastAPI /ws/watch, the fallback for other servers);
@@ -109,6 +111,63 @@ def floor_server(port: int, payload_file: str) -> None:
         # backlog: uvicorn's default (2048); asyncio's 100 refuses a burst of connects (--sat-watchers).
         async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=20, backlog=2048):
             await asyncio.Future()
+
+    try:
+        import uvloop
+
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
+
+
+def picows_server(port: int, payload_file: str) -> None:
+    """The floor's server with picows (a Cython WebSocket for asyncio: frames built and parsed in C)
+    in place of websockets, to weigh a faster front for the watch gateway: the same bytes, one
+    `send` per watcher per trigger, as floor_server's `broadcast`."""
+    import picows
+
+    from hub.watch.history import dumps
+    from hub.wire.watch import message
+
+    spec = json.loads(Path(payload_file).read_text())
+    data, event, channel = dumps(spec["projection"]), dumps(spec["event"]), spec["channel"]
+    watchers: set[Any] = set()
+    version = 0
+    text = picows.WSMsgType.TEXT
+
+    def closing(transport: Any, frame: Any) -> bool:
+        if frame.msg_type != picows.WSMsgType.CLOSE:
+            return False
+        watchers.discard(transport)
+        transport.send_close(frame.get_close_code())
+        transport.disconnect()
+        return True
+
+    class Watcher(picows.WSListener):  # type: ignore[misc]
+        def on_ws_frame(self, transport: Any, frame: Any) -> None:
+            if not closing(transport, frame) and transport not in watchers:  # the subscribe
+                transport.send(text, message("snapshot", channel, version, data).encode())
+                watchers.add(transport)
+
+        def on_ws_disconnected(self, transport: Any) -> None:
+            watchers.discard(transport)
+
+    class Control(picows.WSListener):  # type: ignore[misc]
+        def on_ws_frame(self, transport: Any, frame: Any) -> None:
+            nonlocal version
+            if closing(transport, frame):
+                return
+            version += 1
+            update = message("update", channel, version, data, event).encode()
+            for w in watchers:
+                w.send(text, update)
+
+    def listener(request: Any) -> Any:
+        return Control() if request.path in ("/control", b"/control") else Watcher()  # bytes in picows 2
+
+    async def main() -> None:
+        server = await picows.ws_create_server(listener, "127.0.0.1", port, backlog=2048)
+        await server.serve_forever()
 
     try:
         import uvloop
@@ -420,6 +479,16 @@ def with_outbox(phase: dict[str, Any], before: dict[str, float] | None, ports: l
     phase["per_write"] = (after["messages"] - before["messages"]) / max(after["writes"] - before["writes"], 1)
 
 
+def picows_ready() -> bool:
+    """Whether the picows row can run: picows installed (`pip install picows`; not a dependency of
+    the hub, only weighed here as a watch front)."""
+    try:
+        import picows  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def node_ready() -> bool:
     """Whether the Node row can run: `node` on the PATH and `ws` installed in bench/ (npm install
     there once; bench/node_modules is not in git)."""
@@ -507,6 +576,11 @@ async def bench_once(args: argparse.Namespace) -> list[dict[str, Any]]:
                 results.append(await broadcaster_row(
                     "node ws", ["node", str(ROOT / "bench" / "node_floor.js"), str(nport), node_spec.as_posix()],
                     nport, mid, args))
+            if "picows" in rows and picows_ready():
+                pport = free_port()
+                results.append(await broadcaster_row(
+                    "picows", [sys.executable, __file__, "--picows-server", str(pport), spec.as_posix()], pport, mid,
+                    args))
             if "hub" in rows:
                 load = Load(args.client)
                 try:
@@ -665,6 +739,9 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--floor-server":
         floor_server(int(sys.argv[2]), sys.argv[3])
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--picows-server":
+        picows_server(int(sys.argv[2]), sys.argv[3])
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--watchers", type=int, default=1000)
     ap.add_argument("--rates", "--rate", default="20,50",
@@ -680,7 +757,8 @@ def main() -> None:
                     help="also two hub processes, and one hub + two gateway processes, on PostgreSQL + Redis")
     ap.add_argument("--repeat", type=int, default=1, help="run everything N times; print each and the medians")
     ap.add_argument("--rows", default="floor,node,default,hub,gateway,2hubs,2gateways",
-                    help="which servers to measure (the floor always runs; node: where Node is installed)")
+                    help="which servers to measure (the floor always runs; node: where Node is installed; "
+                         "picows: where picows is installed, a bare picows server as the floor's)")
     ap.add_argument("--client", choices=("c", "node"), default="c",
                     help="load client: bench/load.c (default, cheap on CPU) or bench/load.js (Node, `ws`)")
     args = ap.parse_args()
