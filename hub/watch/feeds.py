@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -40,6 +40,22 @@ SNAP_REUSE_MS = 100  # a snapshot text is shared this long after it is built (it
 RESYNC_REPLAY = 2000  # versions a resync replays to watchers as updates; beyond, a fresh snapshot
 
 Spawn = Callable[[Awaitable[Any]], None]
+T = TypeVar("T")
+
+
+async def first_read(feeds: MutableMapping[str, Any], key: str, feed: Any, read: Awaitable[T]) -> T:
+    """`read`, the first read from the store of `feed` (put in `feeds` under `key` before it, so
+    that loads meanwhile wait on its `ready` instead of reading too). Never left half-loaded: if the
+    read fails (the store cut at that moment), the feed is dropped and those waiting are woken to
+    read again, each meeting the store itself. Kept with `ready` never set, it would keep every later
+    watcher (and tablet) of it waiting for good."""
+    try:
+        return await read
+    except BaseException:
+        if feeds.get(key) is feed:
+            del feeds[key]
+        feed.ready.set()
+        raise
 
 
 @dataclass(slots=True)
@@ -284,12 +300,7 @@ class MatchFeeds:
             feed = MatchFeed(mid)
             feed.loading = True
             self.feeds[mid] = feed
-            try:
-                r = await replay(self.engine, self.rules, mid, None)
-            except BaseException:
-                self.feeds.pop(mid, None)
-                feed.ready.set()
-                raise
+            r = await first_read(self.feeds, mid, feed, replay(self.engine, self.rules, mid, None))
             if r is None:
                 self.feeds.pop(mid, None)
                 feed.ready.set()
@@ -338,15 +349,7 @@ class TableFeeds:
             table = self.feeds.get(table_id)
             if table is None:
                 table = self.feeds[table_id] = TableFeed(table_id)
-                try:
-                    await self._reload(table)
-                except BaseException:
-                    # Never left half-loaded: a feed whose first read failed (the store cut at that
-                    # moment) would keep every later watcher and tablet of the table waiting on
-                    # `ready` for good. Those waiting now try again (and meet the store themselves).
-                    self.feeds.pop(table_id, None)
-                    table.ready.set()
-                    raise
+                await first_read(self.feeds, table_id, table, self._reload(table))
                 table.ready.set()
         await table.ready.wait()
         return table if self.feeds.get(table_id) is table else await self.load(table_id)

@@ -30,7 +30,7 @@ from hub.store import catalog
 from hub.store import tournament_events as tournament_store
 from hub.tournaments import delta
 from hub.tournaments.projection import compose, table_status
-from hub.watch.feeds import MatchFeeds, Spawn
+from hub.watch.feeds import MatchFeeds, Spawn, first_read
 from hub.watch.history import dumps
 from hub.watch.watcher import UPD, Conn, Item
 from hub.wire.watch import message
@@ -98,14 +98,7 @@ class TournamentFeeds:
             tour = self.feeds.get(tid)
             if tour is None:
                 tour = self.feeds[tid] = TournamentFeed(tid)
-                try:
-                    await self._reload(tour)
-                except BaseException:
-                    # Never left half-loaded (as feeds.TableFeeds.load): those waiting try again.
-                    if self.feeds.get(tid) is tour:
-                        del self.feeds[tid]
-                    tour.ready.set()
-                    raise
+                await first_read(self.feeds, tid, tour, self._reload(tour))
         await tour.ready.wait()
         return tour if self.feeds.get(tid) is tour else await self.load(tid)
 
