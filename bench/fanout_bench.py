@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -78,16 +78,33 @@ def rss_kb(pid: int) -> int:
 # --- the floor --------------------------------------------------------------------------------
 
 
+def broadcast_payload(payload_file: str) -> tuple[str, str, str]:
+    """What a bare broadcaster sends (the floor's and picows' servers): the projection and the event
+    as JSON text, as the hub's watch side writes them, and the channel."""
+    from hub.watch.history import dumps
+
+    spec = json.loads(Path(payload_file).read_text())
+    return dumps(spec["projection"]), dumps(spec["event"]), spec["channel"]
+
+
+def run_server_loop(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run a bare broadcaster's `main` on uvloop where it is installed, else on asyncio."""
+    try:
+        import uvloop
+
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
+
+
 def floor_server(port: int, payload_file: str) -> None:
     """A bare websockets server: watchers on /, a trigger socket on /control; one trigger, one
     broadcast of an update message built like the hub builds it."""
     from websockets.asyncio.server import broadcast, serve
 
-    from hub.watch.history import dumps
     from hub.wire.watch import message
 
-    spec = json.loads(Path(payload_file).read_text())
-    data, event, channel = dumps(spec["projection"]), dumps(spec["event"]), spec["channel"]
+    data, event, channel = broadcast_payload(payload_file)
     watchers: set[Any] = set()
     version = 0
 
@@ -112,12 +129,7 @@ def floor_server(port: int, payload_file: str) -> None:
         async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=20, backlog=2048):
             await asyncio.Future()
 
-    try:
-        import uvloop
-
-        uvloop.run(main())
-    except ImportError:
-        asyncio.run(main())
+    run_server_loop(main)
 
 
 def picows_server(port: int, payload_file: str) -> None:
@@ -126,11 +138,9 @@ def picows_server(port: int, payload_file: str) -> None:
     `send` per watcher per trigger, as floor_server's `broadcast`."""
     import picows
 
-    from hub.watch.history import dumps
     from hub.wire.watch import message
 
-    spec = json.loads(Path(payload_file).read_text())
-    data, event, channel = dumps(spec["projection"]), dumps(spec["event"]), spec["channel"]
+    data, event, channel = broadcast_payload(payload_file)
     watchers: set[Any] = set()
     version = 0
     text = picows.WSMsgType.TEXT
@@ -169,12 +179,7 @@ def picows_server(port: int, payload_file: str) -> None:
         server = await picows.ws_create_server(listener, "127.0.0.1", port, backlog=2048)
         await server.serve_forever()
 
-    try:
-        import uvloop
-
-        uvloop.run(main())
-    except ImportError:
-        asyncio.run(main())
+    run_server_loop(main)
 
 
 # --- load client ------------------------------------------------------------------------------
