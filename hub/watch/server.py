@@ -8,7 +8,8 @@ handed to the `Outbox` (outbox.py), which writes each socket's waiting frames in
 ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). While the event loop keeps
 up, nothing is held: an update is written to each socket as it is handed out (to the first
 THROUGH_SOCKETS of them; the rest on the next turns of the loop). Only when the loop falls behind
-(lag.py: no idle moment for a tenth of a second) is a round held back a little so that several
+(lag.py: its thread running 90 % of the time, averaged over about a second) is a round held back
+a little so that several
 updates share a write (see outbox.py): one syscall carries them all, which is what lets a process
 deliver more than `broadcast()`, one write per message per socket.
 
@@ -55,11 +56,9 @@ from hub.ops.heap import freeze_startup_heap
 from hub.ops.metrics import CONTENT_TYPE, Metrics
 from hub.ops.ports import guarded_ws_connection
 from hub.settings import Settings
-from hub.watch import outbox as outbox_rules
 from hub.watch.core import Conn, Item, WatchCore
 from hub.watch.handed import CLOSE_SERVICE_RESTART, HandedConnection, Handover, Heartbeat, shared_request
 from hub.watch.outbox import Outbox
-from hub.watch.watcher import UPD
 
 __all__ = ["CLOSE_SERVICE_RESTART", "PATH", "HandedConnection", "Outbox", "SocketConn", "WatchServer"]
 
@@ -89,49 +88,21 @@ def text_frame(text: str) -> bytes:
 class SocketConn(Conn):
     """A watcher on the websockets server: written without awaiting while its buffer has room."""
 
-    __slots__ = ("ws", "protocol", "transport", "outbox", "out", "out_bytes")
+    __slots__ = ("ws", "outbox", "out", "out_bytes")
     lazy = True
 
     def __init__(self, gateway: WatchCore, ws: ServerConnection, outbox: Outbox) -> None:
         super().__init__(gateway, self._send_queued, self._close_with)
         self.ws = ws
-        # Kept here, not looked up through `ws` (its __dict__) twice per delivery: the write path
-        # runs once per watcher per update (a third of the hub's CPU at 50 updates/s, 1,000 watchers).
-        self.protocol = ws.protocol
-        self.transport = ws.transport
         self.outbox = outbox
         self.out: bytes | list[bytes] | None = None  # frame(s) for the next round (None: not in the outbox)
         self.out_bytes = 0
 
-    def push(self, item: Item) -> None:
-        """`Conn.push`, with the case that is nearly every delivery written out in one call: a live
-        update of a channel this watcher follows, the next after what it was sent, nothing queued or
-        waiting for this socket, the socket open with room, and the outbox writing this very frame
-        through (`Outbox.through_frame`: a watcher before this one took the long way and framed it).
-        Anything else takes the long way (`Conn.push` -> `write_now` -> `Outbox.add`), which decides
-        the same. Why: at 50 updates/s to 1,000 watchers the calls of the long way cost about as
-        much as a third of the write itself (py-spy, bench/README.md)."""
-        box = self.outbox
-        frame = item.frame
-        if frame is not None and frame is box.through_frame and box.through < outbox_rules.THROUGH_SOCKETS \
-                and self.out is None and not box.scheduled and item.kind == UPD and not item.forced \
-                and self.closing is None and not self.queue and not self.sending:
-            sub = self.subs.get(item.channel)
-            if sub is not None and sub.pending is None and sub.version is not None and sub.key == item.key \
-                    and item.version > sub.version and (item.base is None or item.base == sub.version):
-                transport = self.transport
-                if self.protocol.state is OPEN and self.ws.send_in_progress is None \
-                        and not transport.is_closing() and transport.get_write_buffer_size() <= HIGH_WATER:
-                    sub.version = item.version
-                    transport.write(frame)
-                    box.through += 1
-                    return
-        super().push(item)
-
     def write_now(self, item: Item) -> bool:
-        if self.protocol.state is not OPEN:
+        ws = self.ws
+        if ws.protocol.state is not OPEN:
             return True  # closing: nothing more goes out (the handler forgets it)
-        if self.ws.send_in_progress is not None or self.transport.get_write_buffer_size() + self.out_bytes > HIGH_WATER:
+        if ws.send_in_progress is not None or ws.transport.get_write_buffer_size() + self.out_bytes > HIGH_WATER:
             return False
         text = self._resolve(item)
         if text is None:
@@ -146,26 +117,22 @@ class SocketConn(Conn):
         return True
 
     def write(self, frame: bytes) -> bool:
-        """Write `frame` now (nothing waits for this socket in the outbox), unless its transport is
-        closing. Called by the outbox from `write_now`, which has just seen the protocol open (the
-        state is not read again: a property call per delivery)."""
-        transport = self.transport
-        if transport.is_closing():
+        """Write `frame` now (nothing waits for this socket in the outbox), unless it is closing."""
+        if self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
             return False
-        transport.write(frame)
+        self.ws.transport.write(frame)
         return True
 
     def flush(self) -> int:
         """Write what the outbox holds for this socket in one write (one syscall), unless it is
         closing; how many frames that was."""
         out, self.out, self.out_bytes = self.out, None, 0
-        transport = self.transport
-        if out is None or self.protocol.state is not OPEN or transport.is_closing():
+        if out is None or self.ws.protocol.state is not OPEN or self.ws.transport.is_closing():
             return 0
         if isinstance(out, list):
-            transport.write(b"".join(out))
+            self.ws.transport.write(b"".join(out))
             return len(out)
-        transport.write(out)
+        self.ws.transport.write(out)
         return 1
 
     async def _send_queued(self, text: str) -> None:
