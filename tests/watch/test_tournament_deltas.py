@@ -198,7 +198,10 @@ def catch_up(c: TestClient, watcher: Any, view: TournamentView, channel: str) ->
         assert snap["type"] == "snapshot"
         while view.proj is None or view.proj["version"] < snap["version"]:
             msg = watcher.receive_json()
-            assert msg["type"] == "update", msg
+            # A snapshot is a watcher's resync when a delta had to wait behind one being sent and
+            # another replaced it (docs/tournament-channel.md: a slow watcher gets the latest snapshot
+            # instead); the TestClient's sender is sometimes that slow. A delta must never leave a gap.
+            assert msg["type"] in ("update", "snapshot"), msg
             view.take(msg)
             assert view.gaps == 0, msg
         if view.proj["version"] == snap["version"]:
