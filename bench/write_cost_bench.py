@@ -33,20 +33,19 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hub.watch.server import text_frame  # noqa: E402  (the frame the hub writes, built the hub's way)
 
 UPGRADE = (b"GET / HTTP/1.1\r\nHost: bench\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
 TEXT = '{"type":"update","channel":"match:m","version":1,"server_time":0,"data":"' + "x" * 1600 + '"}'
 
 
-def text_frame(data: bytes) -> bytes:
-    """One unmasked final text frame (126 <= len < 65536, as the fan-out bench's message)."""
-    assert 126 <= len(data) < 65536
-    return bytes((0x81, 126)) + len(data).to_bytes(2, "big") + data
-
-
-def drain(ports: list[int], n: int, ready: Any) -> None:
+def drain(ports: list[int], n: int) -> None:
     """n connections to each port, an upgrade request on each, then read everything forever."""
     sel = selectors.DefaultSelector()
     for port in ports:
@@ -55,7 +54,6 @@ def drain(ports: list[int], n: int, ready: Any) -> None:
             s.sendall(UPGRADE)
             s.setblocking(False)
             sel.register(s, selectors.EVENT_READ)
-    ready.set()
     buf = bytearray(1 << 16)
     while True:
         for key, _ in sel.select(1):
@@ -125,8 +123,7 @@ async def bench(args: argparse.Namespace) -> None:
     pport = await serve_picows(picows_conns)
     if pport is not None:
         ports.append(pport)
-    ready = multiprocessing.get_context("spawn").Event()
-    proc = multiprocessing.get_context("spawn").Process(target=drain, args=(ports, args.watchers, ready), daemon=True)
+    proc = multiprocessing.get_context("spawn").Process(target=drain, args=(ports, args.watchers), daemon=True)
     proc.start()
     expected = args.watchers * len(ports)
     async def all_connected() -> None:
@@ -137,7 +134,7 @@ async def bench(args: argparse.Namespace) -> None:
     await asyncio.sleep(0.5)  # handshakes answered, drained
 
     data = TEXT.encode()
-    frame = text_frame(data)
+    frame = text_frame(TEXT)
     writes: dict[str, tuple[list[Any], Callable[[Any], None]]] = {
         "transport": (raw["transport"], lambda c: write_transport(c, frame)),
         "send": (raw["send"], lambda c: write_send(c, frame)),
@@ -190,4 +187,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
