@@ -8,10 +8,9 @@ handed to the `Outbox` (outbox.py), which writes each socket's waiting frames in
 ROUND_CHUNK sockets per turn of the loop (the hub runs between chunks). While the event loop keeps
 up, nothing is held: an update is written to each socket as it is handed out (to the first
 THROUGH_SOCKETS of them; the rest on the next turns of the loop). Only when the loop falls behind
-(lag.py: its thread running 90 % of the time, averaged over about a second) is a round held back
-a little so that several
-updates share a write (see outbox.py): one syscall carries them all, which is what lets a process
-deliver more than `broadcast()`, one write per message per socket.
+(lag.py: its thread running 90 % of the time, averaged over about a second) is a round held back a
+little so that several updates share a write (see outbox.py): one syscall carries them all, which
+is what lets a process deliver more than `broadcast()`, one write per message per socket.
 
 A watcher whose transport buffer is over HIGH_WATER (a peer that does not read) is not written to;
 its updates queue in its `Conn` (bounded: beyond QUEUE_LIMIT it skips to the latest snapshot, and

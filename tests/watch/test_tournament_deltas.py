@@ -202,6 +202,8 @@ def catch_up(c: TestClient, watcher: Any, view: TournamentView, channel: str) ->
             # another replaced it (docs/tournament-channel.md: a slow watcher gets the latest snapshot
             # instead); the TestClient's sender is sometimes that slow. A delta must never leave a gap.
             assert msg["type"] in ("update", "snapshot"), msg
+            if msg["type"] == "snapshot":  # the latest: newer than anything this watcher was sent
+                assert view.proj is None or msg["version"] > view.proj["version"], msg
             view.take(msg)
             assert view.gaps == 0, msg
         if view.proj["version"] == snap["version"]:
